@@ -1,0 +1,181 @@
+// The immutable in-memory catalog snapshot. Built once by the loader from the
+// SQLite file; read concurrently by the planner without locks.
+#ifndef ACCELPLAN_CATALOG_CATALOG_H_
+#define ACCELPLAN_CATALOG_CATALOG_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace accelplan::catalog {
+
+enum class Platform { kCpu, kGpu, kTpu, kEdge };
+enum class Maturity { kGa, kPreview, kLegacy };
+enum class SupportStatus { kSupported, kUnsupported, kUnverified };
+enum class RunPlatform { kVertexTraining, kGke, kComputeEngine };
+// kAny: the row speaks of the run platform whatever the provisioning.
+enum class Provisioning { kOnDemand, kSpot, kFlexStart, kReservation, kAny };
+enum class WorkloadList { kPreTraining, kFineTuning, kInference };
+
+// Framework names exactly as stored in framework_support.framework.
+inline constexpr const char* kFrameworkJax = "JAX";
+inline constexpr const char* kFrameworkTensorflow = "TENSORFLOW";
+inline constexpr const char* kFrameworkPytorch = "PYTORCH";
+inline constexpr const char* kFrameworkPytorchXla = "PYTORCH_XLA";
+inline constexpr const char* kFrameworkXgboost = "XGBOOST";
+inline constexpr const char* kFrameworkScikitLearn = "SCIKIT_LEARN";
+inline constexpr const char* kFrameworkLightgbm = "LIGHTGBM";
+// framework_support.subject for all CPU machine types.
+inline constexpr const char* kCpuSubject = "CPU";
+
+struct Source {
+  std::string id;
+  std::string url;  // or "repo/path@commit" when the source is a repository
+  std::string title;
+};
+
+// A numeric fact with the source it came from. Values in SI base units:
+// bytes, FLOP/s, bytes/s; network in bits/s; counts as plain numbers.
+struct Fact {
+  double value = 0;
+  std::string source_id;
+};
+
+struct FormatSupport {
+  bool supported = false;
+  std::string source_id;
+};
+
+struct FrameworkSupport {
+  SupportStatus status = SupportStatus::kUnverified;
+  std::string min_version;  // empty when none is documented
+  std::string source_id;
+  std::string note;
+};
+
+struct Offering {
+  RunPlatform run_platform = RunPlatform::kComputeEngine;
+  Provisioning provisioning = Provisioning::kAny;
+  bool available = true;
+  bool preview = false;
+  std::string source_id;
+  std::string note;
+};
+
+struct Price {
+  std::optional<double> on_demand_usd;  // per VM-hour or per chip-hour
+  std::optional<double> spot_usd;
+  bool per_chip = false;  // TPUs: per chip-hour
+  std::string region;
+  std::string date;  // YYYY-MM-DD
+  std::string source_id;
+  std::string note;
+};
+
+struct TpuTopology {
+  std::string topology;  // "2x2x1", "16x16"
+  int chips = 0;
+  int vms = 0;
+  std::string machine_type_id;
+  std::string source_id;
+};
+
+struct Series {
+  std::string id;  // "A3 Ultra", "TPU v5p", "N2"
+  Platform platform = Platform::kCpu;
+  std::string family;
+  Maturity maturity = Maturity::kGa;
+  std::string positioning;
+  std::string source_id;
+  // Facts (fact_kinds.applies_to = 'series').
+  std::optional<Fact> nvlink_bandwidth;     // bytes/s per GPU inside a VM
+  std::optional<Fact> fp32_flops_per_vcpu;  // CPU series
+  std::optional<Fact> fp64_flops_per_vcpu;  // CPU series
+  // Google's per-workload lists this series is on, with source ids.
+  std::map<WorkloadList, std::string> workload_lists;
+};
+
+struct Accelerator {
+  std::string id;  // "nvidia-h100-80gb", "tpu-v5p", "coral-edge-tpu"
+  Platform platform = Platform::kGpu;
+  std::string name;
+  std::string series_id;
+  bool legacy = false;
+  std::string source_id;
+  // Facts (fact_kinds.applies_to = 'accelerator').
+  std::optional<Fact> memory_bytes;  // per device, usable where stated
+  std::optional<Fact> memory_bandwidth;
+  std::optional<Fact> peak_bf16;  // dense FLOP/s
+  std::optional<Fact> peak_fp16;
+  std::optional<Fact> peak_fp32;
+  std::optional<Fact> peak_tf32;
+  std::optional<Fact> peak_fp8;
+  std::optional<Fact> peak_int8;  // op/s
+  std::optional<Fact> peak_fp64;
+  std::optional<Fact> sparse_cores;
+  std::optional<Fact> tensorcores;
+  std::optional<Fact> ici_bandwidth;  // bytes/s per chip, bidirectional
+  std::optional<Fact> dcn_bandwidth;  // bits/s per chip
+  std::optional<Fact> pod_chips;
+  // format name ("bf16", "fp8", "fp64", ...) -> support.
+  std::map<std::string, FormatSupport> formats;
+  // framework name (kFramework*) -> support.
+  std::map<std::string, FrameworkSupport> frameworks;
+  std::optional<std::string> end_of_support;  // YYYY-MM-DD
+  std::string end_of_support_source_id;
+  // system ("VERTEX_ACCELERATOR_TYPE", "GKE_ACCELERATOR",
+  // "GKE_TPU_ACCELERATOR", "GKE_RESOURCE") -> value.
+  std::map<std::string, std::string> labels;
+  // TPUs: slice shapes, ascending by chips; per-chip price; offerings.
+  std::vector<TpuTopology> topologies;
+  std::optional<Price> chip_price;
+  std::vector<Offering> offerings;
+};
+
+struct MachineType {
+  std::string id;  // "a3-highgpu-8g", "n1-standard-8+1xnvidia-tesla-t4"
+  std::string gce_machine_type;
+  std::string series_id;
+  std::string accelerator_id;  // empty for CPU machine types
+  int accelerator_count = 0;
+  std::optional<int> vcpus;
+  std::optional<double> memory_bytes;
+  std::optional<double> network_bits_per_s;
+  std::string source_id;
+  std::optional<Price> price;  // per VM-hour
+  std::vector<Offering> offerings;
+};
+
+// Indices are stable for the life of the snapshot; the lookup maps hold
+// indices into the vectors.
+struct Catalog {
+  std::string version;    // content hash + data date
+  std::string data_date;  // YYYY-MM-DD
+  std::vector<Source> sources;
+  std::vector<Series> series;
+  std::vector<Accelerator> accelerators;
+  std::vector<MachineType> machine_types;  // sorted by id
+  std::map<std::string, FrameworkSupport> cpu_frameworks;
+  // service_facts: name -> (value, source id).
+  std::map<std::string, std::pair<std::string, std::string>> service_facts;
+
+  absl::flat_hash_map<std::string, size_t> source_index;
+  absl::flat_hash_map<std::string, size_t> series_index;
+  absl::flat_hash_map<std::string, size_t> accelerator_index;
+  absl::flat_hash_map<std::string, size_t> machine_type_index;
+
+  const Source* FindSource(const std::string& id) const;
+  const Series* FindSeries(const std::string& id) const;
+  const Accelerator* FindAccelerator(const std::string& id) const;
+  const MachineType* FindMachineType(const std::string& id) const;
+};
+
+using CatalogPtr = std::shared_ptr<const Catalog>;
+
+}  // namespace accelplan::catalog
+
+#endif  // ACCELPLAN_CATALOG_CATALOG_H_

@@ -1,0 +1,112 @@
+-- Sources: keys as in ../shared/reference/catalog-facts.md (§7, §8.3, §9.8,
+-- §10.9). A source is a URL, or a repository path with its commit.
+-- Keys the reference cites without a URL or commit (e.g. 3P-tf218,
+-- OBS-C3, SKY-K8S) are not sources and are only mentioned in notes.
+
+-- Cloud TPU (Google)
+INSERT INTO sources (id, url, title, note) VALUES
+  ('TPU-v4', 'https://cloud.google.com/tpu/docs/v4', 'Cloud TPU v4', NULL),
+  ('TPU-v4-md', 'https://docs.cloud.google.com/tpu/docs/v4.md.txt', 'Cloud TPU v4 (markdown copy)', NULL),
+  ('TPU-v5e', 'https://docs.cloud.google.com/tpu/docs/v5e?authuser=6', 'Cloud TPU v5e (newer table)', NULL),
+  ('TPU-v5e-old', 'https://docs.cloud.google.com/tpu/docs/v5e', 'Cloud TPU v5e (older table: 16 GB, 819 GBps)', NULL),
+  ('TPU-v5e-es419', 'https://docs.cloud.google.com/tpu/docs/v5e?hl=es-419', 'Cloud TPU v5e (es-419 copy)', NULL),
+  ('TPU-v5e-zh', 'https://docs.cloud.google.com/tpu/docs/v5e?hl=zh-cn', 'Cloud TPU v5e (zh-CN copy)', NULL),
+  ('TPU-v5p-new', 'https://docs.cloud.google.com/tpu/docs/v5p-training?authuser=1', 'Cloud TPU v5p (newer copy)', NULL),
+  ('TPU-v5p-md', 'https://docs.cloud.google.com/tpu/docs/v5p.md.txt', 'Cloud TPU v5p (markdown copy)', NULL),
+  ('TPU-v5p-alt', 'https://docs.cloud.google.com/tpu/docs/v5p?authuser=50', 'Cloud TPU v5p (alternate copy)', NULL),
+  ('TPU-v5p-old', 'https://cloud.google.com/tpu/docs/v5p-training', 'Cloud TPU v5p (older copy)', NULL),
+  ('TPU-v5p-zh', 'https://docs.cloud.google.com/tpu/docs/v5p-training?hl=zh-cn', 'Cloud TPU v5p (zh-CN copy)', 'also https://docs.cloud.google.com/tpu/docs/v5p?hl=ja'),
+  ('TPU-v6e', 'https://docs.cloud.google.com/tpu/docs/v6e', 'Cloud TPU v6e (Trillium)', NULL),
+  ('TPU-v6e-md', 'https://docs.cloud.google.com/tpu/docs/v6e.md.txt', 'Cloud TPU v6e (markdown copy)', NULL),
+  ('TPU-v6e-devsite', 'https://cloud-dot-devsite-v2-prod.appspot.com/tpu/docs/v6e?hl=en', 'Cloud TPU v6e (devsite copy)', NULL),
+  ('TPU-v6e-zh', 'https://cloud.google.com/tpu/docs/v6e?authuser=4&hl=zh-cn', 'Cloud TPU v6e (zh-CN copy, last updated 2025-09-04)', NULL),
+  ('TPU-v6e-intro-ja', 'https://cloud.google.com/tpu/docs/v6e-intro?hl=ja', 'Cloud TPU v6e introduction (ja)', NULL),
+  ('TPU7x', 'https://docs.cloud.google.com/tpu/docs/tpu7x?authuser=2', 'Cloud TPU7x (Ironwood)', 'also ?authuser=0000 and ?authuser=101'),
+  ('TPU7x-md', 'https://docs.cloud.google.com/tpu/docs/tpu7x.md.txt', 'Cloud TPU7x (markdown copy)', NULL),
+  ('TPU7x-preview', 'http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fcloud.google.com%2Ftpu%2Fdocs%2Ftpu7x', 'Cloud TPU7x (older preview copy, mirror of https://cloud.google.com/tpu/docs/tpu7x)', NULL),
+  ('IW-perf', 'https://docs.cloud.google.com/tpu/docs/ironwood-performance', 'Ironwood performance', NULL),
+  ('GKE-IW', 'https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood', 'GKE: TPU Ironwood', NULL),
+  ('CE-TPU', 'https://docs.cloud.google.com/compute/docs/tpus/tpu-machines?authuser=1', 'Compute Engine TPU machine types', NULL),
+  ('TPU-topo-zh', 'https://cloud.google.com/tpu/docs/types-topologies?hl=zh-cn', 'TPU types and topologies (zh-CN copy)', NULL),
+  ('TPU-supported-ja', 'https://cloud.google.com/tpu/docs/supported-versions?hl=JA', 'Supported TPU versions (ja copy)', NULL),
+  ('TPU-runtimes', 'https://cloud.google.com/tpu/docs/runtimes', 'TPU software versions (runtimes)', NULL),
+  ('TPU-RAY', 'https://docs.cloud.google.com/tpu/docs/ray-guide?hl=it', 'Cloud TPU Ray guide', NULL),
+  ('INTRO', 'https://docs.cloud.google.com/tpu/docs/intro-to-tpu#when_to_use_tpus', 'Introduction to Cloud TPU: when to use TPUs', NULL),
+  ('INTRO-md', 'https://docs.cloud.google.com/tpu/docs/intro-to-tpu.md.txt', 'Introduction to Cloud TPU (markdown copy)', NULL),
+  ('MS-md', 'https://docs.cloud.google.com/tpu/docs/multislice-introduction.md.txt', 'Cloud TPU Multislice introduction', NULL),
+  ('GKE-MS', 'https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-multislice', 'GKE: TPU Multislice', NULL),
+  ('GKE-TPU', 'https://cloud.google.com/kubernetes-engine/docs/concepts/tpus', 'GKE: about TPUs', NULL),
+  ('TPU-SPOT', 'https://cloud-dot-devsite-v2-prod.appspot.com/tpu/docs/spot?hl=zh-cn', 'Cloud TPU Spot VMs', NULL),
+  ('TPU-FLEX', 'https://cloud-dot-devsite-v2-prod.appspot.com/tpu/docs/request-using-flex-start', 'Cloud TPU flex-start', NULL);
+
+-- Vertex AI / Agent Platform (Google)
+INSERT INTO sources (id, url, title, note) VALUES
+  ('AP-compute', 'https://docs.cloud.google.com/gemini-enterprise-agent-platform/machine-learning/training/configure-compute', 'Agent Platform serverless training: configure compute', 'read via an indexed public copy of the page'),
+  ('AP-dist', 'https://docs.cloud.google.com/gemini-enterprise-agent-platform/machine-learning/training/distributed-training', 'Agent Platform serverless training: distributed training', 'indexed copy'),
+  ('AP-spot', 'https://docs.cloud.google.com/gemini-enterprise-agent-platform/machine-learning/training/use-spot-vms', 'Agent Platform serverless training: Spot VMs', 'indexed copy'),
+  ('VX-TPU', 'https://cloud.google.com/vertex-ai/docs/training/training-with-tpu-vm', 'Vertex AI: training with TPU VMs', NULL),
+  ('VX-DWS', 'http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fcloud.google.com%2Fvertex-ai%2Fdocs%2Ftraining%2Fschedule-jobs-dws', 'Vertex AI: schedule jobs with DWS (mirror)', NULL),
+  ('VX-enum', 'https://docs.cloud.google.com/dotnet/docs/reference/Google.Cloud.AIPlatform.V1Beta1/latest/Google.Cloud.AIPlatform.V1Beta1.AcceleratorType', 'Vertex AI AcceleratorType enum (.NET v1beta1)', NULL),
+  ('VX-enum-rb', 'https://docs.cloud.google.com/ruby/docs/reference/google-cloud-ai_platform-v1/latest/Google-Cloud-AIPlatform-V1-AcceleratorType', 'Vertex AI AcceleratorType enum (Ruby v1, values 0-18)', NULL);
+
+-- Compute Engine / GPUs (Google)
+INSERT INTO sources (id, url, title, note) VALUES
+  ('GPU-MT', 'https://documentation.s3ns.fr/compute/docs/gpus', 'GPU machine types (S3NS mirror of https://cloud.google.com/compute/docs/gpus, last updated 2026-08-26)', NULL),
+  ('ACC-OPT', 'https://docs.cloud.google.com/compute/docs/accelerator-optimized-machines?authuser=8&hl=en', 'Accelerator-optimized machine family', NULL),
+  ('ACC-OPT-2604', 'https://docs.cloud.google.com/compute/docs/accelerator-optimized-machines', 'Accelerator-optimized machine family (indexed copy, last updated 2026-04-13)', NULL),
+  ('NET-table', 'http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fcloud.google.com%2Fcompute%2Fdocs%2Fgpus%2Fgpu-network-bandwidth', 'GPU network bandwidth (mirror)', NULL),
+  ('NET-duda', 'http://mobile.dudasite.com/site/google108/default?dm_device=mobile&url=http%3A%2F%2Fdeveloper.google.com%2Fcompute%2Fdocs%2Fgpus%2Fgpu-network-bandwidth%23multi-layer-arch', 'GPU network bandwidth (mirror)', NULL),
+  ('NET-old', 'https://cloud.google.com/compute/docs/gpus/gpu-network-bandwidth?authuser=0', 'GPU network bandwidth (older copy)', NULL),
+  ('NET-mov', 'http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fdocs.cloud.google.com%2Fcompute%2Fdocs%2Fgpus%2Fgpu-network-bandwidth', 'GPU network bandwidth (mirror)', NULL),
+  ('GPU-PLAT-old', 'https://cloud.google.com/compute/docs/gpus?authuser=2', 'GPU platforms (older page)', NULL),
+  ('CE-price', 'https://cloud.google.com/compute/vm-instance-pricing', 'VM instance pricing', NULL),
+  ('RB-VM', 'https://documentation.s3ns.fr/compute/docs/instances/about-reservation-bound-instances', 'About reservation-bound instances', 'also https://docs.cloud.google.com/compute/docs/instances/about-reservation-bound-instances?authuser=1&hl=en'),
+  ('FLEX-VM', 'https://cloud.google.com/compute/docs/instances/about-flex-start-vms?authuser=8', 'About Flex-start VMs', NULL),
+  ('CPU-PLAT', 'https://docs.cloud.google.com/compute/docs/cpu-platforms', 'CPU platforms', 'read via mirror http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fdocs.cloud.google.com%2Fcompute%2Fdocs%2Fcpu-platforms%23accelerator');
+
+-- Repositories (repo + path + commit)
+INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
+  ('XPK', 'AI-Hypercomputer/xpk', 'src/xpk/core/system_characteristics.py', '02b0c0928aeee28beee4b90f853073488d3893fb', 'xpk system characteristics', NULL),
+  ('XPK2', 'AI-Hypercomputer/xpk', 'src/xpk/core/system_characteristics.py', '367c838253bea41e7d7716145ad6513f44c1a21e', 'xpk system characteristics (2026-06-25)', 'also src/xpk/commands/workload.py and src/xpk/templates/pathways_workload_create.yaml.j2 at the same commit'),
+  ('SB', 'jax-ml/scaling-book', 'tpus.md', '0819a7d8c55ddc113f5cba0285a5f97380cac1e3', 'How to Scale Your Model: TPUs (2025-02-18)', NULL),
+  ('CYC-PRICE', 'Cyclenerd/google-cloud-pricing-cost-calculator', 'pricing.yml', 'fd66b26ff84fee5cdd94f341ea89206e76c06b99', 'Cloud Billing Catalog export (generated 2026-07-30)', '1y/3y = month_1y / month_3y divided by 730'),
+  ('SKY', 'skypilot-org/skypilot-catalog', 'catalogs/v8/gcp/vms.csv', '006059e0f18acb1341e22a27751e9f80df6ba92f', 'SkyPilot GCP catalog (older commit)', '"700.0" = placeholder for unavailable'),
+  ('SKY8', 'skypilot-org/skypilot-catalog', 'catalogs/v8/gcp/vms.csv', '8427bbff988abdd050a9f51addd314ef31cb4e85', 'SkyPilot GCP catalog (newest indexed commit)', 'built from the Cloud Billing Catalog API; commit date not shown by the index'),
+  ('SILY', 'tgarg01/silybench-data', 'derived/csv/gpu_prices.csv', '045df3bf56b8d62c58f108fc43cb397306b83331', 'silybench GPU prices (checked 2026-09-26)', NULL),
+  ('GH-TPU', 'dstackai/gpuhunt', 'src/gpuhunt/resources/tpu_pricing.json', 'b707e743b2c27d7ec9be17e87e689997cbcbbeaf', 'gpuhunt TPU pricing table (2024-12-23)', NULL),
+  ('GH-ODFILTER', 'dstackai/gpuhunt', 'src/gpuhunt/providers/gcp.py', '35841515de3792fe6be73b0422ac8901b6b929c8', 'gpuhunt: filter out on-demand offers not available on demand (2026-08-19)', NULL),
+  ('CE-CHANGELOG', 'multani/gcp-changelog', 'content/compute-engine/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'Compute Engine release notes (transcription, 2026-08-22)', NULL),
+  ('TPU-CHANGELOG', 'multani/gcp-changelog', 'content/cloud-tpu/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'Cloud TPU release notes (transcription, 2026-08-22)', NULL),
+  ('GKE-CHANGELOG', 'multani/gcp-changelog', 'content/google-kubernetes-engine/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'GKE release notes (transcription, 2026-08-22)', NULL),
+  ('CYC-FREQ', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/frequency.sql', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU clocks per platform (transcription of Google CPU platforms table, 2026-03-22)', NULL),
+  ('CYC-SERIES', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU platform per machine series', 'files n1.sql, e2.sql, n2.sql, n2d.sql, c3.sql, c3d.sql, c4.sql, n4.sql'),
+  ('CYC-CM', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/coremark.csv', '6df0dc708acd757a325024ea0508e1b32850533d', 'CoreMark per machine type (copied from Google benchmarks-linux page)', NULL),
+  ('SK-FAQ', 'scikit-learn/scikit-learn', 'doc/faq.rst', '005664499cd83c9a74539a6056e75881143b4850', 'scikit-learn FAQ: Will you add GPU support?', NULL),
+  ('LGBM-PARAM', 'microsoft/LightGBM', 'docs/Parameters.rst', 'bae0b7ba953341a32b2a9c5c5c437a1b976f576f', 'LightGBM parameters (device_type)', NULL),
+  ('PTXLA', 'pytorch/xla', 'README.md', '41398bfff334fc8d3b1c00be6ea8cc5411f6d6bf', 'PyTorch/XLA README (2026-04-23)', NULL);
+
+-- Third parties (used only where marked)
+INSERT INTO sources (id, url, title, note) VALUES
+  ('NEOWIN', 'https://neowin.net/amp/google-takes-on-nvidia-blackwell-gpus-with-the-new-trillium-tpus', 'Neowin: Trillium GA pricing', 'quotes Google''s Trillium GA announcement'),
+  ('DSTACK-3100', 'https://github.com/dstackai/dstack/pull/3100', 'dstack PR 3100 (B200 not on-demand, 2025-09-29)', NULL),
+  ('DSTACK-3162', 'https://github.com/dstackai/dstack/issues/3162', 'dstack issue 3162 (2025-10-08)', NULL),
+  ('CT-6279', 'https://github.com/GoogleCloudPlatform/cluster-toolkit/pull/6279', 'cluster-toolkit PR 6279 (2026-09-11)', NULL),
+  ('CUDA-GPUS', 'https://developer.nvidia.com/cuda-gpus', 'NVIDIA CUDA GPUs: compute capability', NULL),
+  ('TE-MATRIX', 'https://nvidia.github.io/TransformerEngine/support_matrix.html', 'Transformer Engine support matrix', NULL),
+  ('TRT-old', 'https://docs.nvidia.com/deeplearning/tensorrt/support-matrix/index.html#hardware-precision-matrix', 'TensorRT 8.x hardware precision matrix', 'read via https://blog.csdn.net/HaoZiHuang/article/details/125830864'),
+  ('GCP-TABLE-old', 'https://huggingface.co/spaces/Elfsong/gcp_allocator/commit/3a1a5af88c8fd7c36675800b52069eaf40fed2b4', 'Transcription of an older Google GPU table', NULL),
+  ('XGB-GPU', 'https://xgboost.readthedocs.io/en/latest/gpu/index.html.md', 'XGBoost GPU support', 'also https://xgboost.readthedocs.io/en/release_3.3.0/_sources/gpu/index.rst.txt'),
+  ('XGB-200', 'https://github.com/dmlc/xgboost/releases/tag/v2.0.0', 'XGBoost 2.0.0 release notes', NULL),
+  ('XGB-DEV', 'https://xgboost.readthedocs.io/en/latest/dev/structxgboost_1_1DeviceOrd.html', 'XGBoost DeviceOrd (device types)', NULL),
+  ('MW-CLX', 'https://www.microway.com/knowledge-center-articles/detailed-specifications-of-the-cascade-lake-sp-intel-xeon-processor-scalable-family-cpus/', 'Microway: Cascade Lake-SP specifications', NULL),
+  ('MW-MILAN', 'https://www.microway.com/knowledge-center-articles/detailed-specifications-of-the-amd-epyc-milan-cpus/', 'Microway: EPYC Milan specifications', NULL),
+  ('MW-ROME', 'https://www.microway.com/knowledge-center-articles/detailed-specifications-of-the-amd-epyc-rome-cpus/?action=history', 'Microway: EPYC Rome specifications', NULL),
+  ('SO-FLOPS', 'https://stackoverflow.com/questions/15655835/flops-per-cycle-for-sandy-bridge-and-haswell-sse2-avx-avx2', 'FLOPs per cycle (Stack Overflow)', NULL),
+  ('CNC-SPR', 'https://chipsandcheese.com/p/a-peek-at-sapphire-rapids', 'Chips and Cheese: Sapphire Rapids', NULL),
+  ('NW-ZEN5', 'http://numberworld.org/blogs/2024_8_7_zen5_avx512_teardown', 'Zen 5 AVX-512 teardown (Zen 4 double-pumping)', NULL),
+  ('PT-AMX', 'https://pytorch.org/tutorials/_sources/recipes/amx.rst.txt', 'PyTorch AMX recipe', NULL),
+  ('HWT-EMR', 'https://www.hardwaretimes.com/intel-xeon-emerald-rapids-sp-to-offer-40-more-performance-than-sapphire-rapids-in-ai/', 'Emerald Rapids architecturally identical to Sapphire Rapids', NULL),
+  ('CORAL-TECH', 'https://coral.ai/technology', 'Coral: Edge TPU technology', NULL),
+  ('CORAL-FAQ', 'https://coral.ai/docs/edgetpu/faq', 'Coral Edge TPU FAQ', NULL),
+  ('CORAL-MODELS', 'https://coral.ai/docs/edgetpu/models-intro/#compatibility-overview', 'Coral: TensorFlow models on the Edge TPU', NULL),
+  ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL);

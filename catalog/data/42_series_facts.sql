@@ -1,0 +1,33 @@
+-- Series facts. NVLink bandwidth per GPU inside one VM [GPU-MT] §2.2.
+INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
+  ('A4X Max',     'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps'),
+  ('A4X',         'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps (NVL72 domain across 18 VMs)'),
+  ('A4',          'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps'),
+  ('A3 Ultra',    'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
+  ('A3 Mega',     'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
+  ('A3 High',     'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
+  ('A3 Edge',     'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
+  ('A2 Ultra',    'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps'),
+  ('A2 Standard', 'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps');
+
+-- CPU peak FLOP/s per vCPU, derived per catalog-facts §10.3:
+-- FLOPs/cycle/core (§10.2) x Google's all-core turbo [CYC-FREQ] / 2 (two
+-- vCPUs are the two hyperthreads of one core [CPU-PLAT]). Theoretical
+-- ceilings; where a series runs on several platforms the lowest is stored.
+INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
+  ('N1',  'fp32_flops_per_vcpu', 44.8e9,  'flop_per_s', 'CYC-FREQ', 'derived: Haswell/Broadwell 2x256-bit FMA = 32 FP32 FLOPs/cycle [SO-FLOPS] x 2.8 GHz / 2; Skylake would give 86.4e9 if it has two AVX-512 FMA units (SKU-dependent [MW-CLX]); Sandy/Ivy Bridge lower (no FMA)'),
+  ('N1',  'fp64_flops_per_vcpu', 22.4e9,  'flop_per_s', 'CYC-FREQ', 'derived: 16 FP64 FLOPs/cycle x 2.8 GHz / 2 (Haswell/Broadwell); Skylake 43.2e9 with two FMA units'),
+  ('E2',  'fp32_flops_per_vcpu', 43.2e9,  'flop_per_s', 'CYC-FREQ', 'derived: EPYC Rome 32 FP32 FLOPs/cycle [MW-ROME] x 2.7 GHz / 2 (lowest E2 platform); Haswell/Broadwell 44.8e9; Skylake 86.4e9 (two FMA units assumed)'),
+  ('E2',  'fp64_flops_per_vcpu', 21.6e9,  'flop_per_s', 'CYC-FREQ', 'derived: Rome 16 FP64 FLOPs/cycle x 2.7 GHz / 2'),
+  ('N2',  'fp32_flops_per_vcpu', 108.8e9, 'flop_per_s', 'CYC-FREQ', 'derived: AVX-512 2 FMA units = 64 FP32 FLOPs/cycle [MW-CLX][PT-AMX] x 3.4 GHz all-core turbo (Cascade Lake and Ice Lake) / 2; Cascade Lake FMA-unit count is SKU-dependent'),
+  ('N2',  'fp64_flops_per_vcpu', 54.4e9,  'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 3.4 GHz / 2'),
+  ('N2D', 'fp32_flops_per_vcpu', 43.2e9,  'flop_per_s', 'CYC-FREQ', 'derived: Zen 2 Rome 32 FP32 FLOPs/cycle [MW-ROME] x 2.7 GHz / 2; Milan 44.8e9 (2.8 GHz) [MW-MILAN]'),
+  ('N2D', 'fp64_flops_per_vcpu', 21.6e9,  'flop_per_s', 'CYC-FREQ', 'derived: 16 FP64 FLOPs/cycle x 2.7 GHz / 2 (Rome); Milan 22.4e9'),
+  ('C3',  'fp32_flops_per_vcpu', 96e9,    'flop_per_s', 'CYC-FREQ', 'derived: Sapphire Rapids 2x512-bit FMA = 64 FP32 FLOPs/cycle [CNC-SPR] x 3.0 GHz / 2; AMX BF16 about 1,536e9 ops/s per vCPU for AMX-using libraries only [PT-AMX]'),
+  ('C3',  'fp64_flops_per_vcpu', 48e9,    'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 3.0 GHz / 2'),
+  ('C3D', 'fp32_flops_per_vcpu', 55.2e9,  'flop_per_s', 'CYC-FREQ', 'derived: Zen 4 Genoa double-pumped 256-bit = 32 FP32 FLOPs/cycle [NW-ZEN5] x 3.45 GHz / 2 (3.45 GHz seen only in the transcription)'),
+  ('C3D', 'fp64_flops_per_vcpu', 27.6e9,  'flop_per_s', 'CYC-FREQ', 'derived: 16 FP64 FLOPs/cycle x 3.45 GHz / 2'),
+  ('C4',  'fp32_flops_per_vcpu', 99.2e9,  'flop_per_s', 'CYC-FREQ', 'derived: Emerald Rapids, assumed identical to Sapphire Rapids [HWT-EMR]: 64 FP32 FLOPs/cycle x 3.1 GHz / 2; Granite Rapids 124.8e9 (assumed 2 FMA units)'),
+  ('C4',  'fp64_flops_per_vcpu', 49.6e9,  'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 3.1 GHz / 2 (Emerald Rapids)'),
+  ('N4',  'fp32_flops_per_vcpu', 92.8e9,  'flop_per_s', 'CYC-FREQ', 'derived: Emerald Rapids (assumed as Sapphire Rapids [HWT-EMR]) 64 FP32 FLOPs/cycle x 2.9 GHz / 2'),
+  ('N4',  'fp64_flops_per_vcpu', 46.4e9,  'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 2.9 GHz / 2');

@@ -1,0 +1,27 @@
+-- Google's recommended GPU series per workload [ACC-OPT] (catalog-facts
+-- §2.4). "A2" on Google's lists covers both A2 series.
+INSERT INTO series_workload_lists (series_id, list, source_id) VALUES
+  ('A4X', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A4', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A3 Ultra', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A3 Mega', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A3 High', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A2 Ultra', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A2 Standard', 'PRE_TRAINING', 'ACC-OPT'),
+  ('A4X', 'FINE_TUNING', 'ACC-OPT'),
+  ('A4', 'FINE_TUNING', 'ACC-OPT'),
+  ('A3 Ultra', 'FINE_TUNING', 'ACC-OPT'),
+  ('A3 Mega', 'FINE_TUNING', 'ACC-OPT'),
+  ('A3 High', 'FINE_TUNING', 'ACC-OPT'),
+  ('A2 Ultra', 'FINE_TUNING', 'ACC-OPT'),
+  ('A2 Standard', 'FINE_TUNING', 'ACC-OPT'),
+  ('G4', 'FINE_TUNING', 'ACC-OPT'),
+  ('A4X', 'INFERENCE', 'ACC-OPT'),
+  ('A4', 'INFERENCE', 'ACC-OPT'),
+  ('A3 Ultra', 'INFERENCE', 'ACC-OPT'),
+  ('A3 Mega', 'INFERENCE', 'ACC-OPT'),
+  ('A3 High', 'INFERENCE', 'ACC-OPT'),
+  ('A3 Edge', 'INFERENCE', 'ACC-OPT'),
+  ('A2 Ultra', 'INFERENCE', 'ACC-OPT'),
+  ('A2 Standard', 'INFERENCE', 'ACC-OPT'),
+  ('G4', 'INFERENCE', 'ACC-OPT');

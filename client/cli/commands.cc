@@ -1,0 +1,264 @@
+#include "client/cli/commands.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "client/accelplan_client.h"
+#include "client/cli/backend.h"
+#include "client/cli/flags.h"
+#include "client/cli/requests.h"
+#include "client/cli/table.h"
+
+namespace accelplan::cli {
+namespace {
+
+constexpr char kTopUsage[] =
+    R"(accelplan: which Google Cloud hardware and distribution strategy a
+training job should use, and why not the alternatives.
+
+Usage: accelplan <command> [flags]
+
+Commands:
+  plan      Recommend hardware, distribution, cost and time (PlanTraining).
+  review    Judge proposals for one workload (ReviewPlan); needs --request.
+  catalog   List the accelerator catalog (ListAccelerators).
+
+Runs in-process over a catalog file (no server) unless --server is given.
+`accelplan <command> --help` lists the flags of each command.
+
+Exit codes: 0 ok (review: whatever the verdicts); 1 plan found no viable
+plan; 2 bad input (flags, JSON, INVALID_ARGUMENT); 3 server unavailable or
+failed.
+)";
+
+std::vector<FlagSpec> CommonFlagSpecs() {
+  return {
+      {"server", "HOST:PORT", "",
+       "Send the request to an accelplan-server (\"host:port\", or "
+       "\"dns:///name:port\" to balance round_robin over every address). "
+       "Unset: plan in-process with no server."},
+      {"catalog", "PATH",
+       "catalog.db beside this executable, else "
+       "<exe_dir>/../share/accelplan/catalog.db",
+       "Catalog file for in-process planning. Cannot be combined with "
+       "--server."},
+      {"request", "FILE.json", "",
+       "Request in the protobuf JSON mapping (lowerCamelCase or proto field "
+       "names, enums by name); \"-\" reads stdin. Flags below override or "
+       "extend it."},
+      {"output", "json|table", "json",
+       "json: the response in the protobuf JSON mapping, lowerCamelCase. "
+       "table: a human-readable summary."},
+      {"timeout_seconds", "SECONDS", "30",
+       "Deadline of the RPC with --server, retries of UNAVAILABLE included."},
+  };
+}
+
+struct Command {
+  std::string name;
+  std::string usage;
+  std::string summary;
+  std::vector<FlagSpec> flags;
+};
+
+Command PlanCommand() {
+  Command c{"plan",
+            "accelplan plan [--server HOST:PORT | --catalog PATH] "
+            "[--request FILE.json] [flags]",
+            "Recommends hardware, distribution, cost and time for one "
+            "training job (PlanTraining). Exits 1 when no plan is viable.",
+            CommonFlagSpecs()};
+  for (FlagSpec& f : WorkloadFlagSpecs()) c.flags.push_back(std::move(f));
+  c.flags.push_back(
+      {"view", "basic|full", "full",
+       "basic: the recommendation, its job spec and key "
+       "reasons; full: also alternatives, rejections and facts."});
+  return c;
+}
+
+Command ReviewCommand() {
+  Command c{"review",
+            "accelplan review --request FILE.json [--server "
+            "HOST:PORT | --catalog PATH] [flags]",
+            "Judges each proposal in the request (hardware, distribution or "
+            "remedy) as RECOMMENDED, VIABLE or REJECTED with reason codes "
+            "(ReviewPlan). The request must hold \"proposals\"; exits 0 "
+            "whatever the verdicts.",
+            CommonFlagSpecs()};
+  for (FlagSpec& f : WorkloadFlagSpecs()) c.flags.push_back(std::move(f));
+  return c;
+}
+
+Command CatalogCommand() {
+  Command c{"catalog",
+            "accelplan catalog [--server HOST:PORT | --catalog "
+            "PATH] [flags]",
+            "Lists the catalog: every machine type with memory, peak "
+            "throughput, prices and sources (ListAccelerators).",
+            CommonFlagSpecs()};
+  c.flags.push_back({"platform", "NAME[,NAME]", "",
+                     "Only these platforms: cpu|gpu|tpu|edge (unset: all).",
+                     true});
+  c.flags.push_back({"framework", "NAME", "",
+                     "Only machine types that run this framework (unset: "
+                     "any)."});
+  c.flags.push_back({"min_memory_gib", "GIB", "0",
+                     "Minimum memory per accelerator (host RAM for CPU)."});
+  c.flags.push_back({"include_legacy", "", "false",
+                     "Also list legacy rows (K80, TPU v2/v3, ...)."});
+  return c;
+}
+
+absl::StatusOr<std::unique_ptr<Backend>> OpenBackend(const ParsedFlags& flags) {
+  if (flags.Has("server") && flags.Has("catalog")) {
+    return absl::InvalidArgumentError(
+        "give either --server (remote) or --catalog (in-process), not both");
+  }
+  if (flags.Has("server")) {
+    client::ClientOptions options;
+    if (flags.Has("timeout_seconds")) {
+      double seconds = 0;
+      if (!absl::SimpleAtod(flags.Get("timeout_seconds"), &seconds) ||
+          !(seconds > 0 && seconds <= 3600)) {
+        return absl::InvalidArgumentError(
+            "--timeout_seconds needs a number of seconds in (0, 3600]");
+      }
+      options.deadline = absl::Seconds(seconds);
+    }
+    if (flags.Get("server").empty()) {
+      return absl::InvalidArgumentError("--server needs HOST:PORT");
+    }
+    return MakeRemoteBackend(flags.Get("server"), options);
+  }
+  std::string path = flags.Get("catalog");
+  if (!flags.Has("catalog")) {
+    absl::StatusOr<std::string> found = DefaultCatalogPath();
+    if (!found.ok())
+      return absl::InvalidArgumentError(found.status().message());
+    path = *found;
+  }
+  absl::StatusOr<std::unique_ptr<Backend>> backend = MakeLocalBackend(path);
+  // A catalog the user pointed at that cannot be loaded is bad input.
+  if (!backend.ok()) {
+    return absl::InvalidArgumentError(backend.status().message());
+  }
+  return backend;
+}
+
+int Fail(const absl::Status& status, std::ostream& err) {
+  err << "accelplan: error: " << status.message() << "\n";
+  return ExitCodeFor(status);
+}
+
+// A failed call, with the server named when it could not be reached.
+int FailCall(const absl::Status& status, const ParsedFlags& flags,
+             std::ostream& err) {
+  if (flags.Has("server") && ExitCodeFor(status) == kExitUnavailable) {
+    return Fail(
+        absl::Status(status.code(),
+                     absl::StrCat("accelplan-server at ", flags.Get("server"),
+                                  ": ", absl::StatusCodeToString(status.code()),
+                                  ": ", status.message())),
+        err);
+  }
+  return Fail(status, err);
+}
+
+int RunCommand(const Command& command, const std::vector<std::string>& args,
+               std::ostream& out, std::ostream& err) {
+  absl::StatusOr<ParsedFlags> flags = ParseFlags(command.flags, args);
+  if (!flags.ok()) return Fail(flags.status(), err);
+  if (flags->help) {
+    out << FormatHelp(command.usage, command.summary, command.flags);
+    return kExitOk;
+  }
+  if (!flags->positional.empty()) {
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+                    "unexpected argument \"", flags->positional.front(),
+                    "\" (see accelplan ", command.name, " --help)")),
+                err);
+  }
+  const std::string output =
+      flags->Has("output") ? flags->Get("output") : "json";
+  if (output != "json" && output != "table") {
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+                    "--output must be json or table, got \"", output, "\"")),
+                err);
+  }
+  const bool table = output == "table";
+
+  // Build the request before connecting: bad input never costs a round trip.
+  if (command.name == "plan") {
+    absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(*flags);
+    if (!request.ok()) return Fail(request.status(), err);
+    absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(*flags);
+    if (!backend.ok()) return Fail(backend.status(), err);
+    absl::StatusOr<v1::PlanTrainingResponse> response =
+        (*backend)->Plan(*request);
+    if (!response.ok()) return FailCall(response.status(), *flags, err);
+    out << (table ? PlanTable(*response) : ToJson(*response) + "\n");
+    return response->has_recommendation() ? kExitOk : kExitNoPlan;
+  }
+  if (command.name == "review") {
+    absl::StatusOr<v1::ReviewPlanRequest> request = BuildReviewRequest(*flags);
+    if (!request.ok()) return Fail(request.status(), err);
+    absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(*flags);
+    if (!backend.ok()) return Fail(backend.status(), err);
+    absl::StatusOr<v1::ReviewPlanResponse> response =
+        (*backend)->Review(*request);
+    if (!response.ok()) return FailCall(response.status(), *flags, err);
+    out << (table ? ReviewTable(*response) : ToJson(*response) + "\n");
+    return kExitOk;
+  }
+  absl::StatusOr<v1::ListAcceleratorsRequest> request =
+      BuildListRequest(*flags);
+  if (!request.ok()) return Fail(request.status(), err);
+  absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(*flags);
+  if (!backend.ok()) return Fail(backend.status(), err);
+  absl::StatusOr<v1::ListAcceleratorsResponse> response =
+      (*backend)->List(*request);
+  if (!response.ok()) return FailCall(response.status(), *flags, err);
+  out << (table ? CatalogTable(*response) : ToJson(*response) + "\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk:
+      return kExitOk;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange:
+      return kExitBadInput;
+    default:
+      // UNAVAILABLE (refused, not ready, draining), DEADLINE_EXCEEDED and
+      // any other server-side failure.
+      return kExitUnavailable;
+  }
+}
+
+int RunCli(const std::vector<std::string>& args, std::ostream& out,
+           std::ostream& err) {
+  if (args.empty()) {
+    err << kTopUsage;
+    return kExitBadInput;
+  }
+  const std::string& name = args.front();
+  if (name == "-h" || name == "--help" || name == "help") {
+    out << kTopUsage;
+    return kExitOk;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const Command& command :
+       {PlanCommand(), ReviewCommand(), CatalogCommand()}) {
+    if (command.name == name) return RunCommand(command, rest, out, err);
+  }
+  err << "accelplan: error: unknown command \"" << name << "\"\n\n"
+      << kTopUsage;
+  return kExitBadInput;
+}
+
+}  // namespace accelplan::cli

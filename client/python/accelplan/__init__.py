@@ -1,0 +1,10 @@
+"""accelplan: Python client for the accelplan training-hardware planner.
+
+`Client(target)` talks to accelplan-server; the generated messages are in
+`accelplan.v1.accelplan_pb2`.
+"""
+
+from accelplan.client import Client, InvalidRequestError, service_config
+from accelplan.v1 import accelplan_pb2
+
+__all__ = ["Client", "InvalidRequestError", "accelplan_pb2", "service_config"]

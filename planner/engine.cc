@@ -1,0 +1,1795 @@
+#include "planner/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/job_spec.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+using catalog::MachineType;
+
+constexpr double kHeadroom = 0.10;  // SPEC §4: default 10% of device memory
+constexpr double kDefaultDeadlineHours = 30 * 24.0;
+// Scaling Book (planner-anchors §8): ~1.5e10 B/s PCIe per chip, used for
+// GPUs in one VM without NVLink (peer traffic crosses PCIe).
+constexpr double kPcieBytesPerS = 1.5e10;
+// Default global batch for LLM-style training when none is given:
+// 2^20 tokens, in the 0.5M–4M range of published LLM recipes.
+constexpr double kDefaultBatchTokens = 1048576.0;
+constexpr double kDefaultBatchExamples = 1024.0;
+// Classical ML (tree boosting, linear models) work per byte of training
+// data per pass; a stated order-of-magnitude assumption.
+constexpr double kClassicalFlopsPerByte = 2000.0;
+constexpr double kClassicalMemoryFactor = 2.0;  // working set / data size
+constexpr double kSmallJobHours = 1.0;  // Google's "train quickly" CPU profile
+constexpr double kOversizeFactor = 4.0;
+constexpr double kListCostSlack = 1.25;
+constexpr int kEosWarningDays = 365;
+
+Platform ToPlatform(catalog::Platform p) {
+  switch (p) {
+    case catalog::Platform::kCpu: return Platform::kCpu;
+    case catalog::Platform::kGpu: return Platform::kGpu;
+    case catalog::Platform::kTpu: return Platform::kTpu;
+    case catalog::Platform::kEdge: return Platform::kEdge;
+  }
+  return Platform::kUnspecified;
+}
+
+const char* PlatformName(Platform p) {
+  switch (p) {
+    case Platform::kCpu: return "CPU";
+    case Platform::kGpu: return "GPU";
+    case Platform::kTpu: return "TPU";
+    case Platform::kEdge: return "EDGE";
+    default: return "UNSPECIFIED";
+  }
+}
+
+const char* FrameworkKey(Framework f, bool tpu, bool pytorch_xla_ok) {
+  switch (f) {
+    case Framework::kJax: return catalog::kFrameworkJax;
+    case Framework::kTensorflow: return catalog::kFrameworkTensorflow;
+    case Framework::kPytorch:
+      return tpu && pytorch_xla_ok ? catalog::kFrameworkPytorchXla
+                                   : catalog::kFrameworkPytorch;
+    case Framework::kXgboost: return catalog::kFrameworkXgboost;
+    case Framework::kScikitLearn: return catalog::kFrameworkScikitLearn;
+    case Framework::kLightgbm: return catalog::kFrameworkLightgbm;
+    default: return nullptr;
+  }
+}
+
+const char* FrameworkLabel(Framework f) {
+  switch (f) {
+    case Framework::kJax: return "JAX";
+    case Framework::kTensorflow: return "TensorFlow";
+    case Framework::kPytorch: return "PyTorch";
+    case Framework::kXgboost: return "XGBoost";
+    case Framework::kScikitLearn: return "scikit-learn";
+    case Framework::kLightgbm: return "LightGBM";
+    case Framework::kOther: return "other framework";
+    default: return "unspecified framework";
+  }
+}
+
+const char* PrecisionLabel(Precision p) {
+  switch (p) {
+    case Precision::kFp16Mixed: return "fp16";
+    case Precision::kFp32: return "fp32";
+    case Precision::kFp8: return "fp8";
+    case Precision::kFp64Required: return "fp64";
+    default: return "bf16";
+  }
+}
+
+double Gib(double bytes) { return bytes / kGiB; }
+
+bool IsFine(const std::optional<catalog::Fact>& f) {
+  return f.has_value() && f->value > 0;
+}
+
+void AddSource(std::vector<std::string>& out, const std::string& id) {
+  if (!id.empty() && std::find(out.begin(), out.end(), id) == out.end()) {
+    out.push_back(id);
+  }
+}
+
+// An offering row that documents absence on a run platform.
+bool DocumentedAbsent(const std::vector<catalog::Offering>& offerings,
+                      catalog::RunPlatform rp, catalog::Provisioning prov) {
+  for (const auto& o : offerings) {
+    if (o.run_platform == rp && !o.available &&
+        (o.provisioning == prov || o.provisioning == catalog::Provisioning::kAny)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool AnyPreview(const std::vector<catalog::Offering>& offerings) {
+  for (const auto& o : offerings) {
+    if (o.preview) return true;
+  }
+  return false;
+}
+
+std::optional<catalog::RunPlatform> ToCatalogRunPlatform(RunPlatform rp) {
+  switch (rp) {
+    case RunPlatform::kVertexTraining: return catalog::RunPlatform::kVertexTraining;
+    case RunPlatform::kGke: return catalog::RunPlatform::kGke;
+    case RunPlatform::kComputeEngine: return catalog::RunPlatform::kComputeEngine;
+    default: return std::nullopt;
+  }
+}
+
+const char* RunPlatformLabel(RunPlatform rp) {
+  switch (rp) {
+    case RunPlatform::kVertexTraining: return "Vertex AI serverless training";
+    case RunPlatform::kGke: return "GKE";
+    case RunPlatform::kComputeEngine: return "Compute Engine";
+    default: return "any platform";
+  }
+}
+
+}  // namespace
+
+std::string FormatUsd(double usd) {
+  if (!std::isfinite(usd)) return "unknown";
+  if (usd >= 100) return absl::StrFormat("$%.0f", usd);
+  return absl::StrFormat("$%.2f", usd);
+}
+
+std::string FormatHours(double hours) {
+  if (!std::isfinite(hours)) return "unknown";
+  if (hours >= 48) return absl::StrFormat("%.1f days", hours / 24);
+  return absl::StrFormat("%.1f h", hours);
+}
+
+void Candidate::Reject(ReasonCode code, std::string why_line) {
+  if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
+    codes.push_back(code);
+    why.push_back(std::move(why_line));
+  }
+}
+
+// ---------------------------------------------------------------- index
+
+Index BuildIndex(const Catalog& catalog) {
+  Index index;
+  // Families keyed by (platform, series, accelerator).
+  std::map<std::string, Family> by_key;
+  // Accelerators per GPU series, to name N1 families "N1 + T4".
+  std::map<std::string, std::set<std::string>> series_accelerators;
+  for (const MachineType& mt : catalog.machine_types) {
+    if (!mt.accelerator_id.empty()) {
+      series_accelerators[mt.series_id].insert(mt.accelerator_id);
+    }
+  }
+
+  auto price_shape = [](Shape& s, const std::optional<catalog::Price>& p,
+                        double multiplier) {
+    if (!p.has_value()) return;
+    if (p->on_demand_usd) s.on_demand_hourly = *p->on_demand_usd * multiplier;
+    if (p->spot_usd) s.spot_hourly = *p->spot_usd * multiplier;
+    s.price_date = p->date;
+    s.price_region = p->region;
+    s.price_source_id = p->source_id;
+  };
+
+  for (const MachineType& mt : catalog.machine_types) {
+    const catalog::Series* series = catalog.FindSeries(mt.series_id);
+    if (series == nullptr) continue;
+    const Accelerator* acc = mt.accelerator_id.empty()
+                                 ? nullptr
+                                 : catalog.FindAccelerator(mt.accelerator_id);
+    if (acc != nullptr && (acc->legacy || acc->platform == catalog::Platform::kTpu)) {
+      continue;  // legacy rows are never candidates; TPUs come from topologies
+    }
+    if (acc == nullptr && series->platform != catalog::Platform::kCpu &&
+        series->platform != catalog::Platform::kGpu) {
+      continue;
+    }
+    if (series->maturity == catalog::Maturity::kLegacy) continue;
+    const std::string key =
+        absl::StrCat(acc ? acc->id : "cpu", "|", series->id);
+    Family& f = by_key[key];
+    if (f.series == nullptr) {
+      f.series = series;
+      f.accelerator = acc;
+      f.platform = acc ? ToPlatform(acc->platform) : Platform::kCpu;
+      if (acc == nullptr) {
+        f.name = series->id;
+      } else if (acc->platform == catalog::Platform::kEdge) {
+        f.name = acc->name;
+      } else if (series_accelerators[series->id].size() > 1) {
+        std::string short_name = acc->name;
+        if (short_name.rfind("NVIDIA ", 0) == 0) short_name = short_name.substr(7);
+        f.name = absl::StrCat(series->id, " + ", short_name);
+      } else {
+        f.name = series->id;
+      }
+    }
+    if (acc != nullptr && mt.accelerator_count <= 0) {
+      continue;  // fractional-GPU shapes (e.g. 1/8 of a GPU) are not training shapes
+    }
+    if (acc == nullptr && !mt.memory_bytes.has_value()) {
+      continue;  // a CPU VM with unknown memory cannot be sized
+    }
+    Shape s;
+    s.machine = &mt;
+    s.devices = acc ? mt.accelerator_count : 1;
+    s.vms = 1;
+    price_shape(s, mt.price, 1.0);
+    f.shapes.push_back(s);
+  }
+
+  for (const Accelerator& acc : catalog.accelerators) {
+    if (acc.platform != catalog::Platform::kTpu || acc.legacy) continue;
+    if (acc.topologies.empty()) continue;
+    Family& f = by_key[absl::StrCat(acc.id, "|tpu")];
+    f.series = catalog.FindSeries(acc.series_id);
+    f.accelerator = &acc;
+    f.platform = Platform::kTpu;
+    f.name = acc.name;
+    for (const catalog::TpuTopology& t : acc.topologies) {
+      const MachineType* mt = catalog.FindMachineType(t.machine_type_id);
+      if (mt == nullptr) continue;
+      Shape s;
+      s.machine = mt;
+      s.topology = &t;
+      s.devices = t.chips;
+      s.vms = t.vms;
+      price_shape(s, acc.chip_price, t.chips);
+      f.shapes.push_back(s);
+    }
+  }
+
+  for (auto& [key, f] : by_key) {
+    if (f.shapes.empty() || f.series == nullptr) continue;
+    std::stable_sort(f.shapes.begin(), f.shapes.end(),
+                     [](const Shape& a, const Shape& b) {
+                       if (a.devices != b.devices) return a.devices < b.devices;
+                       const double pa = a.on_demand_hourly.value_or(1e18);
+                       const double pb = b.on_demand_hourly.value_or(1e18);
+                       return pa < pb;
+                     });
+    const Accelerator* acc = f.accelerator;
+    AddSource(f.fact_sources, f.series->source_id);
+    if (acc != nullptr) {
+      AddSource(f.fact_sources, acc->source_id);
+      if (IsFine(acc->memory_bytes)) {
+        f.device_memory_bytes = acc->memory_bytes->value;
+        AddSource(f.fact_sources, acc->memory_bytes->source_id);
+      }
+      if (IsFine(acc->sparse_cores)) {
+        f.sparse_cores = static_cast<int>(acc->sparse_cores->value);
+      }
+      auto bf16 = acc->formats.find("bf16");
+      f.modern = acc->platform != catalog::Platform::kGpu ||
+                 (bf16 != acc->formats.end() && bf16->second.supported);
+      f.preview = AnyPreview(acc->offerings);
+    }
+    for (const Shape& s : f.shapes) {
+      f.max_devices_per_vm =
+          std::max(f.max_devices_per_vm,
+                   s.topology ? std::max(1, s.machine->accelerator_count)
+                              : s.devices);
+      if (AnyPreview(s.machine->offerings)) f.preview = f.preview || false;
+    }
+    f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
+    if (f.platform == Platform::kGpu) {
+      const Shape& largest = f.shapes.back();
+      if (IsFine(f.series->nvlink_bandwidth)) {
+        // Stored bidirectional per GPU; a ring uses one direction per link.
+        f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
+        AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
+      } else {
+        f.intra_vm_bytes_per_s = kPcieBytesPerS;
+      }
+      if (largest.machine->network_bits_per_s.has_value()) {
+        f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
+                                 std::max(1, largest.devices);
+      }
+    } else if (f.platform == Platform::kTpu) {
+      if (IsFine(acc->ici_bandwidth)) {
+        f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
+        AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
+      }
+      f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
+      f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
+      if (IsFine(acc->dcn_bandwidth)) {
+        f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
+        AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
+      } else {
+        // Fall back on the host NIC of the multi-host VM type.
+        for (const Shape& s : f.shapes) {
+          if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
+            f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
+                                         s.machine->accelerator_count;
+          }
+        }
+      }
+      for (const Shape& s : f.shapes) {
+        if (s.vms > 1) f.largest_multi_host_slice = &s;
+      }
+    }
+    index.families.push_back(std::move(f));
+  }
+  std::sort(index.families.begin(), index.families.end(),
+            [](const Family& a, const Family& b) { return a.name < b.name; });
+  // Pointers into shapes were taken after the move: fix largest slice.
+  for (Family& f : index.families) {
+    f.largest_multi_host_slice = nullptr;
+    for (const Shape& s : f.shapes) {
+      if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
+    }
+  }
+
+  for (const catalog::Source& s : catalog.sources) {
+    index.sources.push_back({s.id, s.url, s.title});
+  }
+  return index;
+}
+
+// ---------------------------------------------------------------- job
+
+Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
+            const Constraints& k, const CurrentSetup& cur,
+            const std::string& as_of) {
+  Job job;
+  job.workload = w;
+  job.goal = g;
+  job.constraints = k;
+  job.current = cur;
+  job.framework = w.framework;
+  job.classical = w.framework == Framework::kXgboost ||
+                  w.framework == Framework::kScikitLearn ||
+                  w.framework == Framework::kLightgbm ||
+                  (w.model_kind == ModelKind::kTabular &&
+                   w.framework == Framework::kUnspecified);
+  // Classical ML computes in fp32/fp64 on CPUs and CUDA; bf16 is a deep
+  // learning default.
+  job.precision = w.precision != Precision::kUnspecified ? w.precision
+                  : job.classical                        ? Precision::kFp32
+                                                         : Precision::kBf16Mixed;
+  job.method = w.training_method == TrainingMethod::kUnspecified
+                   ? TrainingMethod::kPreTraining
+                   : w.training_method;
+  job.objective =
+      g.objective == Objective::kUnspecified ? Objective::kMinCost : g.objective;
+  job.on_device = w.deployment_target == DeploymentTarget::kOnDeviceInference;
+  job.nccl_framework = w.framework == Framework::kPytorch ||
+                       w.framework == Framework::kTensorflow;
+
+  job.params = w.parameter_count;
+  if (job.params <= 0) job.params = TransformerParamsFromShape(w.transformer_shape);
+  job.model_size_known = job.params > 0;
+  const double embedding_bytes = w.embedding_table_gib * kGiB;
+  job.embedding_dominated =
+      w.embedding_lookups_dominate ||
+      (w.model_kind == ModelKind::kRecommender && embedding_bytes > 0 &&
+       embedding_bytes >= 16.0 * job.params);
+
+  const int seq = w.transformer_shape.sequence_length;
+  const double epochs = w.epochs > 0 ? w.epochs : 1.0;
+  // Global batch in tokens (or examples for non-sequence models).
+  if (w.global_batch_size > 0) {
+    job.tokens_per_step =
+        static_cast<double>(w.global_batch_size) * (seq > 0 ? seq : 1);
+  } else if (seq > 0 || w.model_kind == ModelKind::kDenseTransformer ||
+             w.dataset_tokens > 0) {
+    job.tokens_per_step = kDefaultBatchTokens;
+    job.assumptions.push_back(
+        "No global batch given: assumed 1,048,576 tokens per step (typical "
+        "LLM recipes use 0.5M-4M).");
+  } else {
+    job.tokens_per_step = kDefaultBatchExamples;
+    job.assumptions.push_back(
+        "No global batch given: assumed 1,024 examples per step.");
+  }
+
+  if (job.classical) {
+    double bytes = w.dataset_gib * kGiB;
+    if (bytes <= 0 && w.dataset_examples > 0) {
+      bytes = w.dataset_examples * 1000.0;
+      job.assumptions.push_back(
+          "Dataset size in bytes not given: assumed 1 KB per example.");
+    }
+    if (bytes > 0) {
+      job.has_dataset = true;
+      job.tokens = bytes;
+      job.training_flops = bytes * kClassicalFlopsPerByte * epochs;
+      job.assumptions.push_back(absl::StrFormat(
+          "Classical ML work modelled as %.0f FLOP per byte of training data "
+          "per pass (%s passes), at 5-15%% of peak fp32.",
+          kClassicalFlopsPerByte, absl::StrFormat("%g", epochs)));
+    }
+  } else {
+    if (w.dataset_tokens > 0) {
+      job.tokens = w.dataset_tokens * epochs;
+    } else if (w.steps > 0 && w.global_batch_size > 0) {
+      job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+    } else if (w.dataset_examples > 0) {
+      job.tokens = w.dataset_examples * epochs * (seq > 0 ? seq : 1);
+    }
+    job.has_dataset = job.tokens > 0 && job.model_size_known;
+    if (job.has_dataset) {
+      job.training_flops = TrainingFlops(job.params, job.tokens, w.recompute);
+      if (job.method == TrainingMethod::kLora ||
+          job.method == TrainingMethod::kQlora) {
+        // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
+        job.training_flops *= 4.0 / 6.0;
+        job.assumptions.push_back(
+            "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+            "base).");
+      }
+      if (w.dataset_tokens <= 0 && seq <= 0) {
+        job.assumptions.push_back(
+            "Non-sequence model: 6·P FLOPs per example assumed.");
+      }
+    }
+  }
+  if (!job.has_dataset && !job.on_device) {
+    job.warnings.push_back(
+        {ReasonCode::kNoDatasetSize,
+         job.model_size_known || job.classical
+             ? "No dataset size given: candidates ranked by cost per unit of "
+               "work; no deadline check."
+             : "No model or dataset size given: candidates ranked by cost "
+               "per unit of work at the smallest shape that holds the "
+               "stated memory; no deadline check."});
+  }
+
+  job.deadline_given = g.deadline_hours > 0;
+  if (job.deadline_given) {
+    job.deadline_hours = g.deadline_hours;
+  } else if (job.objective == Objective::kMinTime) {
+    job.deadline_hours = std::numeric_limits<double>::infinity();
+  } else {
+    job.deadline_hours = kDefaultDeadlineHours;
+    if (job.has_dataset) {
+      job.assumptions.push_back("No deadline given: 30 days assumed.");
+    }
+  }
+
+  job.as_of = as_of.empty() ? catalog.data_date : as_of;
+  job.as_of_days = ParseDate(job.as_of).value_or(0);
+  const auto data_days = ParseDate(catalog.data_date);
+  if (data_days && job.as_of_days - *data_days > 180) {
+    job.warnings.push_back(
+        {ReasonCode::kCatalogStale,
+         absl::StrCat("Catalog data date ", catalog.data_date, " is ",
+                      job.as_of_days - *data_days, " days before ", job.as_of,
+                      "; prices and availability may have changed.")});
+  }
+
+  // Current hardware: machine type, accelerator or series, legacy included.
+  if (!cur.hardware.empty()) {
+    const std::string want = NormalizeName(cur.hardware);
+    for (const MachineType& mt : catalog.machine_types) {
+      if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
+        job.current_machine = &mt;
+        job.current_series = catalog.FindSeries(mt.series_id);
+        if (!mt.accelerator_id.empty()) {
+          job.current_accelerator = catalog.FindAccelerator(mt.accelerator_id);
+        }
+        break;
+      }
+    }
+    if (job.current_machine == nullptr) {
+      for (const Accelerator& a : catalog.accelerators) {
+        if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
+            NormalizeName(absl::StrCat("tpu", a.id)) == want) {
+          job.current_accelerator = &a;
+          job.current_series = catalog.FindSeries(a.series_id);
+          break;
+        }
+      }
+    }
+    if (job.current_accelerator == nullptr && job.current_machine == nullptr) {
+      for (const catalog::Series& s : catalog.series) {
+        if (NormalizeName(s.id) == want) job.current_series = &s;
+      }
+    }
+    if (job.current_accelerator == nullptr && job.current_series == nullptr) {
+      job.warnings.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrCat("Current hardware \"", cur.hardware,
+                        "\" is not in the catalog; savings are not computed.")});
+    }
+  }
+  int per_node = cur.accelerator_count;
+  if (per_node <= 0 && job.current_machine) {
+    per_node = std::max(1, job.current_machine->accelerator_count);
+  }
+  if (!cur.tpu_topology.empty()) {
+    job.current_devices = TopologyChips(cur.tpu_topology) *
+                          std::max(1, cur.slice_count);
+  } else if (per_node > 0) {
+    job.current_devices = per_node * std::max(1, cur.node_count);
+  }
+  return job;
+}
+
+// ---------------------------------------------------------------- evaluate
+
+namespace {
+
+struct Option {
+  const Shape* shape;
+  int units;
+};
+
+double PeakFlops(const Family& f, const Shape& s, Precision p,
+                 std::vector<std::string>* sources, std::string* note) {
+  if (f.platform == Platform::kCpu) {
+    const catalog::Series& series = *f.series;
+    const int vcpus = s.machine->vcpus.value_or(0);
+    if (vcpus <= 0) return 0;
+    if (p == Precision::kFp64Required && IsFine(series.fp64_flops_per_vcpu)) {
+      if (sources) AddSource(*sources, series.fp64_flops_per_vcpu->source_id);
+      return series.fp64_flops_per_vcpu->value * vcpus;
+    }
+    if (!IsFine(series.fp32_flops_per_vcpu)) return 0;
+    if (sources) AddSource(*sources, series.fp32_flops_per_vcpu->source_id);
+    double v = series.fp32_flops_per_vcpu->value * vcpus;
+    if (p == Precision::kFp64Required) {
+      v /= 2;  // half the fp32 rate: SIMD lanes hold half as many doubles
+      if (note) *note = "CPU fp64 peak taken as half the fp32 peak.";
+    }
+    return v;
+  }
+  const Accelerator* a = f.accelerator;
+  if (a == nullptr) return 0;
+  const std::optional<catalog::Fact>* fact = nullptr;
+  switch (p) {
+    case Precision::kFp16Mixed:
+      fact = IsFine(a->peak_fp16) ? &a->peak_fp16 : &a->peak_bf16;
+      break;
+    case Precision::kFp32:
+      fact = IsFine(a->peak_fp32) ? &a->peak_fp32 : &a->peak_tf32;
+      break;
+    case Precision::kFp8: fact = &a->peak_fp8; break;
+    case Precision::kFp64Required: fact = &a->peak_fp64; break;
+    default:
+      fact = IsFine(a->peak_bf16) ? &a->peak_bf16 : &a->peak_fp16;
+      break;
+  }
+  if (fact != nullptr && IsFine(*fact)) {
+    if (sources) AddSource(*sources, (*fact)->source_id);
+    return (*fact)->value;
+  }
+  if (p == Precision::kFp32 && IsFine(a->peak_bf16) &&
+      a->platform == catalog::Platform::kTpu) {
+    // XLA runs fp32 matmuls as several bf16 passes; a third of the bf16 peak
+    // is a stated assumption.
+    if (note) *note = "TPU fp32 peak assumed a third of the bf16 peak.";
+    if (sources) AddSource(*sources, a->peak_bf16->source_id);
+    return a->peak_bf16->value / 3;
+  }
+  return 0;
+}
+
+DeviceClass ClassOf(const Family& f) {
+  switch (f.platform) {
+    case Platform::kTpu: return DeviceClass::kTpu;
+    case Platform::kCpu: return DeviceClass::kCpu;
+    default: return f.modern ? DeviceClass::kModernGpu : DeviceClass::kOlderGpu;
+  }
+}
+
+// Per-device memory requirement of the job under a layout.
+MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
+  const Workload& w = job.workload;
+  MemoryModelInput in;
+  in.params = job.params;
+  in.method = job.method;
+  in.precision = job.precision;
+  in.optimizer = w.optimizer;
+  in.recompute = w.recompute;
+  in.shape = w.transformer_shape.layers > 0 ? &w.transformer_shape : nullptr;
+  in.global_batch_size = w.global_batch_size;
+  in.embedding_bytes = w.embedding_table_gib * kGiB;
+  in.lora_rank = w.lora_rank;
+  return EstimateMemoryPerDevice(in, layout);
+}
+
+// Fills memory, layout and strategy for `devices` on the family; returns
+// whether the job fits.
+void ChooseLayout(const Job& job, const Family& f, Config& c) {
+  const double usable_per_device =
+      (f.platform == Platform::kCpu
+           ? c.shape->machine->memory_bytes.value_or(0)
+           : f.device_memory_bytes) *
+      (1 - kHeadroom);
+  c.usable_bytes = usable_per_device;
+  const Workload& w = job.workload;
+  const int n = c.devices;
+
+  if (w.per_device_memory_gib > 0) {
+    // The team's own sharding plan fixes what each device must hold.
+    c.required_bytes = w.per_device_memory_gib * kGiB;
+    c.memory = MemoryEstimate{};
+    c.memory.total_bytes = c.required_bytes;
+    c.fits = c.required_bytes <= usable_per_device;
+    c.layout.data = n;
+    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kFsdp;
+    if (c.slices > 1) c.strategy = Strategy::kMultislice;
+    return;
+  }
+  if (job.classical || !job.model_size_known) {
+    c.required_bytes = job.classical ? job.workload.dataset_gib * kGiB *
+                                           kClassicalMemoryFactor
+                                     : 0;
+    c.memory = MemoryEstimate{};
+    c.memory.total_bytes = c.required_bytes;
+    c.fits = c.required_bytes <= usable_per_device;
+    c.layout.data = n;
+    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel;
+    return;
+  }
+
+  // Model fits one device → data parallel; else FSDP/ZeRO-3 over every
+  // device; else tensor parallel inside the VM (NVLink / ICI) plus FSDP.
+  ShardingLayout dp;
+  dp.data = n;
+  MemoryEstimate m = Memory(job, dp);
+  if (m.total_bytes <= usable_per_device) {
+    c.layout = dp;
+    c.memory = m;
+    c.required_bytes = m.total_bytes;
+    c.fits = true;
+    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel;
+  } else if (n > 1) {
+    ShardingLayout fsdp;
+    fsdp.data = n;
+    fsdp.zero_stage = 3;
+    fsdp.fsdp = c.slices > 1 ? n / c.slices : n;
+    m = Memory(job, fsdp);
+    c.layout = fsdp;
+    c.memory = m;
+    c.required_bytes = m.total_bytes;
+    c.fits = m.total_bytes <= usable_per_device;
+    c.strategy = Strategy::kFsdp;
+    const int tp = std::min(f.max_devices_per_vm, 8);
+    if (!c.fits && tp > 1 && n % tp == 0 && w.transformer_shape.layers > 0) {
+      ShardingLayout hybrid = fsdp;
+      hybrid.tensor = tp;
+      hybrid.fsdp = std::max(1, fsdp.fsdp / tp);
+      hybrid.data = n / tp;
+      m = Memory(job, hybrid);
+      if (m.total_bytes <= usable_per_device) {
+        c.layout = hybrid;
+        c.memory = m;
+        c.required_bytes = m.total_bytes;
+        c.fits = true;
+        c.strategy = Strategy::kHybrid;
+      }
+    }
+  } else {
+    c.layout = dp;
+    c.memory = m;
+    c.required_bytes = m.total_bytes;
+    c.fits = false;
+  }
+  if (c.slices > 1) c.strategy = Strategy::kMultislice;
+}
+
+void EstimateTime(const Job& job, const Family& f, Config& c) {
+  const int n = c.devices;
+  if (job.classical) {
+    c.mfu = DefaultMfu(ClassOf(f), ModelKind::kTabular);
+  } else {
+    c.mfu = DefaultMfu(ClassOf(f), job.workload.model_kind);
+  }
+  StepTimeInput in;
+  in.devices = n;
+  in.peak_flops_per_device = c.peak_flops;
+  in.mfu_low = c.mfu.low;
+  in.mfu_high = c.mfu.high;
+  const double flops_per_token =
+      job.has_dataset && job.tokens > 0 ? job.training_flops / job.tokens
+                                        : 6.0 * job.params;
+  in.flops_per_step_total = flops_per_token * job.tokens_per_step;
+  const double wire = GradientWireBytesPerParam(job.precision);
+  const double grad_bytes = job.params * wire;
+  const bool multi_host = c.hosts > 1;
+  const double link = f.platform == Platform::kTpu
+                          ? f.ici_bytes_per_s
+                          : (multi_host ? f.inter_vm_bytes_per_s
+                                        : f.intra_vm_bytes_per_s);
+  const int per_slice = c.slices > 0 ? n / c.slices : n;
+  if (!job.classical && job.model_size_known && n > 1 &&
+      job.workload.per_device_memory_gib <= 0) {
+    if (c.layout.zero_stage == 3) {
+      in.fsdp_bytes = job.params * 2.0 / std::max(1, c.layout.tensor);
+      in.fsdp_size = c.layout.fsdp;
+      in.fsdp_link_bytes_per_s = link;
+    } else if (c.slices <= 1) {
+      in.bytes_allreduce_per_step = grad_bytes / std::max(1, c.layout.tensor);
+      in.ring_size = n / std::max(1, c.layout.tensor);
+      in.link_bytes_per_s = link;
+    } else {
+      in.bytes_allreduce_per_step = grad_bytes;
+      in.ring_size = per_slice;
+      in.link_bytes_per_s = link;
+    }
+    if (c.slices > 1) {
+      in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
+      in.dcn_size = c.slices;
+      in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+    }
+  }
+  c.step = EstimateStepTime(in);
+  c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
+  if (c.comm_bound) {
+    const double tokens_per_device = job.tokens_per_step / n;
+    const double w = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
+    const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops,
+                                           w, multi_host ? c.hosts : 0);
+    c.comm_detail = absl::StrFormat(
+        "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
+        "time per step (needs >= %.0f tokens per device per step, has %.0f)",
+        c.layout.zero_stage == 3 ? "FSDP" : "data-parallel",
+        c.slices > 1 ? "DCN" : (multi_host && f.platform == Platform::kGpu
+                                    ? "the host network"
+                                    : "the interconnect"),
+        w / 1e9, c.step.comm_to_compute_ratio, b.required, tokens_per_device);
+  }
+  if (c.step.step_seconds_expected > 0) {
+    c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
+  }
+  if (job.has_dataset) {
+    const double steps = job.tokens / job.tokens_per_step;
+    if (job.classical) {
+      const double eff_fast = n * c.peak_flops * c.mfu.high;
+      const double eff_slow = n * c.peak_flops * c.mfu.low;
+      c.hours.low = job.training_flops / eff_fast / 3600;
+      c.hours.high = job.training_flops / eff_slow / 3600;
+      c.hours.expected = job.training_flops /
+                         (n * c.peak_flops * c.mfu.expected()) / 3600;
+    } else {
+      c.hours.low = steps * c.step.step_seconds_fast / 3600;
+      c.hours.expected = steps * c.step.step_seconds_expected / 3600;
+      c.hours.high = steps * c.step.step_seconds_slow / 3600;
+    }
+  }
+}
+
+void Price(const Job& job, Config& c, Provisioning prov) {
+  const Shape& s = *c.shape;
+  c.on_demand_known = s.on_demand_hourly.has_value();
+  c.spot_known = s.spot_hourly.has_value();
+  c.hourly_on_demand = s.on_demand_hourly.value_or(0) * c.units;
+  c.hourly_spot = s.spot_hourly.value_or(0) * c.units;
+  c.price_known = prov == Provisioning::kSpot ? c.spot_known : c.on_demand_known;
+  c.hourly = prov == Provisioning::kSpot ? c.hourly_spot : c.hourly_on_demand;
+  if (job.has_dataset && c.price_known) {
+    c.cost = {c.hours.low * c.hourly, c.hours.expected * c.hourly,
+              c.hours.high * c.hourly};
+  }
+}
+
+// What the objective minimises inside one family.
+double FamilyScore(const Job& job, const Config& c) {
+  if (!job.has_dataset) {
+    if (job.objective == Objective::kMinTime) {
+      return c.tokens_per_second > 0 ? 1.0 / c.tokens_per_second : 1e30;
+    }
+    return c.price_known && c.tokens_per_second > 0
+               ? c.hourly / c.tokens_per_second
+               : 1e30;
+  }
+  switch (job.objective) {
+    case Objective::kMinTime: return c.hours.expected;
+    default: return c.price_known ? c.cost.expected : 1e30;
+  }
+}
+
+}  // namespace
+
+Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
+                   int pinned_devices, const std::string& pinned_topology,
+                   int pinned_slices) {
+  Candidate cand;
+  cand.family = &f;
+  const Workload& w = job.workload;
+  const Constraints& k = job.constraints;
+  const Accelerator* acc = f.accelerator;
+  const std::string& name = f.name;
+
+  // -- Deployment target: edge is for on-device inference only.
+  if (job.on_device) {
+    if (f.platform != Platform::kEdge) {
+      cand.Reject(ReasonCode::kNotForOnDevice,
+                  absl::StrCat(name, " is cloud hardware; on-device offline "
+                                     "inference needs an edge device."));
+    } else {
+      const auto fmt = w.edge.model_format;
+      const auto q = w.edge.quantization;
+      if ((fmt != ModelFormat::kUnspecified && fmt != ModelFormat::kTflite) ||
+          (q != Quantization::kUnspecified && q != Quantization::kFullInt8)) {
+        cand.Reject(ReasonCode::kPrecisionUnsupported,
+                    absl::StrCat(name, " runs only fully int8-quantized "
+                                       "TensorFlow Lite models compiled for "
+                                       "the Edge TPU."));
+      }
+    }
+  } else if (f.platform == Platform::kEdge) {
+    cand.Reject(ReasonCode::kNotForTraining,
+                absl::StrCat(name, " is an inference accelerator for small "
+                                   "devices (4 TOPS int8); it does not train "
+                                   "models."));
+  }
+
+  // -- Allowed platforms / series, pinned hardware.
+  if (!k.allowed_platforms.empty() &&
+      std::find(k.allowed_platforms.begin(), k.allowed_platforms.end(),
+                f.platform) == k.allowed_platforms.end()) {
+    cand.Reject(ReasonCode::kNotInAllowedSet,
+                absl::StrCat(PlatformName(f.platform),
+                             " is outside the allowed platforms."));
+  }
+  if (!k.allowed_series.empty()) {
+    bool ok = false;
+    for (const std::string& s : k.allowed_series) {
+      const std::string n = NormalizeName(s);
+      if (n == NormalizeName(f.series->id) || n == NormalizeName(f.name) ||
+          (acc && (n == NormalizeName(acc->id) || n == NormalizeName(acc->name)))) {
+        ok = true;
+      }
+    }
+    if (!ok) {
+      cand.Reject(ReasonCode::kNotInAllowedSet,
+                  absl::StrCat(name, " is outside the allowed series."));
+    }
+  }
+  if (k.keep_current_hardware &&
+      (job.current_accelerator != nullptr || job.current_series != nullptr)) {
+    const bool same =
+        job.current_accelerator != nullptr
+            ? acc == job.current_accelerator
+            : (f.series == job.current_series && acc == nullptr) ||
+                  f.series == job.current_series;
+    if (!same) {
+      cand.Reject(ReasonCode::kChangesPinnedHardware,
+                  absl::StrCat("The team keeps its current hardware (",
+                               job.current.hardware, "); ", name,
+                               " would change it."));
+    }
+  }
+
+  const bool training = !job.on_device;
+  if (training && f.platform != Platform::kEdge) {
+    // -- Framework support.
+    const char* key = FrameworkKey(job.framework, f.platform == Platform::kTpu,
+                                   w.pytorch_xla_ok);
+    if (key != nullptr) {
+      const std::map<std::string, catalog::FrameworkSupport>& table =
+          f.platform == Platform::kCpu ? catalog.cpu_frameworks
+                                       : acc->frameworks;
+      auto it = table.find(key);
+      if (it == table.end()) {
+        cand.notes.push_back(
+            {ReasonCode::kFrameworkSupportUnverified,
+             absl::StrCat(FrameworkLabel(job.framework), " support on ", name,
+                          " is not documented in the catalog.")});
+      } else if (it->second.status == catalog::SupportStatus::kUnsupported) {
+        std::string why = absl::StrCat(FrameworkLabel(job.framework),
+                                       " is not supported on ", name);
+        if (job.framework == Framework::kPytorch &&
+            f.platform == Platform::kTpu && !w.pytorch_xla_ok) {
+          why = absl::StrCat("PyTorch reaches ", name,
+                             " only through PyTorch/XLA, which the request "
+                             "does not accept");
+        }
+        if (!it->second.note.empty()) absl::StrAppend(&why, " (", it->second.note, ")");
+        cand.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+      } else {
+        if (it->second.status == catalog::SupportStatus::kUnverified) {
+          cand.notes.push_back(
+              {ReasonCode::kFrameworkSupportUnverified,
+               absl::StrCat(FrameworkLabel(job.framework), " on ", name,
+                            " is not confirmed by a source.")});
+        }
+        const std::string& min = it->second.min_version;
+        if (!min.empty()) {
+          if (w.framework_version.empty()) {
+            cand.notes.push_back(
+                {ReasonCode::kFrameworkVersionAssumed,
+                 absl::StrCat(FrameworkLabel(job.framework), " version not given: "
+                              "assumed >= ", min, ", the minimum on ", name, ".")});
+          } else if (CompareVersions(w.framework_version, min) < 0) {
+            cand.Reject(ReasonCode::kFrameworkVersionTooOld,
+                        absl::StrCat(name, " needs ", FrameworkLabel(job.framework),
+                                     " ", min, "+; the job uses ",
+                                     w.framework_version, "."));
+          }
+        }
+      }
+    }
+
+    // -- Numeric formats.
+    if (f.platform != Platform::kCpu && acc != nullptr) {
+      auto fmt = [&](const char* n) -> std::optional<bool> {
+        auto it = acc->formats.find(n);
+        if (it == acc->formats.end()) return std::nullopt;
+        return it->second.supported;
+      };
+      switch (job.precision) {
+        case Precision::kFp64Required: {
+          const double fp64 = IsFine(acc->peak_fp64) ? acc->peak_fp64->value : 0;
+          if (fmt("fp64") == std::optional<bool>(false) || fp64 < 5e12) {
+            cand.Reject(ReasonCode::kPrecisionUnsupported,
+                        fp64 > 0
+                            ? absl::StrFormat("%s peaks at %.2f TFLOPS fp64, "
+                                              "below the 5 TFLOPS fp64 work "
+                                              "needs.", name, fp64 / 1e12)
+                            : absl::StrCat(name, " has no usable fp64 "
+                                                 "arithmetic."));
+          }
+          break;
+        }
+        case Precision::kFp8:
+          if (fmt("fp8") != std::optional<bool>(true)) {
+            cand.Reject(ReasonCode::kPrecisionUnsupported,
+                        absl::StrCat(name, " has no fp8 support listed."));
+          }
+          break;
+        case Precision::kFp16Mixed:
+          if (fmt("fp16") == std::optional<bool>(false)) {
+            cand.Reject(ReasonCode::kPrecisionUnsupported,
+                        absl::StrCat(name, " has no native fp16."));
+          }
+          break;
+        case Precision::kBf16Mixed: {
+          const auto b = fmt("bf16");
+          if (b == std::optional<bool>(false) ||
+              (!b.has_value() && !IsFine(acc->peak_bf16))) {
+            cand.Reject(ReasonCode::kPrecisionUnsupported,
+                        absl::StrCat(name, " has no bf16 (it needs an Ampere "
+                                           "or newer GPU, or a TPU)."));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+
+    // -- Kernels and ops.
+    if (w.custom_cuda_kernels && f.platform != Platform::kGpu) {
+      cand.Reject(ReasonCode::kCustomKernelsNeedGpu,
+                  absl::StrCat("Custom CUDA kernels run only on NVIDIA GPUs, "
+                               "not on ", name, "."));
+    }
+    if (!w.tpu_unsuited_ops.empty() && f.platform == Platform::kTpu) {
+      cand.Reject(ReasonCode::kOpsUnsuitedToTpu,
+                  absl::StrCat("Frequent branching, element-wise-dominated "
+                               "work or custom ops inside the step leave ",
+                               name, "'s matrix units idle."));
+    }
+    if (k.framework_agnostic_distribution && f.platform == Platform::kTpu) {
+      cand.Reject(ReasonCode::kNotApplicable,
+                  absl::StrCat("Framework-agnostic distribution (Horovod) "
+                               "runs over MPI/NCCL/Gloo on GPUs and CPUs, not "
+                               "on ", name, "."));
+    }
+  }
+
+  // -- End of support at as_of.
+  if (acc != nullptr && acc->end_of_support.has_value()) {
+    const auto eos = ParseDate(*acc->end_of_support);
+    if (eos && job.as_of_days >= *eos) {
+      cand.Reject(ReasonCode::kEndOfSupport,
+                  absl::StrCat(name, " reached end of support on ",
+                               *acc->end_of_support, "."));
+    } else if (eos && *eos - job.as_of_days <= kEosWarningDays) {
+      cand.eos_soon = true;
+      cand.notes.push_back({ReasonCode::kEndOfSupportSoon,
+                            absl::StrCat(name, " reaches end of support on ",
+                                         *acc->end_of_support, ".")});
+    }
+  }
+
+  // -- Offer on the run platform.
+  std::vector<const Shape*> shapes;
+  const auto rp = ToCatalogRunPlatform(k.run_platform);
+  for (const Shape& s : f.shapes) {
+    if (rp.has_value()) {
+      const auto& offerings = f.platform == Platform::kTpu
+                                  ? acc->offerings
+                                  : s.machine->offerings;
+      if (DocumentedAbsent(offerings, *rp, catalog::Provisioning::kAny)) continue;
+    }
+    shapes.push_back(&s);
+  }
+  if (shapes.empty() && f.platform != Platform::kEdge) {
+    cand.Reject(ReasonCode::kNotOfferedOnPlatform,
+                absl::StrCat(name, " is not offered on ",
+                             RunPlatformLabel(k.run_platform), "."));
+  }
+  if (rp == catalog::RunPlatform::kVertexTraining && f.platform == Platform::kTpu) {
+    // Serverless training documents no Multislice: one slice only.
+    pinned_slices = pinned_slices > 1 ? pinned_slices : 0;
+  }
+
+  // -- Provisioning: on-demand, else what the request allows.
+  const bool hard_no_ckpt = job.goal.hard_deadline && !w.checkpoints;
+  auto on_demand_absent = [&](const Shape& s) {
+    const auto& offerings =
+        f.platform == Platform::kTpu ? acc->offerings : s.machine->offerings;
+    return DocumentedAbsent(offerings, rp.value_or(catalog::RunPlatform::kComputeEngine),
+                            catalog::Provisioning::kOnDemand) ||
+           DocumentedAbsent(offerings, catalog::RunPlatform::kComputeEngine,
+                            catalog::Provisioning::kOnDemand);
+  };
+  auto provisioning_for = [&](const Shape& s) -> std::optional<Provisioning> {
+    if (k.spot_allowed && s.spot_hourly.has_value() && !hard_no_ckpt) {
+      return Provisioning::kSpot;
+    }
+    if (!on_demand_absent(s)) return Provisioning::kOnDemand;
+    if (k.flex_start_allowed) return Provisioning::kFlexStart;
+    if (k.reservation_available) return Provisioning::kReservation;
+    if (k.spot_allowed) return Provisioning::kSpot;
+    return std::nullopt;
+  };
+  std::vector<const Shape*> obtainable;
+  for (const Shape* s : shapes) {
+    if (provisioning_for(*s).has_value()) obtainable.push_back(s);
+  }
+  if (!shapes.empty() && obtainable.empty() && f.platform != Platform::kEdge) {
+    bool spot_blocked = false;
+    for (const Shape* s : shapes) {
+      if (k.spot_allowed && hard_no_ckpt && s->spot_hourly) spot_blocked = true;
+    }
+    if (spot_blocked) {
+      cand.Reject(ReasonCode::kPreemptionRisk,
+                  absl::StrCat(name, " is available only as Spot here, and "
+                                     "Spot VMs can be preempted before a hard "
+                                     "deadline for a job that does not "
+                                     "checkpoint."));
+    }
+    cand.Reject(ReasonCode::kNotAvailableOnDemand,
+                absl::StrCat(name, " is not offered on-demand; it needs Spot, "
+                                   "DWS flex-start or a reservation, none of "
+                                   "which the request allows."));
+  }
+
+  // Framework/format/offer rejections are final; sizing is still computed
+  // for FULL-view numbers only when the family is otherwise viable.
+  if (!cand.codes.empty()) return cand;
+  if (f.platform == Platform::kEdge) {
+    Config c;
+    c.shape = &f.shapes.front();
+    c.fits = true;
+    cand.config = c;
+    cand.provisioning = Provisioning::kUnspecified;
+    return cand;
+  }
+
+  // -- Sizes to consider, smallest first.
+  std::vector<Option> options;
+  const int max_acc = k.max_accelerators;
+  std::vector<Option> excluded_host, excluded_max;
+  auto consider = [&](const Shape* s, int units) {
+    const int devices = s->devices * units;
+    const int hosts = s->vms * units;
+    if (pinned_devices > 0 && devices != pinned_devices) return;
+    if (!pinned_topology.empty() &&
+        (s->topology == nullptr || s->topology->topology != pinned_topology)) {
+      return;
+    }
+    if (pinned_slices > 0 && f.platform == Platform::kTpu && units != pinned_slices) {
+      return;
+    }
+    if (k.single_host_only && hosts > 1) {
+      excluded_host.push_back({s, units});
+      return;
+    }
+    if (max_acc > 0 && f.platform != Platform::kCpu && devices > max_acc) {
+      excluded_max.push_back({s, units});
+      return;
+    }
+    options.push_back({s, units});
+  };
+  for (const Shape* s : obtainable) consider(s, 1);
+  if (f.platform == Platform::kGpu && f.inter_vm_bytes_per_s > 0 &&
+      !obtainable.empty()) {
+    const Shape* big = obtainable.back();
+    for (int h : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}) {
+      if (big->devices * h > 8192) break;
+      consider(big, h);
+    }
+  }
+  if (f.platform == Platform::kTpu && pinned_slices > 1) {
+    // A pinned Multislice setup: that many identical multi-host slices.
+    for (const Shape* s : obtainable) {
+      if (s->vms > 1) consider(s, pinned_slices);
+    }
+  } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
+      f.largest_multi_host_slice != nullptr &&
+      rp != catalog::RunPlatform::kVertexTraining) {
+    const Shape* slice = f.largest_multi_host_slice;
+    if (std::find(obtainable.begin(), obtainable.end(), slice) != obtainable.end()) {
+      for (int sl : {2, 3, 4, 6, 8, 12, 16, 24, 32}) consider(slice, sl);
+    }
+  }
+  // Pinned current hardware that the catalog shapes do not reproduce
+  // exactly: fall back on the nearest shape count.
+  if (options.empty() && pinned_devices > 0 && pinned_topology.empty()) {
+    for (const Shape* s : obtainable) {
+      if (s->devices >= pinned_devices || s == obtainable.back()) {
+        const int units = std::max(1, (pinned_devices + s->devices - 1) / s->devices);
+        if (!k.single_host_only || units * s->vms == 1) options.push_back({s, units});
+        break;
+      }
+    }
+  }
+
+  const double peak_probe =
+      obtainable.empty() ? 0 : PeakFlops(f, *obtainable.front(), job.precision, nullptr, nullptr);
+  if (peak_probe <= 0 && (job.has_dataset || job.model_size_known)) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat("The catalog has no ", PrecisionLabel(job.precision),
+                             " throughput for ", name, "."));
+    return cand;
+  }
+
+  auto build = [&](const Option& o) {
+    Config c;
+    c.shape = o.shape;
+    c.units = o.units;
+    c.devices = o.shape->devices * o.units;
+    c.hosts = o.shape->vms * o.units;
+    c.slices = f.platform == Platform::kTpu ? o.units : 1;
+    ChooseLayout(job, f, c);
+    std::string note;
+    c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
+    EstimateTime(job, f, c);
+    Price(job, c, provisioning_for(*o.shape).value_or(Provisioning::kOnDemand));
+    return c;
+  };
+
+  std::vector<Config> fitting;
+  double best_required = -1, best_usable = 0;
+  for (const Option& o : options) {
+    Config c = build(o);
+    if (!c.fits) {
+      best_required = c.required_bytes;
+      best_usable = c.usable_bytes;
+      continue;
+    }
+    fitting.push_back(std::move(c));
+  }
+  if (fitting.empty()) {
+    // Would a shape that the constraints excluded have held it?
+    auto fits_any = [&](const std::vector<Option>& ex) {
+      for (const Option& o : ex) {
+        if (build(o).fits) return true;
+      }
+      return false;
+    };
+    if (!excluded_host.empty() && fits_any(excluded_host)) {
+      cand.Reject(ReasonCode::kExceedsSingleHost,
+                  absl::StrCat(name, " needs more than one host to hold the "
+                                     "job; the request allows one."));
+    } else if (!excluded_max.empty() && fits_any(excluded_max)) {
+      cand.Reject(ReasonCode::kExceedsMaxAccelerators,
+                  absl::StrFormat("%s needs more than the %d accelerators the "
+                                  "request allows.", name, max_acc));
+    } else if (options.empty()) {
+      cand.Reject(pinned_devices > 0 || !pinned_topology.empty()
+                      ? ReasonCode::kNotApplicable
+                      : ReasonCode::kExceedsSingleHost,
+                  absl::StrCat("No ", name, " shape matches the requested size."));
+    } else {
+      cand.Reject(ReasonCode::kHbmTooSmall,
+                  absl::StrFormat("%s has %.1f GiB usable per device (%.1f GiB "
+                                  "less %.0f%% headroom); the job needs %.1f "
+                                  "GiB per device.",
+                                  name, Gib(best_usable),
+                                  Gib(best_usable / (1 - kHeadroom)),
+                                  kHeadroom * 100, Gib(best_required)));
+    }
+    return cand;
+  }
+
+  std::vector<const Config*> usable;
+  for (const Config& c : fitting) {
+    if (!c.comm_bound) usable.push_back(&c);
+  }
+  if (usable.empty()) {
+    cand.Reject(ReasonCode::kCommunicationBound,
+                absl::StrCat(name, ": ", fitting.front().comm_detail, "."));
+    cand.config = fitting.front();
+    return cand;
+  }
+
+  const Config* chosen = nullptr;
+  if (!job.has_dataset) {
+    chosen = usable.front();  // smallest shape that holds the job
+  } else {
+    std::vector<const Config*> in_time;
+    for (const Config* c : usable) {
+      if (c->hours.expected <= job.deadline_hours) in_time.push_back(c);
+    }
+    if (in_time.empty()) {
+      const Config* fastest = *std::min_element(
+          usable.begin(), usable.end(), [](const Config* a, const Config* b) {
+            return a->hours.expected < b->hours.expected;
+          });
+      cand.Reject(ReasonCode::kMissesDeadline,
+                  absl::StrFormat("%s takes %s at best (%d devices), past the "
+                                  "%s deadline.", name,
+                                  FormatHours(fastest->hours.expected),
+                                  fastest->devices,
+                                  FormatHours(job.deadline_hours)));
+      cand.config = *fastest;
+      return cand;
+    }
+    std::vector<const Config*> in_budget;
+    for (const Config* c : in_time) {
+      if (job.goal.budget_usd <= 0 || !c->price_known ||
+          c->cost.expected <= job.goal.budget_usd) {
+        in_budget.push_back(c);
+      }
+    }
+    if (in_budget.empty()) {
+      const Config* cheapest = *std::min_element(
+          in_time.begin(), in_time.end(), [](const Config* a, const Config* b) {
+            return a->cost.expected < b->cost.expected;
+          });
+      cand.Reject(ReasonCode::kOverBudget,
+                  absl::StrFormat("%s costs %s at best, over the %s budget.",
+                                  name, FormatUsd(cheapest->cost.expected),
+                                  FormatUsd(job.goal.budget_usd)));
+      cand.config = *cheapest;
+      return cand;
+    }
+    if (job.objective == Objective::kBalanced) {
+      double min_cost = 1e300, min_hours = 1e300;
+      for (const Config* c : in_budget) {
+        if (c->price_known) min_cost = std::min(min_cost, c->cost.expected);
+        min_hours = std::min(min_hours, c->hours.expected);
+      }
+      double best = 1e300;
+      for (const Config* c : in_budget) {
+        const double s = (c->price_known ? c->cost.expected / min_cost : 2.0) +
+                         c->hours.expected / min_hours;
+        if (s < best - 1e-12) {
+          best = s;
+          chosen = c;
+        }
+      }
+    } else {
+      double best = 1e300;
+      for (const Config* c : in_budget) {
+        const double s = FamilyScore(job, *c);
+        if (s < best * (1 - 1e-9)) {
+          best = s;
+          chosen = c;
+        }
+      }
+    }
+  }
+  cand.config = *chosen;
+  cand.provisioning =
+      provisioning_for(*chosen->shape).value_or(Provisioning::kOnDemand);
+  cand.price_unknown = !chosen->price_known;
+  if (cand.price_unknown) {
+    cand.notes.push_back(
+        {ReasonCode::kPriceUnknown,
+         absl::StrCat("No ", cand.provisioning == Provisioning::kSpot ? "Spot" : "on-demand",
+                      " price for ", name, " in the catalog; it ranks below "
+                      "every priced option.")});
+  }
+  if (f.preview) {
+    cand.notes.push_back({ReasonCode::kPreviewHardware,
+                          absl::StrCat(name, " is in preview.")});
+  }
+  return cand;
+}
+
+double JobBytesOnOneDevice(const Job& job) {
+  if (job.workload.per_device_memory_gib > 0) {
+    return job.workload.per_device_memory_gib * kGiB;
+  }
+  if (job.classical) {
+    return job.workload.dataset_gib * kGiB * kClassicalMemoryFactor;
+  }
+  if (job.model_size_known) return Memory(job, ShardingLayout{}).total_bytes;
+  return 0;
+}
+
+// ---------------------------------------------------------------- ranking
+
+namespace {
+
+catalog::WorkloadList ListFor(const Job& job) {
+  switch (job.method) {
+    case TrainingMethod::kFullFineTune:
+    case TrainingMethod::kLora:
+    case TrainingMethod::kQlora:
+      return catalog::WorkloadList::kFineTuning;
+    default:
+      return catalog::WorkloadList::kPreTraining;
+  }
+}
+
+double CostMetric(const Job& job, const Candidate& c) {
+  const Config& k = *c.config;
+  if (!k.price_known) return std::numeric_limits<double>::infinity();
+  if (job.has_dataset) return k.cost.expected;
+  return k.tokens_per_second > 0 ? k.hourly / k.tokens_per_second
+                                 : std::numeric_limits<double>::infinity();
+}
+
+double TimeMetric(const Job& job, const Candidate& c) {
+  const Config& k = *c.config;
+  if (job.has_dataset) return k.hours.expected;
+  return k.tokens_per_second > 0 ? 1.0 / k.tokens_per_second
+                                 : std::numeric_limits<double>::infinity();
+}
+
+bool GpuAskedFor(const Job& job) {
+  const auto& a = job.constraints.allowed_platforms;
+  return std::find(a.begin(), a.end(), Platform::kGpu) != a.end();
+}
+
+}  // namespace
+
+void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
+  const catalog::WorkloadList list = ListFor(job);
+  for (Candidate& c : cands) {
+    if (c.family->series != nullptr) {
+      c.on_workload_list = c.family->series->workload_lists.count(list) > 0;
+    }
+  }
+
+  // The job's memory on a single device (unsharded), for the oversize rule.
+  const double need_bytes = JobBytesOnOneDevice(job);
+  const bool per_device_need = job.workload.per_device_memory_gib > 0;
+
+  auto viable = [&](const Candidate& c) { return c.viable() && c.config; };
+
+  // CPU profile: classical ML or a job a CPU VM finishes quickly.
+  const Candidate* best_cpu = nullptr;
+  for (const Candidate& c : cands) {
+    if (!viable(c) || c.family->platform != Platform::kCpu) continue;
+    if (best_cpu == nullptr || CostMetric(job, c) < CostMetric(job, *best_cpu)) {
+      best_cpu = &c;
+    }
+  }
+  if (best_cpu != nullptr && !job.on_device && !job.embedding_dominated) {
+    const bool quick = job.has_dataset &&
+                       best_cpu->config->hours.expected <= kSmallJobHours;
+    const bool small = job.classical ? !GpuAskedFor(job) : quick;
+    if (small) {
+      const std::string detail =
+          job.has_dataset
+              ? absl::StrFormat("a %s VM finishes in %s for %s",
+                                best_cpu->config->shape->machine->gce_machine_type,
+                                FormatHours(best_cpu->config->hours.expected),
+                                FormatUsd(best_cpu->config->cost.expected))
+              : absl::StrFormat("a %s VM handles it",
+                                best_cpu->config->shape->machine->gce_machine_type);
+      for (Candidate& c : cands) {
+        if (!viable(c) || c.family->platform == Platform::kCpu) continue;
+        c.Reject(ReasonCode::kOversizedForWorkload,
+                 absl::StrCat(c.family->name, " is more than this ",
+                              job.classical ? "classical ML" : "small",
+                              " job needs: ", detail, "."));
+      }
+    }
+  }
+
+  // Oversized: the smallest offered shape holds >= 4x what the job needs
+  // while a smaller viable shape exists.
+  if (need_bytes > 0) {
+    std::vector<std::pair<Candidate*, double>> sizes;  // smallest offered
+    double smallest_viable_config = std::numeric_limits<double>::infinity();
+    // Every accelerator family is judged (a rejected one still gets every
+    // code that applies); only viable ones prove a smaller shape exists.
+    for (Candidate& c : cands) {
+      if (c.family->platform == Platform::kCpu ||
+          c.family->platform == Platform::kEdge || job.on_device) {
+        continue;
+      }
+      const Family& f = *c.family;
+      const double smallest =
+          per_device_need ? f.device_memory_bytes
+                          : f.device_memory_bytes * f.shapes.front().devices;
+      sizes.push_back({&c, smallest});
+      if (!viable(c)) continue;
+      const double chosen = per_device_need
+                                ? f.device_memory_bytes
+                                : f.device_memory_bytes * c.config->devices;
+      smallest_viable_config = std::min(smallest_viable_config, chosen);
+    }
+    for (auto& [c, smallest] : sizes) {
+      if (smallest >= kOversizeFactor * need_bytes &&
+          smallest_viable_config < smallest) {
+        c->Reject(ReasonCode::kOversizedForWorkload,
+                  absl::StrFormat("%s's smallest shape has %.0f GiB of "
+                                  "accelerator memory%s, %.0fx the %.1f GiB "
+                                  "the job needs, and a smaller shape fits.",
+                                  c->family->name, Gib(smallest),
+                                  per_device_need ? " per device" : "",
+                                  smallest / need_bytes, Gib(need_bytes)));
+      }
+    }
+  }
+
+  // Google's per-workload GPU lists rank GPU series against GPU series.
+  double best_listed = std::numeric_limits<double>::infinity();
+  const Candidate* best_listed_c = nullptr;
+  for (const Candidate& c : cands) {
+    if (viable(c) && c.family->platform == Platform::kGpu && c.on_workload_list) {
+      const double m = CostMetric(job, c);
+      if (m < best_listed) {
+        best_listed = m;
+        best_listed_c = &c;
+      }
+    }
+  }
+  if (best_listed_c != nullptr && !job.on_device) {
+    for (Candidate& c : cands) {
+      if (!viable(c) || c.family->platform != Platform::kGpu || c.on_workload_list) {
+        continue;
+      }
+      const double m = CostMetric(job, c);
+      if (best_listed <= kListCostSlack * m) {
+        c.Reject(ReasonCode::kNotRecommendedForWorkload,
+                 absl::StrCat(c.family->name, " is not on Google's ",
+                              list == catalog::WorkloadList::kFineTuning
+                                  ? "fine-tuning"
+                                  : "pre-training",
+                              " list, and ", best_listed_c->family->name,
+                              ", which is, costs no more than 25% more."));
+      }
+    }
+  }
+
+  // Scores.
+  double min_cost = std::numeric_limits<double>::infinity();
+  double min_time = std::numeric_limits<double>::infinity();
+  for (const Candidate& c : cands) {
+    if (!viable(c)) continue;
+    min_cost = std::min(min_cost, CostMetric(job, c));
+    min_time = std::min(min_time, TimeMetric(job, c));
+  }
+  for (Candidate& c : cands) {
+    if (!viable(c)) continue;
+    if (job.on_device) {
+      c.score = 0;
+      continue;
+    }
+    const double cost = CostMetric(job, c);
+    const double time = TimeMetric(job, c);
+    switch (job.objective) {
+      case Objective::kMinTime: c.score = time; break;
+      case Objective::kBalanced:
+        c.score = (std::isfinite(cost) ? cost / min_cost : 1e6) + time / min_time;
+        break;
+      default: c.score = cost; break;
+    }
+  }
+
+  const bool gpu_asked = GpuAskedFor(job);
+  auto tier = [&](const Candidate& c) {
+    int t = 0;
+    if (c.price_unknown) t += 8;
+    if (job.embedding_dominated) {
+      if (c.family->platform == Platform::kCpu) t += 4;
+      else if (c.family->sparse_cores <= 0) t += 2;
+    }
+    if (job.classical && !gpu_asked && c.family->platform != Platform::kCpu) t += 1;
+    return t;
+  };
+  std::stable_sort(cands.begin(), cands.end(),
+                   [&](const Candidate& a, const Candidate& b) {
+                     const bool va = viable(a), vb = viable(b);
+                     if (va != vb) return va;
+                     if (!va) return a.family->name < b.family->name;
+                     const int ta = tier(a), tb = tier(b);
+                     if (ta != tb) return ta < tb;
+                     const double sa = a.score, sb = b.score;
+                     if (std::isfinite(sa) && std::isfinite(sb) &&
+                         std::abs(sa - sb) > 1e-9 * std::max(sa, sb)) {
+                       return sa < sb;
+                     }
+                     if (std::isfinite(sa) != std::isfinite(sb)) return std::isfinite(sa);
+                     if (a.eos_soon != b.eos_soon) return !a.eos_soon;
+                     if (a.on_workload_list != b.on_workload_list) return a.on_workload_list;
+                     if (a.family->preview != b.family->preview) return !a.family->preview;
+                     return a.family->name < b.family->name;
+                   });
+}
+
+// ---------------------------------------------------------------- matching
+
+std::vector<const Family*> MatchFamilies(const Index& index, const Catalog& catalog,
+                                         Platform platform,
+                                         const std::string& series,
+                                         const std::string& accelerator,
+                                         const std::string& machine_type) {
+  (void)catalog;
+  std::vector<const Family*> out;
+  const std::string s = NormalizeName(series);
+  const std::string a = NormalizeName(accelerator);
+  const std::string m = NormalizeName(machine_type);
+  for (const Family& f : index.families) {
+    if (platform != Platform::kUnspecified && f.platform != platform) continue;
+    bool ok = true;
+    if (!s.empty()) {
+      ok = s == NormalizeName(f.series->id) || s == NormalizeName(f.name) ||
+           (f.accelerator && (s == NormalizeName(f.accelerator->name) ||
+                              s == NormalizeName(f.accelerator->id)));
+    }
+    if (ok && !a.empty()) {
+      ok = f.accelerator != nullptr &&
+           (a == NormalizeName(f.accelerator->id) ||
+            a == NormalizeName(f.accelerator->name) ||
+            NormalizeName(absl::StrCat("tpu", a)) == NormalizeName(f.accelerator->id));
+    }
+    if (ok && !m.empty()) {
+      ok = false;
+      for (const Shape& sh : f.shapes) {
+        if (m == NormalizeName(sh.machine->id) ||
+            m == NormalizeName(sh.machine->gce_machine_type)) {
+          ok = true;
+        }
+      }
+    }
+    if (ok && (s.empty() && a.empty() && m.empty()) &&
+        platform == Platform::kUnspecified) {
+      ok = false;
+    }
+    if (ok) out.push_back(&f);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- plans
+
+Hardware MakeHardware(const Candidate& c) {
+  const Family& f = *c.family;
+  Hardware h;
+  h.platform = f.platform;
+  h.series = f.series ? f.series->id : "";
+  if (f.accelerator) {
+    h.accelerator = f.accelerator->id;
+    h.accelerator_name = f.accelerator->name;
+    h.memory_per_accelerator_gib = Gib(f.device_memory_bytes);
+  }
+  const Shape* shape = c.config ? c.config->shape : (f.shapes.empty() ? nullptr : &f.shapes.front());
+  if (shape != nullptr) {
+    h.machine_type = shape->machine->gce_machine_type;
+    h.vcpus_per_host = shape->machine->vcpus.value_or(0);
+    if (f.platform == Platform::kTpu) {
+      h.accelerators_per_host = shape->machine->accelerator_count;
+      h.tpu_topology = shape->topology ? shape->topology->topology : "";
+    } else if (f.platform == Platform::kCpu) {
+      h.memory_per_accelerator_gib = 0;
+    } else {
+      h.accelerators_per_host = shape->devices;
+    }
+  }
+  if (c.config) {
+    h.hosts = c.config->hosts;
+    h.total_accelerators = f.platform == Platform::kCpu ? 0 : c.config->devices;
+    h.slices = f.platform == Platform::kTpu ? c.config->slices : 0;
+  }
+  h.provisioning = c.viable() ? c.provisioning : Provisioning::kUnspecified;
+  return h;
+}
+
+std::vector<FactRef> MakeFactRefs(const Catalog& catalog,
+                                  const std::vector<std::string>& ids) {
+  std::vector<FactRef> out;
+  std::set<std::string> seen;
+  for (const std::string& id : ids) {
+    if (id.empty() || !seen.insert(id).second) continue;
+    const catalog::Source* s = catalog.FindSource(id);
+    out.push_back({id, s ? s->url : "", s ? s->title : ""});
+  }
+  return out;
+}
+
+namespace {
+
+std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
+                         bool horovod) {
+  const bool multi = c.devices > 1;
+  if (f.platform == Platform::kEdge) {
+    return "TensorFlow Lite (full int8) compiled with edgetpu_compiler";
+  }
+  if (horovod) {
+    return job.framework == Framework::kTensorflow ? "horovod.tensorflow (NCCL)"
+                                                   : "horovod.torch (NCCL)";
+  }
+  switch (job.framework) {
+    case Framework::kJax:
+      return c.slices > 1 ? "jax.sharding Mesh over ici_*/dcn_* axes (MaxText-style)"
+                          : "jax.sharding (Mesh + NamedSharding)";
+    case Framework::kTensorflow:
+      if (f.platform == Platform::kTpu) return "tf.distribute.TPUStrategy";
+      if (c.hosts > 1) return "tf.distribute.MultiWorkerMirroredStrategy";
+      return multi ? "tf.distribute.MirroredStrategy" : "tf.keras (single device)";
+    case Framework::kPytorch:
+      if (f.platform == Platform::kTpu) return "PyTorch/XLA SPMD (torch_xla)";
+      if (c.layout.zero_stage == 3) return "torch.distributed.fsdp (FSDP)";
+      if (c.layout.tensor > 1) return "Megatron-style tensor parallel + FSDP";
+      return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
+                   : "PyTorch (single device)";
+    case Framework::kXgboost:
+      return f.platform == Platform::kGpu ? "xgboost (tree_method=hist, device=cuda)"
+                                          : "xgboost (tree_method=hist, device=cpu)";
+    case Framework::kScikitLearn: return "scikit-learn (n_jobs=-1)";
+    case Framework::kLightgbm:
+      return f.platform == Platform::kGpu ? "lightgbm (device_type=cuda)"
+                                          : "lightgbm (device_type=cpu)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
+              bool with_job_spec) {
+  Plan p;
+  const Family& f = *cand.family;
+  p.hardware = MakeHardware(cand);
+  p.hardware.run_platform = job.constraints.run_platform;
+  if (p.hardware.run_platform == RunPlatform::kUnspecified &&
+      f.platform != Platform::kEdge) {
+    p.hardware.run_platform = (cand.config && cand.config->slices > 1)
+                                  ? RunPlatform::kGke
+                                  : RunPlatform::kVertexTraining;
+    if (f.platform == Platform::kTpu && f.accelerator &&
+        DocumentedAbsent(f.accelerator->offerings,
+                         catalog::RunPlatform::kVertexTraining,
+                         catalog::Provisioning::kAny)) {
+      p.hardware.run_platform = RunPlatform::kGke;
+    }
+  }
+  if (!cand.config) return p;
+  const Config& c = *cand.config;
+
+  // Distribution.
+  Distribution& d = p.distribution;
+  d.strategy = c.strategy;
+  d.data_parallelism = c.layout.zero_stage == 3 ? 1 : std::max(1, c.layout.data / std::max(1, c.layout.tensor));
+  d.fsdp_parallelism = c.layout.zero_stage == 3 ? c.layout.fsdp : 0;
+  d.zero_stage = c.layout.zero_stage;
+  d.tensor_parallelism = std::max(1, c.layout.tensor);
+  d.pipeline_parallelism = std::max(1, c.layout.pipeline);
+  if (c.slices > 1) {
+    MultisliceMesh mesh;
+    const int per_slice = c.devices / c.slices;
+    if (c.layout.zero_stage == 3 || job.workload.per_device_memory_gib > 0) {
+      mesh.ici_fsdp_parallelism = per_slice / std::max(1, c.layout.tensor);
+      mesh.ici_data_parallelism = 1;
+    } else {
+      mesh.ici_data_parallelism = per_slice / std::max(1, c.layout.tensor);
+      mesh.ici_fsdp_parallelism = 1;
+    }
+    mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
+    mesh.dcn_data_parallelism = c.slices;
+    mesh.dcn_fsdp_parallelism = 1;
+    mesh.dcn_tensor_parallelism = 1;
+    mesh.dcn_pipeline_parallelism = 1;
+    d.multislice = mesh;
+    d.data_parallelism = c.slices;
+    d.notes = absl::StrFormat(
+        "%d identical %s slices: FSDP/TP inside each slice over ICI, data "
+        "parallel across slices over DCN (dcn_data_parallelism = %d).",
+        c.slices, c.shape->topology ? c.shape->topology->topology : "", c.slices);
+  }
+  const bool horovod = job.constraints.framework_agnostic_distribution &&
+                       f.platform != Platform::kTpu;
+  if (horovod) {
+    d.horovod = true;
+    d.strategy = Strategy::kHorovod;
+  }
+  // Reduction Server: multi-host GPU data parallel with NCCL on Vertex.
+  const bool vertex = p.hardware.run_platform == RunPlatform::kVertexTraining;
+  const bool sync_bound =
+      std::find(job.current.symptoms.begin(), job.current.symptoms.end(),
+                Symptom::kGradientSyncBound) != job.current.symptoms.end();
+  if (f.platform == Platform::kGpu && c.hosts > 1 && c.layout.zero_stage == 0 &&
+      job.nccl_framework && vertex &&
+      (sync_bound || c.step.communication_fraction >= 0.1)) {
+    auto img = catalog.service_facts.find("reduction_server_image");
+    auto mt = catalog.service_facts.find("reduction_server_machine_type");
+    if (img != catalog.service_facts.end() && mt != catalog.service_facts.end()) {
+      const MachineType* reducer = catalog.FindMachineType(mt->second.first);
+      const double reducer_gbps =
+          reducer && reducer->network_bits_per_s ? *reducer->network_bits_per_s / 1e9 : 32;
+      const double worker_gbps =
+          c.shape->machine->network_bits_per_s.value_or(0) / 1e9 * c.hosts;
+      ReductionServerPool rs;
+      rs.machine_type = mt->second.first;
+      rs.image_uri = img->second.first;
+      rs.worker_bandwidth_gbps = worker_gbps;
+      rs.replica_count = std::max(1, static_cast<int>(std::ceil(worker_gbps / reducer_gbps)));
+      rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
+      d.reduction_server = rs;
+    }
+  }
+  d.framework_api = FrameworkApi(job, f, c, horovod);
+
+  // Estimates.
+  Estimates& e = p.estimates;
+  MemoryBreakdown& m = e.memory_per_device;
+  m.weights_gib = Gib(c.memory.weights_bytes);
+  m.gradients_gib = Gib(c.memory.gradients_bytes);
+  m.optimizer_gib = Gib(c.memory.optimizer_bytes);
+  m.activations_gib = Gib(c.memory.activations_bytes);
+  m.embeddings_gib = Gib(c.memory.embeddings_bytes);
+  m.total_gib = Gib(c.required_bytes);
+  m.usable_gib = Gib(c.usable_bytes);
+  m.device_memory_gib = Gib(c.usable_bytes / (1 - kHeadroom));
+  m.headroom_fraction = kHeadroom;
+  e.training_flops = job.training_flops;
+  e.step_time_seconds = c.step.step_seconds_expected;
+  e.total_hours = c.hours;
+  e.hourly_usd = c.hourly;
+  e.on_demand_hourly_usd = c.hourly_on_demand;
+  e.spot_hourly_usd = c.hourly_spot;
+  if (job.has_dataset) {
+    if (c.on_demand_known) {
+      e.on_demand_cost_usd = {c.hours.low * c.hourly_on_demand,
+                              c.hours.expected * c.hourly_on_demand,
+                              c.hours.high * c.hourly_on_demand};
+    }
+    if (c.spot_known) {
+      e.spot_cost_usd = {c.hours.low * c.hourly_spot, c.hours.expected * c.hourly_spot,
+                         c.hours.high * c.hourly_spot};
+    }
+  }
+  e.price_date = c.shape->price_date;
+  e.price_region = c.shape->price_region;
+  e.price_known = c.price_known;
+  e.mfu_low = c.mfu.low;
+  e.mfu_high = c.mfu.high;
+  e.communication_fraction = c.step.communication_fraction;
+  e.peak_tflops_per_device = c.peak_flops / 1e12;
+  e.tokens_per_second = c.tokens_per_second;
+  if (c.price_known && c.tokens_per_second > 0) {
+    e.cost_per_million_tokens_usd = c.hourly / (c.tokens_per_second * 3600) * 1e6;
+  }
+
+  if (with_job_spec && f.platform != Platform::kEdge) {
+    JobSpecInput in;
+    in.hardware = p.hardware;
+    in.distribution = d;
+    in.is_tpu = f.platform == Platform::kTpu;
+    if (f.accelerator) {
+      auto v = f.accelerator->labels.find("VERTEX_ACCELERATOR_TYPE");
+      if (v != f.accelerator->labels.end()) in.vertex_accelerator_type = v->second;
+      auto g = f.accelerator->labels.find(in.is_tpu ? "GKE_TPU_ACCELERATOR"
+                                                    : "GKE_ACCELERATOR");
+      if (g != f.accelerator->labels.end()) in.gke_accelerator_label = g->second;
+    }
+    p.job_spec = BuildJobSpec(in);
+  }
+  return p;
+}
+
+}  // namespace accelplan::planner::internal

@@ -1,0 +1,296 @@
+#include "planner/memory_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace accelplan::planner {
+namespace {
+
+// Rank used when a LoRA/QLoRA request gives none (a common PEFT setting).
+constexpr double kDefaultLoraRank = 16;
+// Adapted matrices per layer: the four attention projections q, k, v, o.
+constexpr double kLoraAdaptedMatricesPerLayer = 4;
+// Adapter size as a fraction of the base model when there is no shape.
+constexpr double kLoraAdapterFractionWithoutShape = 0.005;
+// NF4 base weights: 4 bits, plus one fp32 absmax per 64-weight block
+// (32/64 bits = 0.0625 B/param; double quantization would cut it to ~0.016).
+constexpr double kQloraWeightBytes = 0.5;
+constexpr double kQloraQuantConstantBytes = 0.0625;
+// Activations as a share of the model states when the shape is unknown.
+constexpr double kActivationShareWithoutShape = 0.20;
+// Adafactor's factored second moments (one row + one column vector per
+// matrix) are tiny next to the weights; a flat allowance, not a derivation.
+constexpr double kAdafactorFactoredBytes = 0.05;
+
+constexpr const char* kActNone =
+    "activations: Korthikanti et al. sbh(34 + 5as/h) bytes per layer "
+    "(no recompute), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "data-parallel degree (min 1), split by tensor parallelism, layers / "
+    "pipeline stages with one micro-batch per stage in flight";
+constexpr const char* kActUnstated =
+    "activations: recompute not stated, none assumed: Korthikanti et al. "
+    "sbh(34 + 5as/h) bytes per layer, 16-bit (x2 fp32, x4 fp64), micro-batch "
+    "= global batch / data-parallel degree (min 1), split by tensor "
+    "parallelism, layers / pipeline stages";
+constexpr const char* kActSelective =
+    "activations: selective recompute, Korthikanti et al. 34·sbh bytes per "
+    "layer, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "data-parallel degree (min 1), split by tensor parallelism, layers / "
+    "pipeline stages";
+constexpr const char* kActFull =
+    "activations: full recompute, only each layer's input kept (2·sbh bytes "
+    "per layer), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "data-parallel degree (min 1), split by tensor parallelism, layers / "
+    "pipeline stages";
+constexpr const char* kActNoShape =
+    "activations: no transformer shape given, assumed 20% of the per-device "
+    "weights + gradients + optimizer state";
+
+constexpr const char* kMethodFull =
+    "full training: weights, gradients and optimizer state for every "
+    "parameter";
+constexpr const char* kMethodLoraShape =
+    "LoRA: frozen base weights at 2 B/param (4 fp32, 8 fp64), adapters of "
+    "rank r (16 if not given) on the 4 attention projections of every layer "
+    "(8·r·h·L params) with full gradients and optimizer state";
+constexpr const char* kMethodLoraNoShape =
+    "LoRA: frozen base weights at 2 B/param (4 fp32, 8 fp64), adapters "
+    "assumed 0.5% of the base parameters (no shape given) with full "
+    "gradients and optimizer state";
+constexpr const char* kMethodQloraShape =
+    "QLoRA: 4-bit NF4 base weights at 0.5 B/param + 0.0625 B/param "
+    "quantization constants (block 64, fp32 absmax, no double quantization), "
+    "adapters of rank r (16 if not given) on the 4 attention projections of "
+    "every layer (8·r·h·L params) with full gradients and optimizer state";
+constexpr const char* kMethodQloraNoShape =
+    "QLoRA: 4-bit NF4 base weights at 0.5 B/param + 0.0625 B/param "
+    "quantization constants (block 64, fp32 absmax, no double quantization), "
+    "adapters assumed 0.5% of the base parameters (no shape given) with full "
+    "gradients and optimizer state";
+
+bool HasShape(const TransformerShape* shape) {
+  return shape != nullptr && shape->layers > 0 && shape->hidden_size > 0;
+}
+
+double FfnSize(const TransformerShape& shape) {
+  return shape.ffn_hidden_size > 0 ? shape.ffn_hidden_size
+                                   : 4.0 * shape.hidden_size;
+}
+
+double ActivationWordScale(Precision precision) {
+  switch (precision) {
+    case Precision::kFp32:
+      return 2.0;
+    case Precision::kFp64Required:
+      return 4.0;
+    default:
+      return 1.0;  // Korthikanti et al. count 16-bit activations
+  }
+}
+
+double FrozenWeightBytes(Precision precision) {
+  switch (precision) {
+    case Precision::kFp32:
+      return 4.0;
+    case Precision::kFp64Required:
+      return 8.0;
+    default:
+      return 2.0;
+  }
+}
+
+int AtLeastOne(int v) { return v < 1 ? 1 : v; }
+
+}  // namespace
+
+ModelStateBytes BytesPerParam(Precision precision, Optimizer optimizer) {
+  if (precision == Precision::kFp64Required) {
+    switch (optimizer) {
+      case Optimizer::kSgdMomentum:
+        return {8, 8, 8};
+      case Optimizer::kAdam8bit:
+        return {8, 8, 2};
+      case Optimizer::kAdafactor:
+        return {8, 8, 2 * kAdafactorFactoredBytes};
+      default:
+        return {8, 8, 16};  // m and v in fp64
+    }
+  }
+  if (precision == Precision::kFp32) {
+    // No master copy: the weights already are fp32.
+    switch (optimizer) {
+      case Optimizer::kSgdMomentum:
+        return {4, 4, 4};
+      case Optimizer::kAdam8bit:
+        return {4, 4, 2};
+      case Optimizer::kAdafactor:
+        return {4, 4, kAdafactorFactoredBytes};
+      default:
+        return {4, 4, 8};
+    }
+  }
+  // 16-bit mixed precision (bf16, fp16, fp8 compute keeps bf16 weights).
+  switch (optimizer) {
+    case Optimizer::kAdamFp32Grads:
+      return {2, 4, 12};
+    case Optimizer::kAdam8bit:
+      return {2, 2, 4 + 2};
+    case Optimizer::kSgdMomentum:
+      return {2, 2, 4 + 4};
+    case Optimizer::kAdafactor:
+      return {2, 2, 4 + kAdafactorFactoredBytes};
+    default:
+      return {2, 2, 12};  // fp32 master + m + v
+  }
+}
+
+double GradientWireBytesPerParam(Precision precision) {
+  switch (precision) {
+    case Precision::kFp32:
+      return 4;
+    case Precision::kFp64Required:
+      return 8;
+    default:
+      return 2;
+  }
+}
+
+double TransformerParamsFromShape(const TransformerShape& shape) {
+  if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
+  const double h = shape.hidden_size;
+  const double per_layer = 4.0 * h * h + 2.0 * h * FfnSize(shape);
+  return shape.layers * per_layer + static_cast<double>(shape.vocab_size) * h;
+}
+
+double LargestLayerParamsFromShape(const TransformerShape& shape) {
+  if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
+  const double h = shape.hidden_size;
+  return std::max(static_cast<double>(shape.vocab_size) * h,
+                  h * FfnSize(shape));
+}
+
+double ActivationBytesPerLayer(const TransformerShape& shape,
+                               double micro_batch, Recompute recompute,
+                               int tensor, bool sequence_parallel) {
+  const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
+  const double h = shape.hidden_size;
+  const double a = shape.attention_heads > 0 ? shape.attention_heads : 1;
+  const double t = AtLeastOne(tensor);
+  const double sbh = s * micro_batch * h;
+  switch (recompute) {
+    case Recompute::kFull:
+      return sequence_parallel ? 2.0 * sbh / t : 2.0 * sbh;
+    case Recompute::kSelective:
+      return sequence_parallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+    default: {
+      const double scores = 5.0 * a * s / h;
+      return sequence_parallel ? sbh * (34.0 + scores) / t
+                               : sbh * (10.0 + 24.0 / t + scores / t);
+    }
+  }
+}
+
+MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
+                                       const ShardingLayout& layout) {
+  MemoryEstimate out;
+  const int tensor = AtLeastOne(layout.tensor);
+  const int pipeline = AtLeastOne(layout.pipeline);
+  const int fsdp = AtLeastOne(layout.fsdp);
+  const double model_split = static_cast<double>(tensor) * pipeline;
+  const double w_shard = layout.zero_stage >= 3 ? fsdp : 1;
+  const double g_shard = layout.zero_stage >= 2 ? fsdp : 1;
+  const double o_shard = layout.zero_stage >= 1 ? fsdp : 1;
+  const bool has_shape = HasShape(input.shape);
+  const ModelStateBytes bpp = BytesPerParam(input.precision, input.optimizer);
+  const double params = std::max(0.0, input.params);
+
+  double gathered_weight_bytes_per_param = bpp.weights;
+  double gathered_grad_bytes_per_param =
+      GradientWireBytesPerParam(input.precision);
+
+  const bool lora = input.method == TrainingMethod::kLora;
+  const bool qlora = input.method == TrainingMethod::kQlora;
+  if (lora || qlora) {
+    const double rank =
+        input.lora_rank > 0 ? input.lora_rank : kDefaultLoraRank;
+    const double adapters =
+        has_shape ? 2.0 * rank * input.shape->hidden_size *
+                        input.shape->layers * kLoraAdaptedMatricesPerLayer
+                  : kLoraAdapterFractionWithoutShape * params;
+    const double base_bytes = qlora
+                                  ? kQloraWeightBytes + kQloraQuantConstantBytes
+                                  : FrozenWeightBytes(input.precision);
+    out.weights_bytes =
+        (base_bytes * params + bpp.weights * adapters) / model_split / w_shard;
+    out.gradients_bytes = bpp.gradients * adapters / model_split / g_shard;
+    out.optimizer_bytes = bpp.optimizer * adapters / model_split / o_shard;
+    gathered_weight_bytes_per_param = base_bytes;
+    gathered_grad_bytes_per_param = 0;  // the base is frozen
+    out.method_assumption =
+        qlora ? (has_shape ? kMethodQloraShape : kMethodQloraNoShape)
+              : (has_shape ? kMethodLoraShape : kMethodLoraNoShape);
+  } else {
+    out.weights_bytes = bpp.weights * params / model_split / w_shard;
+    out.gradients_bytes = bpp.gradients * params / model_split / g_shard;
+    out.optimizer_bytes = bpp.optimizer * params / model_split / o_shard;
+    if (layout.keep_16bit_grad_copy && bpp.gradients > 2 &&
+        (layout.zero_stage == 1 || layout.zero_stage == 2)) {
+      out.gradients_bytes += 2.0 * params / model_split / g_shard;
+    }
+    out.method_assumption = kMethodFull;
+  }
+
+  // ZeRO-3 materialises the largest module whole (16-bit weights and grads)
+  // before computing with it.
+  if (layout.zero_stage >= 3 && fsdp > 1) {
+    double largest = input.largest_layer_params;
+    if (largest <= 0 && has_shape) {
+      largest = LargestLayerParamsFromShape(*input.shape);
+    }
+    out.weights_bytes += gathered_weight_bytes_per_param * largest / tensor;
+    out.gradients_bytes += gathered_grad_bytes_per_param * largest / tensor;
+  }
+
+  out.embeddings_bytes =
+      std::max(0.0, input.embedding_bytes) / tensor / w_shard;
+
+  const double model_states =
+      out.weights_bytes + out.gradients_bytes + out.optimizer_bytes;
+  if (has_shape) {
+    const int data = std::max(AtLeastOne(layout.data), fsdp);
+    const double global_batch =
+        input.global_batch_size > 0
+            ? static_cast<double>(input.global_batch_size)
+            : 1.0;
+    const double micro_batch = std::max(1.0, std::ceil(global_batch / data));
+    const double layers_per_stage =
+        std::ceil(static_cast<double>(input.shape->layers) / pipeline);
+    out.activations_bytes =
+        layers_per_stage *
+        ActivationBytesPerLayer(*input.shape, micro_batch, input.recompute,
+                                tensor, layout.sequence_parallel) *
+        ActivationWordScale(input.precision);
+    switch (input.recompute) {
+      case Recompute::kFull:
+        out.activation_assumption = kActFull;
+        break;
+      case Recompute::kSelective:
+        out.activation_assumption = kActSelective;
+        break;
+      case Recompute::kNone:
+        out.activation_assumption = kActNone;
+        break;
+      default:
+        out.activation_assumption = kActUnstated;
+        break;
+    }
+  } else {
+    out.activations_bytes = kActivationShareWithoutShape * model_states;
+    out.activation_assumption = kActNoShape;
+  }
+
+  out.total_bytes = model_states + out.activations_bytes + out.embeddings_bytes;
+  return out;
+}
+
+}  // namespace accelplan::planner

@@ -1,0 +1,106 @@
+// Per-device training memory: weights, gradients, optimizer state,
+// activations and embedding tables under a ZeRO/FSDP, tensor and pipeline
+// layout. Closed-form (Transformer Math 101, Korthikanti et al., DeepSpeed and
+// Megatron estimators; see shared/reference/planner-anchors.md §4, §6, §7,
+// §17). Called thousands of times per request: no heap allocation, every
+// assumption string is a static literal.
+#ifndef ACCELPLAN_PLANNER_MEMORY_MODEL_H_
+#define ACCELPLAN_PLANNER_MEMORY_MODEL_H_
+
+#include <cstdint>
+
+#include "planner/types.h"
+
+namespace accelplan::planner {
+
+// Bytes per parameter of the three model states for one precision and
+// optimizer, before any sharding.
+struct ModelStateBytes {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;  // includes the fp32 master copy when there is one
+  double total() const { return weights + gradients + optimizer; }
+};
+
+// Mixed precision + Adam = 2 + 2 + 12 = 16; ADAM_FP32_GRADS 2 + 4 + 12 = 18;
+// ADAM_8BIT 2 + 2 + (4 master + 2 states); SGD_MOMENTUM 2 + 2 + (4 + 4);
+// ADAFACTOR 2 + 2 + (4 master + 0.05 factored moments); FP32 training keeps
+// no master copy (4 + 4 + 8 for Adam); FP64 uses 8-byte words throughout.
+// Unspecified precision is bf16 mixed, unspecified optimizer is Adam.
+ModelStateBytes BytesPerParam(Precision precision, Optimizer optimizer);
+
+// Bytes of one gradient element on the wire (the DP all-reduce payload):
+// 2 for 16-bit mixed precision, 4 for fp32, 8 for fp64.
+double GradientWireBytesPerParam(Precision precision);
+
+// Dense decoder parameter count from the shape: L·(4h² + 2·h·F) + V·h
+// (attention q,k,v,o + a two-matrix MLP, untied embedding counted once;
+// norms and biases ignored). F defaults to 4h. 0 when the shape is empty.
+double TransformerParamsFromShape(const TransformerShape& shape);
+
+// The largest single module DeepSpeed ZeRO-3 gathers whole: the bigger of
+// the embedding (V·h) and one MLP matrix (h·F). 0 when the shape is empty.
+double LargestLayerParamsFromShape(const TransformerShape& shape);
+
+struct MemoryModelInput {
+  double params = 0;
+  TrainingMethod method = TrainingMethod::kUnspecified;
+  Precision precision = Precision::kUnspecified;
+  Optimizer optimizer = Optimizer::kUnspecified;
+  Recompute recompute = Recompute::kUnspecified;
+  const TransformerShape* shape = nullptr;  // nullable; ignored when empty
+  int64_t global_batch_size = 0;            // sequences (0 → 1)
+  double embedding_bytes = 0;               // tables held besides `params`
+  double lora_rank = 0;                     // 0 → 16 (stated)
+  // ZeRO-3/FSDP gathers one module whole before using it (DeepSpeed counts
+  // 16-bit weights + 16-bit grads of the largest layer). 0 → derived from the
+  // shape (LargestLayerParamsFromShape), or none without a shape.
+  double largest_layer_params = 0;
+};
+
+struct ShardingLayout {
+  // Total data-parallel degree: every replica or FSDP rank that takes its
+  // own slice of the batch. If smaller than `fsdp`, `fsdp` is used.
+  int data = 1;
+  int zero_stage = 0;  // 0 none, 1 optimizer, 2 + gradients, 3 (FSDP) + weights
+  int fsdp = 1;        // devices the ZeRO/FSDP state is sharded over
+  int tensor = 1;
+  int pipeline = 1;
+  // Megatron sequence parallelism alongside TP: every activation term is
+  // divided by the TP degree (34·sbh/t). Off: only the 24 and attention-score
+  // terms are (Korthikanti: sbh·(10 + 24/t + 5as/(ht))).
+  bool sequence_parallel = true;
+  // DeepSpeed ZeRO-1/2 keep the 16-bit gradient besides the fp32 gradient
+  // partition ("18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit +
+  // 8_optimizer_states_32bit", stage_1_and_2.py). Adds one sharded 16-bit
+  // gradient copy when zero_stage is 1 or 2 and gradients are 4 bytes.
+  bool keep_16bit_grad_copy = false;
+};
+
+struct MemoryEstimate {
+  double weights_bytes = 0;
+  double gradients_bytes = 0;
+  double optimizer_bytes = 0;
+  double activations_bytes = 0;
+  double embeddings_bytes = 0;
+  double total_bytes = 0;
+  // Static strings (never freed, never allocated) stating how activations
+  // and the method-specific weights were modelled.
+  const char* activation_assumption = "";
+  const char* method_assumption = "";
+};
+
+// Korthikanti et al. bytes per transformer layer for a micro-batch of
+// `micro_batch` sequences (16-bit activations): none sbh(34 + 5as/h),
+// selective sbh·34, full 2·sbh, with tensor parallelism applied as described
+// for ShardingLayout::sequence_parallel.
+double ActivationBytesPerLayer(const TransformerShape& shape,
+                               double micro_batch, Recompute recompute,
+                               int tensor, bool sequence_parallel);
+
+MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
+                                       const ShardingLayout& layout);
+
+}  // namespace accelplan::planner
+
+#endif  // ACCELPLAN_PLANNER_MEMORY_MODEL_H_

@@ -1,0 +1,218 @@
+#include "planner/remedies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+int64_t RoundUp(int64_t v, int64_t m) {
+  if (v <= 0) return m;
+  return (v + m - 1) / m * m;
+}
+
+}  // namespace
+
+ShapeRule TpuShapeRule(const CurrentSetup& current) {
+  ShapeRule rule;
+  const bool large = current.current_global_batch_size >= 1024 ||
+                     current.max_tolerated_global_batch_size >= 1024;
+  rule.batch_multiple = large ? 1024 : 64;
+  rule.width_multiple = large ? 8 : 128;
+  rule.batch = RoundUp(current.current_global_batch_size, rule.batch_multiple);
+  for (int64_t w : current.layer_widths) {
+    rule.widths.push_back(RoundUp(w, rule.width_multiple));
+  }
+  return rule;
+}
+
+bool HasSymptom(const Job& job, Symptom s) {
+  const auto& v = job.current.symptoms;
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+bool AnySymptom(const Job& job) {
+  for (Symptom s : job.current.symptoms) {
+    if (s != Symptom::kUnspecified) return true;
+  }
+  return false;
+}
+
+std::optional<ReductionServerPool> SizeReductionServer(
+    const catalog::Catalog& catalog, double worker_gbps_total) {
+  auto img = catalog.service_facts.find("reduction_server_image");
+  auto mt = catalog.service_facts.find("reduction_server_machine_type");
+  if (img == catalog.service_facts.end() || mt == catalog.service_facts.end()) {
+    return std::nullopt;
+  }
+  const catalog::MachineType* reducer = catalog.FindMachineType(mt->second.first);
+  if (reducer == nullptr || !reducer->network_bits_per_s) return std::nullopt;
+  const double reducer_gbps = *reducer->network_bits_per_s / 1e9;
+  ReductionServerPool rs;
+  rs.machine_type = reducer->gce_machine_type;
+  rs.image_uri = img->second.first;
+  rs.worker_bandwidth_gbps = worker_gbps_total;
+  rs.replica_count =
+      std::max(1, static_cast<int>(std::ceil(worker_gbps_total / reducer_gbps - 1e-9)));
+  rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
+  return rs;
+}
+
+bool CurrentIsMultiHostNcclGpu(const Job& job) {
+  const bool gpu =
+      (job.current_accelerator != nullptr &&
+       job.current_accelerator->platform == catalog::Platform::kGpu) ||
+      (job.current_accelerator == nullptr && job.current_series != nullptr &&
+       job.current_series->platform == catalog::Platform::kGpu) ||
+      (job.current_accelerator == nullptr && job.current_series == nullptr &&
+       job.current.hardware.empty() && job.current.tpu_topology.empty() &&
+       job.current.uses_nccl);
+  return gpu && job.current.node_count > 1 &&
+         (job.nccl_framework || job.current.uses_nccl);
+}
+
+std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
+                                        const Job& job) {
+  std::vector<Remedy> out;
+  const bool on_tpu =
+      (job.current_accelerator != nullptr &&
+       job.current_accelerator->platform == catalog::Platform::kTpu) ||
+      !job.current.tpu_topology.empty();
+  for (Symptom s : job.current.symptoms) {
+    switch (s) {
+      case Symptom::kGradientSyncBound:
+        if (CurrentIsMultiHostNcclGpu(job)) {
+          double per_vm_gbps = 0;
+          if (job.current_machine && job.current_machine->network_bits_per_s) {
+            per_vm_gbps = *job.current_machine->network_bits_per_s / 1e9;
+          }
+          const auto rs = SizeReductionServer(
+              catalog, per_vm_gbps * std::max(1, job.current.node_count));
+          Remedy r;
+          r.kind = RemedyKind::kAddReductionServer;
+          r.addresses = s;
+          r.summary = absl::StrCat(
+              "Add a Reduction Server worker pool (pool 2) for the ",
+              job.current.node_count,
+              "-node NCCL all-reduce: it halves the data each worker sends "
+              "per all-reduce; no training-code change.");
+          if (rs && per_vm_gbps > 0) {
+            absl::StrAppend(&r.summary,
+                            absl::StrFormat(" Size: %d x %s (%.0f Gbps total vs "
+                                            "the workers' %.0f Gbps).",
+                                            rs->replica_count, rs->machine_type,
+                                            rs->reducer_bandwidth_gbps,
+                                            rs->worker_bandwidth_gbps));
+          }
+          out.push_back(std::move(r));
+        } else if (on_tpu) {
+          Remedy r;
+          r.kind = RemedyKind::kShardOptimizerState;
+          r.addresses = s;
+          r.summary =
+              "On TPUs keep gradient traffic on ICI: FSDP inside each slice, "
+              "data parallel across slices over DCN, and a per-slice batch "
+              "large enough to hide the DCN all-reduce.";
+          out.push_back(std::move(r));
+        }
+        break;
+      case Symptom::kInputBound: {
+        Remedy r;
+        r.kind = RemedyKind::kFasterInputPipeline;
+        r.addresses = s;
+        r.summary =
+            "Speed up the input pipeline: parallel reads and prefetch "
+            "(tf.data / Grain / DataLoader workers), larger files, and data "
+            "staged on faster storage close to the accelerators.";
+        out.push_back(std::move(r));
+        break;
+      }
+      case Symptom::kHeavyPadding:
+      case Symptom::kLowUtilization: {
+        if (s == Symptom::kLowUtilization && !on_tpu) break;
+        const ShapeRule rule = TpuShapeRule(job.current);
+        Remedy r;
+        r.kind = RemedyKind::kFixTensorShapes;
+        r.addresses = s;
+        r.global_batch_size = rule.batch;
+        r.layer_widths = rule.widths;
+        std::string widths;
+        for (size_t i = 0; i < rule.widths.size(); ++i) {
+          absl::StrAppend(&widths, i ? ", " : "", job.current.layer_widths[i],
+                          " -> ", rule.widths[i]);
+        }
+        r.summary = absl::StrFormat(
+            "Tile the MXU: global batch a multiple of %d and feature "
+            "dimensions multiples of %d — round batch %d -> %d%s.",
+            rule.batch_multiple, rule.width_multiple,
+            job.current.current_global_batch_size, rule.batch,
+            widths.empty() ? "" : absl::StrCat(", widths ", widths));
+        out.push_back(std::move(r));
+        break;
+      }
+      case Symptom::kOutOfMemory: {
+        Remedy shard;
+        shard.kind = RemedyKind::kShardOptimizerState;
+        shard.addresses = s;
+        shard.summary =
+            "Shard optimizer state, gradients and weights (FSDP / ZeRO-3) "
+            "across the devices.";
+        out.push_back(shard);
+        Remedy recompute;
+        recompute.kind = RemedyKind::kActivationRecompute;
+        recompute.addresses = s;
+        recompute.summary =
+            "Recompute activations (selective, then full) to trade compute "
+            "for memory.";
+        out.push_back(recompute);
+        Remedy more;
+        more.kind = RemedyKind::kMoreMemoryPerDevice;
+        more.addresses = s;
+        more.summary = "Move to accelerators with more memory per device.";
+        out.push_back(more);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
+                                             const Index& index, const Job& job,
+                                             const Candidate& best) {
+  const Family* current = nullptr;
+  for (const Family& f : index.families) {
+    if ((job.current_accelerator != nullptr && f.accelerator == job.current_accelerator) ||
+        (job.current_accelerator == nullptr && job.current_series != nullptr &&
+         f.series == job.current_series && f.accelerator == nullptr)) {
+      current = &f;
+      break;
+    }
+  }
+  if (current == nullptr || !best.config || !best.config->price_known) {
+    return std::nullopt;
+  }
+  Job relaxed = job;
+  relaxed.constraints.keep_current_hardware = false;
+  relaxed.deadline_hours = std::numeric_limits<double>::infinity();
+  relaxed.goal.budget_usd = 0;
+  const Candidate c = Evaluate(catalog, relaxed, *current, job.current_devices,
+                               job.current.tpu_topology, job.current.slice_count);
+  if (!c.config || !c.config->price_known || !c.viable()) return std::nullopt;
+  Savings s;
+  s.current_hardware = job.current.hardware;
+  s.current_cost_usd = c.config->cost.expected;
+  s.current_hours = c.config->hours.expected;
+  s.cost_saved_usd = s.current_cost_usd - best.config->cost.expected;
+  s.hours_saved = s.current_hours - best.config->hours.expected;
+  return s;
+}
+
+}  // namespace accelplan::planner::internal

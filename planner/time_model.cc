@@ -1,0 +1,200 @@
+#include "planner/time_model.h"
+
+#include <algorithm>
+
+namespace accelplan::planner {
+namespace {
+
+constexpr const char* kMfuAccelTransformer =
+    "assumed MFU 35-55% for dense transformers on TPUs and Ampere-or-newer "
+    "GPUs (Scaling Book worked examples at 45-50%, llm-analysis 'up to 0.5', "
+    "NeMo 140 TFLOPS/A100 ~45%)";
+constexpr const char* kMfuOlderGpu =
+    "assumed MFU 25-45% on pre-Ampere GPUs (no bf16, smaller tensor cores)";
+constexpr const char* kMfuAccelOther =
+    "assumed MFU 25-45% for non-transformer models on accelerators (smaller "
+    "matmuls, more memory-bound ops than dense transformers)";
+constexpr const char* kMfuCpu =
+    "assumed 5-15% of peak fp32 on CPUs for classical ML (tree building and "
+    "sparse/branchy code rarely use full SIMD width)";
+
+bool Usable(double bytes, int n, double bytes_per_s) {
+  return bytes > 0 && n > 1 && bytes_per_s > 0;
+}
+
+BoundCheck MinCheck(double actual, double required) {
+  BoundCheck check;
+  check.required = required;
+  check.actual = actual;
+  check.ratio = required > 0 ? actual / required : 0;
+  check.communication_bound = actual < required;
+  return check;
+}
+
+}  // namespace
+
+double TrainingFlops(double params, double tokens, Recompute recompute) {
+  const double factor = recompute == Recompute::kFull ? 8.0 : 6.0;
+  return factor * params * tokens;
+}
+
+MfuRange DefaultMfu(DeviceClass device, ModelKind kind) {
+  const bool transformer =
+      kind == ModelKind::kDenseTransformer || kind == ModelKind::kUnspecified;
+  switch (device) {
+    case DeviceClass::kCpu:
+      return {0.05, 0.15, kMfuCpu};
+    case DeviceClass::kOlderGpu:
+      return {0.25, 0.45, kMfuOlderGpu};
+    case DeviceClass::kTpu:
+    case DeviceClass::kModernGpu:
+      break;
+  }
+  if (transformer) return {0.35, 0.55, kMfuAccelTransformer};
+  return {0.25, 0.45, kMfuAccelOther};
+}
+
+double RingAllReduceSeconds(double bytes, int n, double bytes_per_s) {
+  if (!Usable(bytes, n, bytes_per_s)) return 0;
+  return 2.0 * (n - 1) / n * bytes / bytes_per_s;
+}
+
+double AllGatherSeconds(double bytes, int n, double bytes_per_s) {
+  if (!Usable(bytes, n, bytes_per_s)) return 0;
+  return static_cast<double>(n - 1) / n * bytes / bytes_per_s;
+}
+
+double ReduceScatterSeconds(double bytes, int n, double bytes_per_s) {
+  return AllGatherSeconds(bytes, n, bytes_per_s);
+}
+
+double ReductionServerAllReduceSeconds(double bytes, int workers,
+                                       double worker_bytes_per_s,
+                                       double reducers_total_bytes_per_s) {
+  if (!Usable(bytes, workers, worker_bytes_per_s)) return 0;
+  double seconds = bytes / worker_bytes_per_s;
+  if (reducers_total_bytes_per_s > 0) {
+    seconds = std::max(seconds, workers * bytes / reducers_total_bytes_per_s);
+  }
+  return seconds;
+}
+
+double ComputeSeconds(double flops, int devices, double peak_flops_per_device,
+                      double mfu) {
+  const double rate = std::max(1, devices) * peak_flops_per_device * mfu;
+  if (flops <= 0 || rate <= 0) return 0;
+  return flops / rate;
+}
+
+double PipelineBubbleFraction(int stages, int microbatches) {
+  if (stages <= 1) return 0;
+  const int m = std::max(1, microbatches);
+  return static_cast<double>(stages - 1) / (m + stages - 1);
+}
+
+StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
+  StepTimeEstimate out;
+  const double mfu_high = std::max(in.mfu_high, in.mfu_low);
+  const double mfu_low = std::min(in.mfu_high, in.mfu_low);
+  const double mfu_mid = 0.5 * (mfu_low + mfu_high);
+  out.compute_seconds_fast = ComputeSeconds(in.flops_per_step_total, in.devices,
+                                            in.peak_flops_per_device, mfu_high);
+  out.compute_seconds_slow = ComputeSeconds(in.flops_per_step_total, in.devices,
+                                            in.peak_flops_per_device, mfu_low);
+  const int stages = std::max(1, in.pipeline_stages);
+  const double stretch =
+      1.0 /
+      (1.0 - PipelineBubbleFraction(
+                 stages, in.microbatches > 0 ? in.microbatches : 4 * stages));
+  out.compute_seconds_fast *= stretch;
+  out.compute_seconds_slow *= stretch;
+  const double compute_mid =
+      stretch * ComputeSeconds(in.flops_per_step_total, in.devices,
+                               in.peak_flops_per_device, mfu_mid);
+
+  double dp = 0;
+  if (in.reduction_server_bytes_per_s > 0) {
+    dp = ReductionServerAllReduceSeconds(in.bytes_allreduce_per_step,
+                                         in.ring_size, in.link_bytes_per_s,
+                                         in.reduction_server_bytes_per_s);
+  } else {
+    dp = RingAllReduceSeconds(in.bytes_allreduce_per_step, in.ring_size,
+                              in.link_bytes_per_s);
+  }
+  const double fsdp = 2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
+                                             in.fsdp_link_bytes_per_s) +
+                      ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
+                                           in.fsdp_link_bytes_per_s);
+  const double dcn = RingAllReduceSeconds(in.dcn_bytes_allreduce_per_step,
+                                          in.dcn_size, in.dcn_bytes_per_s);
+  out.overlappable_comm_seconds = dp + fsdp + dcn;
+  out.critical_comm_seconds = RingAllReduceSeconds(
+      in.tp_bytes_allreduce_per_step, in.tp_size, in.tp_link_bytes_per_s);
+
+  auto exposed = [&](double compute) {
+    return std::max(0.0, out.overlappable_comm_seconds - compute) +
+           out.critical_comm_seconds;
+  };
+  out.exposed_comm_seconds_fast = exposed(out.compute_seconds_fast);
+  out.exposed_comm_seconds_slow = exposed(out.compute_seconds_slow);
+  out.step_seconds_fast =
+      out.compute_seconds_fast + out.exposed_comm_seconds_fast;
+  out.step_seconds_slow =
+      out.compute_seconds_slow + out.exposed_comm_seconds_slow;
+  const double exposed_mid = exposed(compute_mid);
+  out.step_seconds_expected = compute_mid + exposed_mid;
+  out.communication_fraction = out.step_seconds_expected > 0
+                                   ? exposed_mid / out.step_seconds_expected
+                                   : 0;
+  const double all_comm =
+      out.overlappable_comm_seconds + out.critical_comm_seconds;
+  out.comm_to_compute_ratio = compute_mid > 0 ? all_comm / compute_mid : 0;
+  return out;
+}
+
+BoundCheck DataParallelBound(double tokens_per_device,
+                             double peak_flops_per_device,
+                             double collective_bytes_per_s, int participants) {
+  if (collective_bytes_per_s <= 0) return MinCheck(tokens_per_device, 0);
+  double required = peak_flops_per_device / collective_bytes_per_s;
+  if (participants > 1) {
+    required *= static_cast<double>(participants - 1) / participants;
+  }
+  return MinCheck(tokens_per_device, required);
+}
+
+BoundCheck TensorParallelBound(int tp_degree, double ffn_hidden_size,
+                               double peak_flops_per_device,
+                               double collective_bytes_per_s) {
+  BoundCheck check;
+  check.actual = tp_degree;
+  check.required =
+      peak_flops_per_device > 0
+          ? ffn_hidden_size * collective_bytes_per_s / peak_flops_per_device
+          : 0;
+  check.ratio = check.required > 0 ? check.actual / check.required : 0;
+  check.communication_bound = tp_degree > 1 && check.actual > check.required;
+  return check;
+}
+
+BoundCheck FsdpTensorParallelBound(double tokens_per_device,
+                                   double ffn_hidden_size,
+                                   double peak_flops_per_device,
+                                   double collective_bytes_per_s) {
+  if (collective_bytes_per_s <= 0 || ffn_hidden_size <= 0) {
+    return MinCheck(tokens_per_device, 0);
+  }
+  const double alpha = peak_flops_per_device / collective_bytes_per_s;
+  return MinCheck(tokens_per_device, 2.0 * alpha * alpha / ffn_hidden_size);
+}
+
+BoundCheck DcnDataParallelBound(double tokens_per_slice, int chips_per_slice,
+                                double peak_flops_per_chip, int hosts_per_slice,
+                                double dcn_bytes_per_s_per_host) {
+  const double dcn = std::max(1, hosts_per_slice) * dcn_bytes_per_s_per_host;
+  if (dcn <= 0) return MinCheck(tokens_per_slice, 0);
+  return MinCheck(tokens_per_slice,
+                  std::max(1, chips_per_slice) * peak_flops_per_chip / dcn);
+}
+
+}  // namespace accelplan::planner

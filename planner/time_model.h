@@ -1,0 +1,172 @@
+// Training compute, collective communication and step time, plus the JAX
+// Scaling Book rooflines that say when data, FSDP, tensor or cross-slice
+// (DCN) parallelism turns communication-bound
+// (shared/reference/planner-anchors.md §6, §8, §17). Pure arithmetic: no
+// allocation, safe to call in the planner's inner loops.
+#ifndef ACCELPLAN_PLANNER_TIME_MODEL_H_
+#define ACCELPLAN_PLANNER_TIME_MODEL_H_
+
+#include "planner/types.h"
+
+namespace accelplan::planner {
+
+// --- FLOPs
+
+// 6·P·D (2 forward + 4 backward per parameter per token); 8·P·D with full
+// recompute (one extra forward). Non-transformer callers convert examples to
+// an equivalent token count (or pass examples with P = FLOPs/example / 6).
+double TrainingFlops(double params, double tokens, Recompute recompute);
+
+// --- MFU
+
+enum class DeviceClass {
+  kTpu,        // v4 and later
+  kModernGpu,  // Ampere and later (A100, L4, H100, H200, B200, ...)
+  kOlderGpu,   // Volta / Turing / Pascal (V100, T4, P100, P4)
+  kCpu,
+};
+
+struct MfuRange {
+  double low = 0;
+  double high = 0;
+  double expected() const { return 0.5 * (low + high); }
+  const char* source = "";  // static text: where the band comes from
+};
+
+// Default model-FLOPs-utilisation bands (assumptions, stated in `source`):
+// TPU / modern GPU dense transformers 0.35–0.55 (Scaling Book worked
+// examples at 45–50%, llm-analysis' "up to 0.5", NeMo's 140 TFLOPS/A100 ≈
+// 45%); older GPUs 0.25–0.45; other model kinds on accelerators 0.25–0.45;
+// CPU (classical ML) 0.05–0.15 of peak fp32.
+MfuRange DefaultMfu(DeviceClass device, ModelKind kind);
+
+// --- collectives
+// `bytes` is the full logical array (the gradient of one replica, the whole
+// gathered parameter set); `bytes_per_s` the per-participant bandwidth of the
+// slowest link the collective crosses. n <= 1 or bytes <= 0 → 0 seconds.
+
+// Ring all-reduce: 2·(n−1)/n · bytes / bw.
+double RingAllReduceSeconds(double bytes, int n, double bytes_per_s);
+// All-gather or reduce-scatter: (n−1)/n · bytes / bw.
+double AllGatherSeconds(double bytes, int n, double bytes_per_s);
+double ReduceScatterSeconds(double bytes, int n, double bytes_per_s);
+// Vertex AI Reduction Server: each worker sends its gradient once and
+// receives the reduced result once (full duplex), so it is bounded by
+// bytes / worker_bw — twice the ring's algorithm bandwidth — unless the
+// reducers' aggregate bandwidth (n workers' traffic) is the bottleneck.
+double ReductionServerAllReduceSeconds(double bytes, int workers,
+                                       double worker_bytes_per_s,
+                                       double reducers_total_bytes_per_s);
+
+// --- step time
+
+// Compute seconds for `flops` spread over `devices` at `mfu` of `peak`.
+double ComputeSeconds(double flops, int devices, double peak_flops_per_device,
+                      double mfu);
+
+// Share of a pipelined step spent idle: (p − 1) / (m + p − 1) for p stages
+// and m micro-batches (GPipe / Megatron 1F1B). 0 for p <= 1.
+double PipelineBubbleFraction(int stages, int microbatches);
+
+struct StepTimeInput {
+  double flops_per_step_total = 0;
+  int devices = 1;
+  double peak_flops_per_device = 0;
+  double mfu_low = 0.35;
+  double mfu_high = 0.55;
+  // Data parallel: gradient all-reduce of one replica's gradient bytes.
+  double bytes_allreduce_per_step = 0;
+  double link_bytes_per_s = 0;  // the slowest link the collective crosses
+  int ring_size = 1;
+  // > 0: the data-parallel all-reduce goes through a Reduction Server whose
+  // reducers together have this bandwidth (link_bytes_per_s is then the
+  // worker's egress).
+  double reduction_server_bytes_per_s = 0;
+  // FSDP / ZeRO-3: parameter bytes (16-bit, whole model share of this
+  // replica group) all-gathered for forward and for backward, and the
+  // gradient reduce-scattered once: 3 × (n−1)/n × bytes / bw.
+  double fsdp_bytes = 0;
+  int fsdp_size = 1;
+  double fsdp_link_bytes_per_s = 0;
+  // Tensor parallel activation all-reduces per step (total bytes all-reduced
+  // by one TP group per step). On the critical path: never overlapped.
+  double tp_bytes_allreduce_per_step = 0;
+  int tp_size = 1;
+  double tp_link_bytes_per_s = 0;
+  // Multislice: gradient all-reduce across slices over DCN.
+  double dcn_bytes_allreduce_per_step = 0;
+  int dcn_size = 1;
+  double dcn_bytes_per_s = 0;
+  // Pipeline parallelism: compute stretches by the 1F1B bubble. 0 micro-
+  // batches → 4 per stage (GPipe: the bubble is negligible at m >= 4p).
+  int pipeline_stages = 1;
+  int microbatches = 0;
+};
+
+struct StepTimeEstimate {
+  // Compute includes the pipeline bubble when pipeline_stages > 1.
+  double compute_seconds_fast = 0;       // at mfu_high
+  double compute_seconds_slow = 0;       // at mfu_low
+  double overlappable_comm_seconds = 0;  // DP + FSDP + DCN
+  double critical_comm_seconds = 0;      // TP
+  // Overlap model: DP/FSDP/DCN traffic hides behind compute up to the
+  // compute time; exposed = max(0, comm − compute) + TP traffic.
+  double exposed_comm_seconds_fast = 0;
+  double exposed_comm_seconds_slow = 0;
+  double step_seconds_fast = 0;
+  double step_seconds_expected = 0;  // at the mean MFU
+  double step_seconds_slow = 0;
+  // Exposed communication / step time at the expected MFU.
+  double communication_fraction = 0;
+  // All communication / compute at the expected MFU (> 1: comms-bound).
+  double comm_to_compute_ratio = 0;
+};
+
+StepTimeEstimate EstimateStepTime(const StepTimeInput& input);
+
+// --- rooflines
+
+// A threshold check in the Scaling Book's form: `actual` must reach
+// `required` (or, for `max_` checks, stay at or below it).
+struct BoundCheck {
+  bool communication_bound = false;
+  double required = 0;  // e.g. tokens per device needed, or max TP degree
+  double actual = 0;
+  double ratio = 0;  // actual / required
+};
+
+// Data parallel / FSDP (Scaling Book training.md, gpus.md): compute-bound iff
+// tokens per device B/X > C / W, W = the collective bandwidth per device
+// (TPU: bidirectional ICI per axis × axes used → 2,550 on v5p for one axis,
+// 850 for three; GPU: 450e9 NVLink egress inside a node → 2,200 on H100, the
+// node's 400e9 scale-out egress across nodes → 2,475). `participants` > 1
+// applies the book's (X−1)/X small-X correction for X nodes; pass 0 to skip.
+BoundCheck DataParallelBound(double tokens_per_device,
+                             double peak_flops_per_device,
+                             double collective_bytes_per_s,
+                             int participants = 0);
+
+// Tensor parallel: comms-bound when Y > F·W/C (TPU: Y > n_axes·F/2550 with
+// W = n_axes × bidirectional ICI; H100: Y > F/2475 across nodes).
+// `required` is the largest TP degree that stays compute-bound.
+BoundCheck TensorParallelBound(int tp_degree, double ffn_hidden_size,
+                               double peak_flops_per_device,
+                               double collective_bytes_per_s);
+
+// FSDP combined with TP: needs B/N > 2·(C/W)²/F tokens per device (≈ 400 on
+// v5p for F ≈ 32k).
+BoundCheck FsdpTensorParallelBound(double tokens_per_device,
+                                   double ffn_hidden_size,
+                                   double peak_flops_per_device,
+                                   double collective_bytes_per_s);
+
+// Multislice data parallelism over DCN: per-slice token batch must exceed
+// C_slice / W_dcn = chips·peak / (hosts·DCN per host) (≈ 76k tokens for a
+// v5p pod in the book; 4 chips per host at 2.5e10 B/s gives 73k).
+BoundCheck DcnDataParallelBound(double tokens_per_slice, int chips_per_slice,
+                                double peak_flops_per_chip, int hosts_per_slice,
+                                double dcn_bytes_per_s_per_host);
+
+}  // namespace accelplan::planner
+
+#endif  // ACCELPLAN_PLANNER_TIME_MODEL_H_

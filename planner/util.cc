@@ -1,0 +1,79 @@
+#include "planner/util.h"
+
+#include <cctype>
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+
+namespace accelplan::planner {
+
+std::optional<int> ParseDate(absl::string_view date) {
+  if (date.size() != 10 || date[4] != '-' || date[7] != '-') return std::nullopt;
+  int y = 0, m = 0, d = 0;
+  if (!absl::SimpleAtoi(date.substr(0, 4), &y) ||
+      !absl::SimpleAtoi(date.substr(5, 2), &m) ||
+      !absl::SimpleAtoi(date.substr(8, 2), &d)) {
+    return std::nullopt;
+  }
+  if (y < 1970 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31) {
+    return std::nullopt;
+  }
+  // Days from civil (Howard Hinnant's algorithm).
+  y -= m <= 2;
+  const int era = y / 400;
+  const int yoe = y - era * 400;
+  const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int TopologyChips(absl::string_view topology) {
+  std::vector<absl::string_view> parts = absl::StrSplit(topology, 'x');
+  if (parts.size() < 2 || parts.size() > 3) return 0;
+  int64_t chips = 1;
+  for (absl::string_view p : parts) {
+    int v = 0;
+    if (!absl::SimpleAtoi(p, &v) || v <= 0 || v > 4096) return 0;
+    chips *= v;
+  }
+  return chips > (1 << 20) ? 0 : static_cast<int>(chips);
+}
+
+int CompareVersions(absl::string_view a, absl::string_view b) {
+  std::vector<absl::string_view> pa = absl::StrSplit(a, '.');
+  std::vector<absl::string_view> pb = absl::StrSplit(b, '.');
+  const size_t n = std::max(pa.size(), pb.size());
+  for (size_t i = 0; i < n; ++i) {
+    auto num = [](const std::vector<absl::string_view>& p, size_t i) -> long {
+      if (i >= p.size()) return 0;
+      long v = 0;
+      for (char ch : p[i]) {
+        if (!std::isdigit(static_cast<unsigned char>(ch))) break;
+        v = v * 10 + (ch - '0');
+        if (v > 1000000000L) break;
+      }
+      return v;
+    };
+    const long x = num(pa, i), y = num(pb, i);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+std::string NormalizeName(absl::string_view name) {
+  std::string s = absl::AsciiStrToLower(name);
+  s = absl::StrReplaceAll(s, {{"nvidia", ""}, {"tesla", ""}});
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    if (ch == ' ' || ch == '-' || ch == '_' || ch == '.') continue;
+    out.push_back(ch);
+  }
+  return out;
+}
+
+}  // namespace accelplan::planner

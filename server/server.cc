@@ -1,0 +1,225 @@
+#include "server/server.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <exception>
+#include <filesystem>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "catalog/loader.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/grpcpp.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "planner/planner.h"
+#include "prometheus/exposer.h"
+#include "server/log.h"
+#include "server/metrics.h"
+#include "server/training_planner_service.h"
+
+namespace accelplan::server {
+namespace {
+
+int Millis(absl::Duration d) {
+  const int64_t ms = absl::ToInt64Milliseconds(d);
+  return ms > INT_MAX ? INT_MAX : static_cast<int>(ms);
+}
+
+std::chrono::system_clock::time_point Deadline(absl::Duration from_now) {
+  return std::chrono::system_clock::now() +
+         std::chrono::milliseconds(absl::ToInt64Milliseconds(from_now));
+}
+
+}  // namespace
+
+sigset_t BlockServerSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+std::string DefaultCatalogPath() {
+  std::error_code ec;
+  const std::filesystem::path exe =
+      std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "catalog.db";
+  const std::filesystem::path dir = exe.parent_path();
+  const std::filesystem::path beside = dir / "catalog.db";
+  if (std::filesystem::exists(beside, ec)) return beside.string();
+  return (dir / ".." / "share" / "accelplan" / "catalog.db")
+      .lexically_normal()
+      .string();
+}
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(
+    const ServerOptions& options, CatalogLoader loader) {
+  std::unique_ptr<Server> s(new Server());
+  s->options_ = options;
+  s->loader_ = loader ? std::move(loader) : CatalogLoader(&catalog::LoadCatalog);
+  s->metrics_ = std::make_unique<Metrics>();
+
+  if (!options.metrics_listen.empty()) {
+    try {
+      s->exposer_ = std::make_unique<prometheus::Exposer>(options.metrics_listen);
+    } catch (const std::exception& e) {
+      return absl::UnavailableError(absl::StrCat(
+          "cannot serve metrics on ", options.metrics_listen, ": ", e.what()));
+    }
+    s->exposer_->RegisterCollectable(s->metrics_->registry());
+    const std::vector<int> ports = s->exposer_->GetListeningPorts();
+    if (!ports.empty()) s->metrics_port_ = ports.front();
+  }
+
+  s->service_ = std::make_unique<TrainingPlannerService>(s->metrics_.get());
+  // Explicit calls keep the reflection library linked despite --as-needed.
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::EnableDefaultHealthCheckService(true);
+
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                           &s->port_);
+  builder.RegisterService(s->service_.get());
+  builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  const ConnectionOptions& c = options.connection;
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                             Millis(c.max_connection_age));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS,
+                             Millis(c.max_connection_age_grace));
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                             Millis(c.max_connection_idle));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                             Millis(c.keepalive_time));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+                             Millis(c.keepalive_timeout));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(
+      GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
+      Millis(c.min_client_ping_interval));
+  s->server_ = builder.BuildAndStart();
+  if (s->server_ == nullptr || s->port_ == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen));
+  }
+  grpc::HealthCheckServiceInterface* health =
+      s->server_->GetHealthCheckService();
+  health->SetServingStatus("", true);
+  health->SetServingStatus(kReadinessService, false);
+  Log(LogLevel::kInfo, "listening",
+      {{"listen", options.listen},
+       {"port", s->port_},
+       {"metrics_listen", options.metrics_listen},
+       {"metrics_port", s->metrics_port_}});
+
+  if (absl::Status loaded = s->LoadAndInstall(); !loaded.ok()) {
+    s->server_->Shutdown(std::chrono::system_clock::now());
+    s->server_->Wait();
+    return loaded;
+  }
+  health->SetServingStatus(kReadinessService, true);
+  Log(LogLevel::kInfo, "ready",
+      {{"catalog", options.catalog_path},
+       {"catalog_version", s->catalog_version()}});
+  return s;
+}
+
+Server::~Server() {
+  if (server_) {
+    server_->Shutdown(std::chrono::system_clock::now());
+    server_->Wait();
+  }
+}
+
+std::string Server::catalog_version() const {
+  std::lock_guard<std::mutex> lock(version_mutex_);
+  return catalog_version_;
+}
+
+absl::Status Server::LoadAndInstall() {
+  absl::StatusOr<catalog::CatalogPtr> catalog = loader_(options_.catalog_path);
+  if (!catalog.ok()) {
+    return absl::Status(
+        catalog.status().code(),
+        absl::StrCat("cannot load catalog ", options_.catalog_path, ": ",
+                     catalog.status().message()));
+  }
+  auto snapshot = std::make_shared<ServingSnapshot>();
+  // Building the planner precomputes candidate shapes: done here, off the
+  // request path, before the swap.
+  snapshot->planner = std::make_shared<const planner::Planner>(*catalog);
+  snapshot->plan_counters = metrics_->MakePlanCounters(**catalog);
+  const std::string version = (*catalog)->version;
+  service_->SetSnapshot(std::move(snapshot));
+  metrics_->SetCatalogVersion(version);
+  {
+    std::lock_guard<std::mutex> lock(version_mutex_);
+    catalog_version_ = version;
+  }
+  Log(LogLevel::kInfo, "catalog loaded",
+      {{"catalog", options_.catalog_path},
+       {"catalog_version", version},
+       {"data_date", (*catalog)->data_date},
+       {"machine_types", static_cast<int64_t>((*catalog)->machine_types.size())}});
+  return absl::OkStatus();
+}
+
+absl::Status Server::Reload() {
+  std::lock_guard<std::mutex> lock(reload_mutex_);
+  absl::Status status;
+  try {
+    status = LoadAndInstall();
+  } catch (const std::exception& e) {
+    status = absl::InternalError(absl::StrCat("catalog reload: ", e.what()));
+  }
+  metrics_->Reload(status.ok());
+  if (!status.ok()) {
+    Log(LogLevel::kError, "catalog reload failed; still serving the old one",
+        {{"error", status.ToString()},
+         {"catalog_version", catalog_version()}});
+  }
+  return status;
+}
+
+void Server::Drain() {
+  server_->GetHealthCheckService()->SetServingStatus(kReadinessService, false);
+  Log(LogLevel::kInfo, "draining",
+      {{"drain_delay_seconds", absl::ToDoubleSeconds(options_.drain_delay)},
+       {"shutdown_grace_seconds",
+        absl::ToDoubleSeconds(options_.shutdown_grace)}});
+  // Load balancers keep sending for a while after readiness flips.
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(absl::ToInt64Milliseconds(options_.drain_delay)));
+  server_->Shutdown(Deadline(options_.shutdown_grace));
+  Log(LogLevel::kInfo, "stopped");
+}
+
+void Server::Wait() { server_->Wait(); }
+
+void Server::RunUntilSignalled(const sigset_t& signals) {
+  std::thread signal_thread([this, signals] {
+    while (true) {
+      int signal = 0;
+      if (sigwait(&signals, &signal) != 0) continue;
+      if (signal == SIGHUP) {
+        Log(LogLevel::kInfo, "SIGHUP: reloading catalog",
+            {{"catalog", options_.catalog_path}});
+        (void)Reload();  // Reload logs and counts its own failure.
+        continue;
+      }
+      Log(LogLevel::kInfo, "shutdown signal", {{"signal", signal}});
+      Drain();
+      return;
+    }
+  });
+  Wait();
+  signal_thread.join();
+}
+
+}  // namespace accelplan::server

@@ -1,0 +1,68 @@
+#include "server/status.h"
+
+#include "absl/strings/str_cat.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+
+namespace accelplan::server {
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  // absl and gRPC share the canonical code numbers 0..16.
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
+                      std::string(status.message()));
+}
+
+std::string DescribeViolations(
+    const std::vector<planner::FieldViolation>& violations) {
+  std::string out;
+  for (const planner::FieldViolation& v : violations) {
+    if (!out.empty()) out.append("; ");
+    absl::StrAppend(&out, v.field, ": ", v.description);
+  }
+  return out;
+}
+
+grpc::Status InvalidArgument(
+    const std::vector<planner::FieldViolation>& violations) {
+  const std::string message =
+      absl::StrCat("invalid request: ", DescribeViolations(violations));
+  google::rpc::BadRequest bad_request;
+  for (const planner::FieldViolation& v : violations) {
+    google::rpc::BadRequest::FieldViolation* fv =
+        bad_request.add_field_violations();
+    fv->set_field(v.field);
+    fv->set_description(v.description);
+  }
+  google::rpc::Status details;
+  details.set_code(static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
+  details.set_message(message);
+  details.add_details()->PackFrom(bad_request);
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message,
+                      details.SerializeAsString());
+}
+
+absl::string_view GoCodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "Canceled";
+    case grpc::StatusCode::UNKNOWN: return "Unknown";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "InvalidArgument";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DeadlineExceeded";
+    case grpc::StatusCode::NOT_FOUND: return "NotFound";
+    case grpc::StatusCode::ALREADY_EXISTS: return "AlreadyExists";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PermissionDenied";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "ResourceExhausted";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FailedPrecondition";
+    case grpc::StatusCode::ABORTED: return "Aborted";
+    case grpc::StatusCode::OUT_OF_RANGE: return "OutOfRange";
+    case grpc::StatusCode::UNIMPLEMENTED: return "Unimplemented";
+    case grpc::StatusCode::INTERNAL: return "Internal";
+    case grpc::StatusCode::UNAVAILABLE: return "Unavailable";
+    case grpc::StatusCode::DATA_LOSS: return "DataLoss";
+    case grpc::StatusCode::UNAUTHENTICATED: return "Unauthenticated";
+    default: return "Unknown";
+  }
+}
+
+}  // namespace accelplan::server

@@ -1,0 +1,38 @@
+// The one place that decides how errors look on the wire: absl::Status and
+// request field violations become grpc::Status, with a google.rpc.Status
+// (holding a google.rpc.BadRequest for bad input) in the binary details
+// trailer `grpc-status-details-bin`.
+#ifndef ACCELPLAN_SERVER_STATUS_H_
+#define ACCELPLAN_SERVER_STATUS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "grpcpp/support/status.h"
+#include "planner/types.h"
+
+namespace accelplan::server {
+
+// Maps an absl::Status to the grpc::Status with the same code and message.
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// INVALID_ARGUMENT whose message names every bad field
+// ("invalid request: workload.parameter_count: must be >= 0; ...") and whose
+// details hold a google.rpc.BadRequest with one field violation each.
+grpc::Status InvalidArgument(
+    const std::vector<planner::FieldViolation>& violations);
+
+// "field: description; field: description", the message part above; also
+// what the CLI prints for bad input in in-process mode.
+std::string DescribeViolations(
+    const std::vector<planner::FieldViolation>& violations);
+
+// go-grpc-prometheus spelling of a status code ("OK", "InvalidArgument",
+// "Canceled", ...), used as the grpc_code label.
+absl::string_view GoCodeName(grpc::StatusCode code);
+
+}  // namespace accelplan::server
+
+#endif  // ACCELPLAN_SERVER_STATUS_H_

@@ -1,0 +1,136 @@
+#include "server/training_planner_service.h"
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "server/conversion.h"
+#include "server/log.h"
+#include "server/status.h"
+
+namespace accelplan::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void AppendAll(Violations more, Violations* out) {
+  out->insert(out->end(), std::make_move_iterator(more.begin()),
+              std::make_move_iterator(more.end()));
+}
+
+// Runs one unary call: bookkeeping around `body`, which does the work on the
+// snapshot read at the start of the call.
+template <typename Body>
+grpc::ServerUnaryReactor* Serve(Method method, const Metrics* metrics,
+                                const std::shared_ptr<const ServingSnapshot>&
+                                    snapshot,
+                                grpc::CallbackServerContext* context,
+                                Body&& body) {
+  const Clock::time_point start = Clock::now();
+  if (metrics) metrics->Started(method);
+  grpc::Status status;
+  if (context->deadline() <= std::chrono::system_clock::now()) {
+    // The caller has already given up: planning would be wasted work.
+    status = grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                         "deadline expired before the call was handled");
+  } else if (context->IsCancelled()) {
+    status = grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
+  } else if (snapshot == nullptr || snapshot->planner == nullptr) {
+    status = grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "catalog not loaded yet; retry");
+  } else {
+    try {
+      status = body(*snapshot);
+    } catch (const std::exception& e) {
+      // A planner bug must not take the process down with it.
+      Log(LogLevel::kError, "call failed with an exception",
+          {{"method", MethodName(method)}, {"error", e.what()}});
+      status = grpc::Status(grpc::StatusCode::INTERNAL,
+                            absl::StrCat("internal error: ", e.what()));
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  if (metrics) metrics->Handled(method, status.error_code(), seconds);
+  if (LogEnabled(LogLevel::kDebug)) {
+    Log(LogLevel::kDebug, "call",
+        {{"method", MethodName(method)},
+         {"code", std::string(GoCodeName(status.error_code()))},
+         {"latency_seconds", seconds}});
+  }
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(status);
+  return reactor;
+}
+
+}  // namespace
+
+TrainingPlannerService::TrainingPlannerService(const Metrics* metrics)
+    : metrics_(metrics) {}
+
+void TrainingPlannerService::SetSnapshot(
+    std::shared_ptr<const ServingSnapshot> snapshot) {
+  std::atomic_store(&snapshot_, std::move(snapshot));
+}
+
+std::shared_ptr<const ServingSnapshot> TrainingPlannerService::snapshot()
+    const {
+  return std::atomic_load(&snapshot_);
+}
+
+grpc::ServerUnaryReactor* TrainingPlannerService::PlanTraining(
+    grpc::CallbackServerContext* context,
+    const v1::PlanTrainingRequest* request,
+    v1::PlanTrainingResponse* response) {
+  return Serve(
+      Method::kPlanTraining, metrics_, snapshot(), context,
+      [&](const ServingSnapshot& snap) {
+        Violations violations;
+        planner::PlanRequest plan_request = FromProto(*request, &violations);
+        AppendAll(planner::ValidatePlanRequest(plan_request), &violations);
+        if (!violations.empty()) return InvalidArgument(violations);
+        planner::PlanResponse plan = snap.planner->Plan(plan_request);
+        if (metrics_) metrics_->Rejections(plan);
+        if (snap.plan_counters) snap.plan_counters->Count(plan);
+        if (IsBasicView(plan_request)) ApplyBasicView(&plan);
+        ToProto(plan, response);
+        return grpc::Status::OK;
+      });
+}
+
+grpc::ServerUnaryReactor* TrainingPlannerService::ReviewPlan(
+    grpc::CallbackServerContext* context,
+    const v1::ReviewPlanRequest* request, v1::ReviewPlanResponse* response) {
+  return Serve(Method::kReviewPlan, metrics_, snapshot(), context,
+               [&](const ServingSnapshot& snap) {
+                 Violations violations;
+                 planner::ReviewRequest review_request =
+                     FromProto(*request, &violations);
+                 AppendAll(planner::ValidateReviewRequest(review_request),
+                           &violations);
+                 if (!violations.empty()) return InvalidArgument(violations);
+                 ToProto(snap.planner->Review(review_request), response);
+                 return grpc::Status::OK;
+               });
+}
+
+grpc::ServerUnaryReactor* TrainingPlannerService::ListAccelerators(
+    grpc::CallbackServerContext* context,
+    const v1::ListAcceleratorsRequest* request,
+    v1::ListAcceleratorsResponse* response) {
+  return Serve(Method::kListAccelerators, metrics_, snapshot(), context,
+               [&](const ServingSnapshot& snap) {
+                 Violations violations;
+                 planner::ListRequest list_request =
+                     FromProto(*request, &violations);
+                 AppendAll(planner::ValidateListRequest(list_request),
+                           &violations);
+                 if (!violations.empty()) return InvalidArgument(violations);
+                 ToProto(snap.planner->List(list_request), response);
+                 return grpc::Status::OK;
+               });
+}
+
+}  // namespace accelplan::server

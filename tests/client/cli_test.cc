@@ -1,0 +1,256 @@
+// The CLI's parsing layer: flags, shorthand values, JSON requests, help and
+// exit codes. End-to-end runs of the binary are in test_cli.py.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "client/cli/commands.h"
+#include "client/cli/flags.h"
+#include "client/cli/requests.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace accelplan::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+ParsedFlags MustParse(const std::vector<FlagSpec>& specs,
+                      const std::vector<std::string>& args) {
+  absl::StatusOr<ParsedFlags> flags = ParseFlags(specs, args);
+  EXPECT_TRUE(flags.ok()) << flags.status();
+  return flags.ok() ? *flags : ParsedFlags{};
+}
+
+std::vector<FlagSpec> PlanSpecs() {
+  std::vector<FlagSpec> specs = WorkloadFlagSpecs();
+  specs.push_back({"request", "FILE.json", "", "request"});
+  specs.push_back({"view", "basic|full", "full", "view"});
+  return specs;
+}
+
+// A request file in a fresh temporary folder.
+class TempJson {
+ public:
+  explicit TempJson(const std::string& json) {
+    path_ = std::filesystem::temp_directory_path() /
+            ("accelplan_cli_test_" + std::to_string(::getpid()) + "_" +
+             std::to_string(counter_++) + ".json");
+    std::ofstream(path_) << json;
+  }
+  ~TempJson() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path path_;
+};
+
+TEST(ParseQuantityTest, AcceptsScientificPlainAndSuffixedCounts) {
+  EXPECT_EQ(*ParseQuantity("7e9"), 7e9);
+  EXPECT_EQ(*ParseQuantity("7000000000"), 7e9);
+  EXPECT_EQ(*ParseQuantity("7B"), 7e9);
+  EXPECT_EQ(*ParseQuantity("1.5T"), 1.5e12);
+  EXPECT_EQ(*ParseQuantity("350M"), 3.5e8);
+}
+
+TEST(ParseQuantityTest, RejectsWordsAndNonFiniteValues) {
+  EXPECT_FALSE(ParseQuantity("seven").ok());
+  EXPECT_FALSE(ParseQuantity("").ok());
+  EXPECT_FALSE(ParseQuantity("inf").ok());
+  EXPECT_FALSE(ParseQuantity("nan").ok());
+}
+
+TEST(ParseEnumTest, AcceptsLowerCaseNamesAndUniqueShortForms) {
+  EXPECT_EQ(*ParseEnum(v1::Framework_descriptor(), "jax"), v1::JAX);
+  EXPECT_EQ(*ParseEnum(v1::Framework_descriptor(), "scikit-learn"),
+            v1::SCIKIT_LEARN);
+  EXPECT_EQ(*ParseEnum(v1::Framework_descriptor(), "other"),
+            v1::OTHER_FRAMEWORK);
+  EXPECT_EQ(*ParseEnum(v1::Precision_descriptor(), "bf16"), v1::BF16_MIXED);
+  EXPECT_EQ(*ParseEnum(v1::Precision_descriptor(), "fp64_required"),
+            v1::FP64_REQUIRED);
+  EXPECT_EQ(*ParseEnum(v1::RunPlatform_descriptor(), "vertex"),
+            v1::VERTEX_TRAINING);
+}
+
+TEST(ParseEnumTest, RejectsUnknownAndUnspecifiedValues) {
+  absl::StatusOr<int> bad = ParseEnum(v1::Framework_descriptor(), "caffe");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr("jax|tensorflow|pytorch"));
+  EXPECT_FALSE(
+      ParseEnum(v1::Framework_descriptor(), "framework_unspecified").ok());
+  EXPECT_FALSE(ParseEnum(v1::Framework_descriptor(), "").ok());
+}
+
+TEST(ParseFlagsTest, AcceptsEqualsSpaceAndBooleanForms) {
+  ParsedFlags flags = MustParse(
+      PlanSpecs(), {"--framework=jax", "--params", "7e9", "--single_host"});
+  EXPECT_EQ(flags.Get("framework"), "jax");
+  EXPECT_EQ(flags.Get("params"), "7e9");
+  EXPECT_EQ(flags.Get("single_host"), "true");
+  EXPECT_EQ(MustParse(PlanSpecs(), {"--nosingle_host"}).Get("single_host"),
+            "false");
+}
+
+TEST(ParseFlagsTest, RejectsUnknownFlagsMissingValuesAndBadBooleans) {
+  EXPECT_FALSE(ParseFlags(PlanSpecs(), {"--frameworks=jax"}).ok());
+  EXPECT_FALSE(ParseFlags(PlanSpecs(), {"--params"}).ok());
+  EXPECT_FALSE(ParseFlags(PlanSpecs(), {"--single_host=maybe"}).ok());
+  EXPECT_FALSE(ParseFlags(PlanSpecs(), {"--params=1", "--params=2"}).ok());
+}
+
+TEST(BuildPlanRequestTest, FlagsFillTheRequest) {
+  ParsedFlags flags = MustParse(
+      PlanSpecs(),
+      {"--framework=pytorch", "--framework_version=2.4", "--params=7e9",
+       "--method=lora", "--precision=bf16_mixed", "--objective=min_time",
+       "--deadline_hours=48", "--budget_usd=5000", "--single_host",
+       "--platform=gpu,tpu", "--platform=gke", "--view=basic"});
+  absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(flags);
+  ASSERT_TRUE(request.ok()) << request.status();
+  EXPECT_EQ(request->workload().framework(), v1::PYTORCH);
+  EXPECT_EQ(request->workload().framework_version(), "2.4");
+  EXPECT_EQ(request->workload().parameter_count(), 7e9);
+  EXPECT_EQ(request->workload().training_method(), v1::LORA);
+  EXPECT_EQ(request->workload().precision(), v1::BF16_MIXED);
+  EXPECT_EQ(request->goal().objective(), v1::MIN_TIME);
+  EXPECT_EQ(request->goal().deadline_hours(), 48);
+  EXPECT_EQ(request->goal().budget_usd(), 5000);
+  EXPECT_TRUE(request->constraints().single_host_only());
+  EXPECT_THAT(request->constraints().allowed_platforms(),
+              ::testing::ElementsAre(v1::GPU, v1::TPU));
+  EXPECT_EQ(request->constraints().run_platform(), v1::GKE);
+  EXPECT_EQ(request->view(), v1::BASIC);
+}
+
+TEST(BuildPlanRequestTest, FlagsOverrideAndExtendTheJsonFile) {
+  // Proto field names and lowerCamelCase may be mixed, as the parser allows.
+  TempJson file(R"({"workload": {"framework": "TENSORFLOW",
+                                "parameter_count": 1e9,
+                                "modelKind": "CNN"},
+                   "constraints": {"allowedPlatforms": ["TPU"]}})");
+  ParsedFlags flags =
+      MustParse(PlanSpecs(), {"--request", file.path(), "--framework=jax",
+                              "--platform=tpu", "--platform=cpu"});
+  absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(flags);
+  ASSERT_TRUE(request.ok()) << request.status();
+  EXPECT_EQ(request->workload().framework(), v1::JAX);
+  EXPECT_EQ(request->workload().parameter_count(), 1e9);
+  EXPECT_EQ(request->workload().model_kind(), v1::CNN);
+  EXPECT_THAT(request->constraints().allowed_platforms(),
+              ::testing::ElementsAre(v1::TPU, v1::CPU));
+}
+
+TEST(BuildPlanRequestTest, RejectsInvalidJsonUnknownFieldsAndMissingFiles) {
+  TempJson broken("{\"workload\": ");
+  EXPECT_EQ(
+      BuildPlanRequest(MustParse(PlanSpecs(), {"--request", broken.path()}))
+          .status()
+          .code(),
+      absl::StatusCode::kInvalidArgument);
+  TempJson typo(R"({"workload": {"framwork": "JAX"}})");
+  EXPECT_FALSE(
+      BuildPlanRequest(MustParse(PlanSpecs(), {"--request", typo.path()}))
+          .ok());
+  EXPECT_FALSE(BuildPlanRequest(
+                   MustParse(PlanSpecs(), {"--request", "/nonexistent/x.json"}))
+                   .ok());
+}
+
+TEST(BuildReviewRequestTest, NeedsProposals) {
+  std::vector<FlagSpec> specs = PlanSpecs();
+  EXPECT_FALSE(BuildReviewRequest(MustParse(specs, {"--framework=jax"})).ok());
+  TempJson file(R"({"workload": {"framework": "JAX"},
+                   "proposals": [{"label": "A",
+                                  "hardware": {"accelerator": "tpu-v5p"}}]})");
+  absl::StatusOr<v1::ReviewPlanRequest> request =
+      BuildReviewRequest(MustParse(specs, {"--request", file.path()}));
+  ASSERT_TRUE(request.ok()) << request.status();
+  EXPECT_EQ(request->proposals(0).hardware().accelerator(), "tpu-v5p");
+}
+
+TEST(ToJsonTest, PrintsLowerCamelCase) {
+  v1::PlanTrainingResponse response;
+  response.set_catalog_version("v1");
+  response.set_no_plan_reason("nothing fits");
+  const std::string json = ToJson(response);
+  EXPECT_THAT(json, HasSubstr("\"catalogVersion\""));
+  EXPECT_THAT(json, HasSubstr("\"noPlanReason\""));
+  EXPECT_THAT(json, ::testing::Not(HasSubstr("catalog_version")));
+}
+
+TEST(ExitCodeTest, MapsStatusesToTheContract) {
+  EXPECT_EQ(ExitCodeFor(absl::OkStatus()), kExitOk);
+  EXPECT_EQ(ExitCodeFor(absl::InvalidArgumentError("x")), kExitBadInput);
+  EXPECT_EQ(ExitCodeFor(absl::UnavailableError("x")), kExitUnavailable);
+  EXPECT_EQ(ExitCodeFor(absl::DeadlineExceededError("x")), kExitUnavailable);
+}
+
+int RunArgs(const std::vector<std::string>& args, std::string* out,
+            std::string* err) {
+  std::ostringstream o, e;
+  int code = RunCli(args, o, e);
+  *out = o.str();
+  *err = e.str();
+  return code;
+}
+
+TEST(RunCliTest, EverySubcommandDocumentsEachFlagWithItsDefault) {
+  for (const char* command : {"plan", "review", "catalog"}) {
+    std::string out, err;
+    EXPECT_EQ(RunArgs({command, "--help"}, &out, &err), kExitOk) << command;
+    EXPECT_THAT(out, HasSubstr("--server=HOST:PORT")) << command;
+    EXPECT_THAT(out, HasSubstr("--catalog=PATH")) << command;
+    EXPECT_THAT(out, HasSubstr("--output=json|table")) << command;
+    EXPECT_THAT(out, HasSubstr("default: json")) << command;
+  }
+  std::string out, err;
+  RunArgs({"plan", "--help"}, &out, &err);
+  for (const char* flag :
+       {"--framework=", "--framework_version=", "--params=", "--method=",
+        "--precision=", "--objective=", "--deadline_hours=", "--budget_usd=",
+        "--single_host", "--platform=", "--view=basic|full", "--request="}) {
+    EXPECT_THAT(out, HasSubstr(flag));
+  }
+  EXPECT_THAT(out, HasSubstr("default: full"));
+}
+
+TEST(RunCliTest, BadInputExitsTwoBeforeConnecting) {
+  std::string out, err;
+  EXPECT_EQ(RunArgs({}, &out, &err), kExitBadInput);
+  EXPECT_EQ(RunArgs({"frobnicate"}, &out, &err), kExitBadInput);
+  EXPECT_EQ(RunArgs({"plan", "--framework=caffe", "--server=127.0.0.1:1"}, &out,
+                    &err),
+            kExitBadInput);
+  EXPECT_THAT(err, HasSubstr("--framework"));
+  EXPECT_EQ(
+      RunArgs({"plan", "--params=lots", "--server=127.0.0.1:1"}, &out, &err),
+      kExitBadInput);
+  EXPECT_EQ(
+      RunArgs({"plan", "--output=xml", "--server=127.0.0.1:1"}, &out, &err),
+      kExitBadInput);
+  EXPECT_EQ(
+      RunArgs({"plan", "--server=127.0.0.1:1", "--catalog=x.db"}, &out, &err),
+      kExitBadInput);
+  EXPECT_EQ(
+      RunArgs({"catalog", "--catalog=/nonexistent/catalog.db"}, &out, &err),
+      kExitBadInput);
+}
+
+TEST(RunCliTest, UnreachableServerExitsThree) {
+  std::string out, err;
+  EXPECT_EQ(RunArgs({"catalog", "--server=127.0.0.1:1", "--timeout_seconds=10"},
+                    &out, &err),
+            kExitUnavailable);
+  EXPECT_TRUE(out.empty());
+}
+
+}  // namespace
+}  // namespace accelplan::cli

@@ -1,0 +1,298 @@
+#include "planner/memory_model.h"
+
+#include <cstring>
+
+#include "gtest/gtest.h"
+
+namespace accelplan::planner {
+namespace {
+
+constexpr double kGB = 1e9;
+
+MemoryModelInput Full(double params, Optimizer optimizer,
+                      Precision precision = Precision::kBf16Mixed) {
+  MemoryModelInput in;
+  in.params = params;
+  in.method = TrainingMethod::kPreTraining;
+  in.precision = precision;
+  in.optimizer = optimizer;
+  in.recompute = Recompute::kNone;
+  return in;
+}
+
+double ModelStates(const MemoryEstimate& e) {
+  return e.weights_bytes + e.gradients_bytes + e.optimizer_bytes;
+}
+
+// Transformer Math 101 (EleutherAI) and SPEC §4: mixed precision + Adam =
+// 2 + 2 + 12 = 16 B/param, so 7B parameters need 112 GB of model states.
+TEST(MemoryModelTest, MixedPrecisionAdamIs16BytesPerParamSo7BNeeds112GB) {
+  const MemoryEstimate e =
+      EstimateMemoryPerDevice(Full(7e9, Optimizer::kAdam), ShardingLayout{});
+  EXPECT_DOUBLE_EQ(e.weights_bytes, 14 * kGB);
+  EXPECT_DOUBLE_EQ(e.gradients_bytes, 14 * kGB);
+  EXPECT_DOUBLE_EQ(e.optimizer_bytes, 84 * kGB);
+  EXPECT_DOUBLE_EQ(ModelStates(e), 112 * kGB);
+}
+
+TEST(MemoryModelTest, BytesPerParamPerOptimizerAndPrecision) {
+  // Transformer Math 101: fp32 master gradients add 2 (18 total); 8-bit
+  // AdamW keeps 6 B of optimizer state incl. master; SGD+momentum 8.
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kBf16Mixed, Optimizer::kAdamFp32Grads).total(),
+      18);
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kBf16Mixed, Optimizer::kAdam8bit).total(), 10);
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kBf16Mixed, Optimizer::kSgdMomentum).total(),
+      12);
+  const double adafactor =
+      BytesPerParam(Precision::kBf16Mixed, Optimizer::kAdafactor).total();
+  EXPECT_GT(adafactor, 8);
+  EXPECT_LT(adafactor, 9);
+  // fp32 training has no master copy: 4 + 4 + 8 (m, v).
+  const ModelStateBytes fp32 =
+      BytesPerParam(Precision::kFp32, Optimizer::kAdam);
+  EXPECT_DOUBLE_EQ(fp32.weights, 4);
+  EXPECT_DOUBLE_EQ(fp32.total(), 16);
+  // fp64: 8-byte words for weights, gradients, m and v.
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kFp64Required, Optimizer::kAdam).total(), 32);
+  // Unspecified precision and optimizer default to bf16 mixed + Adam.
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kUnspecified, Optimizer::kUnspecified).total(),
+      16);
+}
+
+// DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py
+// estimate_zero2_model_states_mem_needs (after PR #5099):
+//   gpu_mem = 2 * total_params + int(18 * total_params / total_gpus)
+//   "18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit +
+//    8_optimizer_states_32bit"  (planner-anchors.md §4)
+TEST(MemoryModelTest, ReproducesDeepSpeedZero2Estimator) {
+  const double p = 13e9;
+  for (const int n : {1, 8, 64}) {
+    ShardingLayout layout;
+    layout.data = n;
+    layout.fsdp = n;
+    layout.zero_stage = 2;
+    layout.keep_16bit_grad_copy = true;
+    const MemoryEstimate e =
+        EstimateMemoryPerDevice(Full(p, Optimizer::kAdamFp32Grads), layout);
+    EXPECT_NEAR(ModelStates(e), 2 * p + 18 * p / n, 1) << "N=" << n;
+  }
+}
+
+// DeepSpeed deepspeed/runtime/zero/stage3.py
+// estimate_zero3_model_states_mem_needs, no offload:
+//   gpu_mem = largest_layer_memory + int(18 * total_params / total_gpus),
+//   largest_layer_memory = 4 * largest_layer_params (planner-anchors.md §4)
+TEST(MemoryModelTest, ReproducesDeepSpeedZero3Estimator) {
+  const double p = 13e9;
+  const double largest = 128e3 * 5120;  // a 128K x 5120 embedding
+  for (const int n : {2, 8, 64}) {
+    ShardingLayout layout;
+    layout.data = n;
+    layout.fsdp = n;
+    layout.zero_stage = 3;
+    MemoryModelInput in = Full(p, Optimizer::kAdamFp32Grads);
+    in.largest_layer_params = largest;
+    const MemoryEstimate e = EstimateMemoryPerDevice(in, layout);
+    EXPECT_NEAR(ModelStates(e), 4 * largest + 18 * p / n, 1) << "N=" << n;
+  }
+}
+
+// Megatron-LM megatron/training/theoretical_memory_usage.py: 18 B/param
+// without the distributed optimizer, 6 + 12/DP with it (planner-anchors §7).
+TEST(MemoryModelTest, ReproducesMegatronDistributedOptimizer) {
+  const double p = 1e9;
+  ShardingLayout plain;
+  plain.data = 8;
+  EXPECT_NEAR(ModelStates(EstimateMemoryPerDevice(
+                  Full(p, Optimizer::kAdamFp32Grads), plain)) /
+                  p,
+              18, 1e-12);
+  for (const int dp : {2, 8, 128}) {
+    ShardingLayout layout;
+    layout.data = dp;
+    layout.fsdp = dp;
+    layout.zero_stage = 1;
+    const MemoryEstimate e =
+        EstimateMemoryPerDevice(Full(p, Optimizer::kAdamFp32Grads), layout);
+    EXPECT_NEAR(ModelStates(e) / p, 6.0 + 12.0 / dp, 1e-12) << "DP=" << dp;
+  }
+}
+
+// Transformer Math 101 ZeRO stages: 1 shards optimizer, 2 adds gradients,
+// 3 adds weights; TP and PP divide all model states.
+TEST(MemoryModelTest, ZeroStagesShardProgressivelyAndModelParallelDivides) {
+  const double p = 8e9;
+  ShardingLayout layout;
+  layout.data = 4;
+  layout.fsdp = 4;
+  const MemoryModelInput in = Full(p, Optimizer::kAdam);
+  layout.zero_stage = 0;
+  const MemoryEstimate z0 = EstimateMemoryPerDevice(in, layout);
+  layout.zero_stage = 1;
+  const MemoryEstimate z1 = EstimateMemoryPerDevice(in, layout);
+  layout.zero_stage = 2;
+  const MemoryEstimate z2 = EstimateMemoryPerDevice(in, layout);
+  layout.zero_stage = 3;
+  const MemoryEstimate z3 = EstimateMemoryPerDevice(in, layout);
+  EXPECT_DOUBLE_EQ(z0.optimizer_bytes, 12 * p);
+  EXPECT_DOUBLE_EQ(z1.optimizer_bytes, 3 * p);
+  EXPECT_DOUBLE_EQ(z1.gradients_bytes, 2 * p);
+  EXPECT_DOUBLE_EQ(z2.gradients_bytes, 0.5 * p);
+  EXPECT_DOUBLE_EQ(z2.weights_bytes, 2 * p);
+  EXPECT_DOUBLE_EQ(z3.weights_bytes, 0.5 * p);  // no shape: no gather term
+  EXPECT_DOUBLE_EQ(ModelStates(z3), 4 * p);
+
+  ShardingLayout mp;
+  mp.tensor = 4;
+  mp.pipeline = 2;
+  EXPECT_DOUBLE_EQ(ModelStates(EstimateMemoryPerDevice(in, mp)), 2 * p);
+}
+
+TransformerShape Shape7B() {
+  TransformerShape s;  // LLaMA-2-7B-like
+  s.layers = 32;
+  s.hidden_size = 4096;
+  s.attention_heads = 32;
+  s.sequence_length = 4096;
+  s.vocab_size = 32000;
+  return s;
+}
+
+// Korthikanti et al. via Transformer Math 101 (planner-anchors §6):
+// per layer sbh(34 + 5as/h) bytes, selective 34·sbh, full 2·sbh.
+TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
+  const TransformerShape shape = Shape7B();
+  const double s = 4096, b = 2, h = 4096, a = 32, layers = 32;
+  const double sbh = s * b * h;
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.shape = &shape;
+  in.global_batch_size = 16;
+  ShardingLayout layout;
+  layout.data = 8;  // micro-batch 16 / 8 = 2
+
+  in.recompute = Recompute::kNone;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   layers * sbh * (34 + 5 * a * s / h));
+  in.recompute = Recompute::kSelective;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   layers * sbh * 34);
+  in.recompute = Recompute::kFull;
+  const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
+  EXPECT_DOUBLE_EQ(full.activations_bytes, layers * 2 * sbh);
+  EXPECT_NE(std::strstr(full.activation_assumption, "full recompute"), nullptr);
+}
+
+TEST(MemoryModelTest, ActivationsSplitByTensorAndPipeline) {
+  const TransformerShape shape = Shape7B();
+  const double sbh = 4096.0 * 1 * 4096;
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.shape = &shape;
+  in.recompute = Recompute::kSelective;
+  in.global_batch_size = 4;
+  ShardingLayout layout;
+  layout.data = 4;
+  layout.tensor = 4;
+  layout.pipeline = 2;
+  // Megatron with sequence parallelism: 34·sbh/t per layer, 16 layers/stage.
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   16 * 34 * sbh / 4);
+  // Without SP (Transformer Math 101): sbh(10 + 24/t).
+  layout.sequence_parallel = false;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   16 * sbh * (10 + 24.0 / 4));
+}
+
+TEST(MemoryModelTest, MicroBatchIsAtLeastOneAndFp32DoublesActivations) {
+  const TransformerShape shape = Shape7B();
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.shape = &shape;
+  in.recompute = Recompute::kFull;
+  in.global_batch_size = 4;
+  ShardingLayout layout;
+  layout.data = 64;  // fewer sequences than replicas: still one per device
+  const double one_seq = 32 * 2 * 4096.0 * 4096;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   one_seq);
+  in.precision = Precision::kFp32;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   2 * one_seq);
+}
+
+TEST(MemoryModelTest, WithoutShapeActivationsAreAStatedShareOfModelStates) {
+  const MemoryEstimate e =
+      EstimateMemoryPerDevice(Full(1e9, Optimizer::kAdam), ShardingLayout{});
+  EXPECT_DOUBLE_EQ(e.activations_bytes, 0.2 * 16e9);
+  EXPECT_NE(std::strstr(e.activation_assumption, "20%"), nullptr);
+  EXPECT_DOUBLE_EQ(e.total_bytes, 1.2 * 16e9);
+}
+
+TEST(MemoryModelTest, LoraKeepsFrozenWeightsPlusSmallAdapterState) {
+  const TransformerShape shape = Shape7B();
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.method = TrainingMethod::kLora;
+  in.shape = &shape;
+  in.lora_rank = 8;
+  const double adapters = 2 * 8 * 4096.0 * 32 * 4;  // 4 attention projections
+  const MemoryEstimate e = EstimateMemoryPerDevice(in, ShardingLayout{});
+  EXPECT_DOUBLE_EQ(e.weights_bytes, 2 * 7e9 + 2 * adapters);
+  EXPECT_DOUBLE_EQ(e.gradients_bytes, 2 * adapters);
+  EXPECT_DOUBLE_EQ(e.optimizer_bytes, 12 * adapters);
+  EXPECT_NE(std::strstr(e.method_assumption, "LoRA"), nullptr);
+  // Far below full fine-tuning's 16 B/param.
+  EXPECT_LT(ModelStates(e), 2.2 * 7e9);
+
+  // No shape: adapters are 0.5% of the parameters.
+  in.shape = nullptr;
+  const MemoryEstimate ns = EstimateMemoryPerDevice(in, ShardingLayout{});
+  EXPECT_DOUBLE_EQ(ns.optimizer_bytes, 12 * 0.005 * 7e9);
+}
+
+TEST(MemoryModelTest, QloraBaseWeightsAreFourBitPlusQuantConstants) {
+  MemoryModelInput in = Full(70e9, Optimizer::kAdam);
+  in.method = TrainingMethod::kQlora;
+  const MemoryEstimate e = EstimateMemoryPerDevice(in, ShardingLayout{});
+  const double adapters = 0.005 * 70e9;
+  EXPECT_DOUBLE_EQ(e.weights_bytes, 0.5625 * 70e9 + 2 * adapters);
+  EXPECT_NE(std::strstr(e.method_assumption, "QLoRA"), nullptr);
+  // A 70B QLoRA base fits an 80 GB GPU where LoRA's bf16 base does not.
+  EXPECT_LT(e.weights_bytes, 45 * kGB);
+  in.method = TrainingMethod::kLora;
+  EXPECT_GT(EstimateMemoryPerDevice(in, ShardingLayout{}).weights_bytes,
+            140 * kGB);
+}
+
+TEST(MemoryModelTest, EmbeddingTablesShardLikeWeights) {
+  MemoryModelInput in = Full(1e8, Optimizer::kAdam);
+  in.embedding_bytes = 64 * kGB;
+  ShardingLayout layout;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).embeddings_bytes,
+                   64 * kGB);
+  layout.data = 8;
+  layout.fsdp = 8;
+  layout.zero_stage = 2;  // weights are not sharded below stage 3
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).embeddings_bytes,
+                   64 * kGB);
+  layout.zero_stage = 3;
+  layout.tensor = 2;
+  const MemoryEstimate e = EstimateMemoryPerDevice(in, layout);
+  EXPECT_DOUBLE_EQ(e.embeddings_bytes, 4 * kGB);
+  EXPECT_DOUBLE_EQ(e.total_bytes,
+                   ModelStates(e) + e.activations_bytes + e.embeddings_bytes);
+}
+
+TEST(MemoryModelTest, ParamsFromShapeMatchTheSevenBillionClass) {
+  const TransformerShape shape = Shape7B();
+  // 32·(4h² + 8h²) + 32000·h = 6.57e9 (LLaMA-2-7B's SwiGLU MLP gives 6.7e9).
+  EXPECT_NEAR(TransformerParamsFromShape(shape), 6.57e9, 0.01e9);
+  EXPECT_DOUBLE_EQ(LargestLayerParamsFromShape(shape),
+                   32000.0 * 4096);  // embedding
+  EXPECT_DOUBLE_EQ(TransformerParamsFromShape(TransformerShape{}), 0);
+}
+
+}  // namespace
+}  // namespace accelplan::planner

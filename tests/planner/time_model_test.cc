@@ -1,0 +1,208 @@
+#include "planner/time_model.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace accelplan::planner {
+namespace {
+
+constexpr double kDay = 86400;
+
+// Transformer Math 101 / Scaling Book: C = 6·P·D, 8·P·D with full remat.
+TEST(TimeModelTest, TrainingFlopsAreSixOrEightPD) {
+  EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kNone), 4.2e22);
+  EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kSelective), 4.2e22);
+  EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kFull), 5.6e22);
+}
+
+// Scaling Book (planner-anchors §8): LLaMA-3-70B, 15T tokens on 4,096 H100
+// (989.5 TFLOPS bf16 dense) at 45% MFU ≈ 40 days.
+TEST(TimeModelTest, ReproducesScalingBookLlama3On4096H100) {
+  const double flops = TrainingFlops(70e9, 15e12, Recompute::kNone);
+  const double days = ComputeSeconds(flops, 4096, 989.5e12, 0.45) / kDay;
+  EXPECT_NEAR(days, 40, 4);
+  StepTimeInput in;
+  in.flops_per_step_total = flops;
+  in.devices = 4096;
+  in.peak_flops_per_device = 989.5e12;
+  in.mfu_low = 0.45;
+  in.mfu_high = 0.45;
+  const StepTimeEstimate step = EstimateStepTime(in);
+  EXPECT_NEAR(step.step_seconds_expected / kDay, 40, 4);
+  EXPECT_DOUBLE_EQ(step.communication_fraction, 0);
+}
+
+// Scaling Book: the same run on TPU v5p (4.59e14) at 50% MFU on ~18.8k
+// chips takes ≈ 17 days; within 10%.
+TEST(TimeModelTest, ReproducesScalingBookLlama3OnV5p) {
+  const double flops = TrainingFlops(70e9, 15e12, Recompute::kNone);
+  const double days = ComputeSeconds(flops, 18800, 4.59e14, 0.5) / kDay;
+  EXPECT_NEAR(days, 17, 1.7);
+}
+
+// nccl-tests PERFORMANCE.md via llm-analysis: ring all-reduce moves
+// 2(n−1)/n of the bytes, all-gather and reduce-scatter (n−1)/n.
+TEST(TimeModelTest, RingCollectiveVolumes) {
+  EXPECT_DOUBLE_EQ(RingAllReduceSeconds(8e9, 8, 1e9), 14.0);
+  EXPECT_DOUBLE_EQ(AllGatherSeconds(8e9, 8, 1e9), 7.0);
+  EXPECT_DOUBLE_EQ(ReduceScatterSeconds(8e9, 4, 2e9), 3.0);
+  EXPECT_DOUBLE_EQ(RingAllReduceSeconds(8e9, 1, 1e9), 0);
+  EXPECT_DOUBLE_EQ(RingAllReduceSeconds(8e9, 8, 0), 0);
+}
+
+// Vertex AI Reduction Server blog: doubles all-reduce algorithm bandwidth,
+// unless the reducers' aggregate bandwidth is too small.
+TEST(TimeModelTest, ReductionServerHalvesAllReduceWhenReducersSuffice) {
+  const double ring = RingAllReduceSeconds(14e9, 16, 12.5e9);
+  const double rs =
+      ReductionServerAllReduceSeconds(14e9, 16, 12.5e9, 16 * 4e9 * 4);
+  EXPECT_NEAR(ring / rs, 2 * 15.0 / 16, 1e-9);
+  // Under-provisioned reducers: 16 workers × 14 GB over 32 GB/s in total.
+  EXPECT_DOUBLE_EQ(ReductionServerAllReduceSeconds(14e9, 16, 12.5e9, 32e9),
+                   16 * 14e9 / 32e9);
+}
+
+StepTimeInput DpStep(double comm_bytes) {
+  StepTimeInput in;
+  in.flops_per_step_total = 8 * 1e15 * 0.5 * 10;  // 10 s at 50% on 8 × 1e15
+  in.devices = 8;
+  in.peak_flops_per_device = 1e15;
+  in.mfu_low = 0.5;
+  in.mfu_high = 0.5;
+  in.bytes_allreduce_per_step = comm_bytes;
+  in.link_bytes_per_s = 1e9;
+  in.ring_size = 8;
+  return in;
+}
+
+// Overlap model: DP traffic hides behind compute until it exceeds it.
+TEST(TimeModelTest, DataParallelCommHidesBehindComputeUpToComputeTime) {
+  const StepTimeEstimate hidden = EstimateStepTime(DpStep(4e9));  // 7 s comm
+  EXPECT_DOUBLE_EQ(hidden.compute_seconds_fast, 10);
+  EXPECT_DOUBLE_EQ(hidden.overlappable_comm_seconds, 7);
+  EXPECT_DOUBLE_EQ(hidden.step_seconds_expected, 10);
+  EXPECT_DOUBLE_EQ(hidden.communication_fraction, 0);
+
+  const StepTimeEstimate bound = EstimateStepTime(DpStep(16e9));  // 28 s
+  EXPECT_DOUBLE_EQ(bound.exposed_comm_seconds_fast, 18);
+  EXPECT_DOUBLE_EQ(bound.step_seconds_expected, 28);
+  EXPECT_NEAR(bound.communication_fraction, 18.0 / 28, 1e-12);
+  EXPECT_NEAR(bound.comm_to_compute_ratio, 2.8, 1e-12);
+}
+
+TEST(TimeModelTest, TensorParallelTrafficIsAlwaysExposed) {
+  StepTimeInput in = DpStep(0);
+  in.tp_bytes_allreduce_per_step = 4e9;
+  in.tp_size = 8;
+  in.tp_link_bytes_per_s = 1e9;
+  const StepTimeEstimate e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.critical_comm_seconds, 7);
+  EXPECT_DOUBLE_EQ(e.step_seconds_expected, 17);
+}
+
+TEST(TimeModelTest, FsdpGathersTwiceAndReduceScattersOnce) {
+  StepTimeInput in = DpStep(0);
+  in.fsdp_bytes = 8e9;
+  in.fsdp_size = 8;
+  in.fsdp_link_bytes_per_s = 1e9;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).overlappable_comm_seconds, 21);
+}
+
+// GPipe / Megatron 1F1B: bubble = (p − 1)/(m + p − 1) of the step.
+TEST(TimeModelTest, PipelineBubbleStretchesCompute) {
+  EXPECT_DOUBLE_EQ(PipelineBubbleFraction(1, 8), 0);
+  EXPECT_DOUBLE_EQ(PipelineBubbleFraction(4, 13), 3.0 / 16);
+  StepTimeInput in = DpStep(0);
+  in.pipeline_stages = 4;
+  in.microbatches = 13;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 10 * 16.0 / 13);
+  in.microbatches = 0;  // default 4 per stage: 3/19 bubble
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_fast, 10 * 19.0 / 16);
+}
+
+TEST(TimeModelTest, MfuRangeOrdersFastAndSlowSteps) {
+  StepTimeInput in = DpStep(0);
+  in.mfu_low = 0.25;
+  in.mfu_high = 0.5;
+  const StepTimeEstimate e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.step_seconds_fast, 10);
+  EXPECT_DOUBLE_EQ(e.step_seconds_slow, 20);
+  EXPECT_NEAR(e.step_seconds_expected, 10 * 0.5 / 0.375, 1e-9);
+}
+
+TEST(TimeModelTest, DefaultMfuBands) {
+  const MfuRange tpu =
+      DefaultMfu(DeviceClass::kTpu, ModelKind::kDenseTransformer);
+  EXPECT_DOUBLE_EQ(tpu.low, 0.35);
+  EXPECT_DOUBLE_EQ(tpu.high, 0.55);
+  EXPECT_DOUBLE_EQ(tpu.expected(), 0.45);
+  EXPECT_DOUBLE_EQ(DefaultMfu(DeviceClass::kOlderGpu, ModelKind::kCnn).high,
+                   0.45);
+  const MfuRange cpu = DefaultMfu(DeviceClass::kCpu, ModelKind::kTabular);
+  EXPECT_DOUBLE_EQ(cpu.low, 0.05);
+  EXPECT_DOUBLE_EQ(cpu.high, 0.15);
+  EXPECT_NE(std::string(cpu.source).find("fp32"), std::string::npos);
+  EXPECT_LT(
+      DefaultMfu(DeviceClass::kModernGpu, ModelKind::kRecommender).high,
+      DefaultMfu(DeviceClass::kModernGpu, ModelKind::kDenseTransformer).high);
+}
+
+// Scaling Book training.md: DP/FSDP compute-bound iff B/X > C/W_ici:
+// v5p 4.59e14 / 1.8e11 = 2,550 tokens per chip on one axis, 850 on three.
+TEST(TimeModelTest, ScalingBookDataParallelThresholdTpuV5p) {
+  const BoundCheck one_axis = DataParallelBound(2000, 4.59e14, 1.8e11);
+  EXPECT_NEAR(one_axis.required, 2550, 1);
+  EXPECT_TRUE(one_axis.communication_bound);
+  EXPECT_NEAR(one_axis.ratio, 2000 / 2550.0, 1e-3);
+  const BoundCheck three_axes = DataParallelBound(2000, 4.59e14, 3 * 1.8e11);
+  EXPECT_NEAR(three_axes.required, 850, 1);
+  EXPECT_FALSE(three_axes.communication_bound);
+}
+
+// Scaling Book gpus.md: H100 within a node 990e12/450e9 = 2,200 tokens per
+// GPU, across nodes 990e12/400e9 = 2,475; two nodes halve it (≈1,237).
+TEST(TimeModelTest, ScalingBookDataParallelThresholdH100) {
+  EXPECT_NEAR(DataParallelBound(4096, 990e12, 450e9).required, 2200, 1);
+  const BoundCheck across = DataParallelBound(2048, 990e12, 400e9);
+  EXPECT_NEAR(across.required, 2475, 1);
+  EXPECT_TRUE(across.communication_bound);
+  const BoundCheck two_nodes = DataParallelBound(2048, 990e12, 400e9, 2);
+  EXPECT_NEAR(two_nodes.required, 1237.5, 1);
+  EXPECT_FALSE(two_nodes.communication_bound);
+}
+
+// Scaling Book gpus.md: TP over Y is comms-bound when Y > F/2475 (H100 beyond
+// a node); F = 28,000 (LLaMA-3) gives ≈ 11-way.
+TEST(TimeModelTest, ScalingBookTensorParallelLimit) {
+  const BoundCheck tp8 = TensorParallelBound(8, 28000, 990e12, 400e9);
+  EXPECT_NEAR(tp8.required, 11.3, 0.05);
+  EXPECT_FALSE(tp8.communication_bound);
+  EXPECT_TRUE(
+      TensorParallelBound(16, 28000, 990e12, 400e9).communication_bound);
+  // TPU v5p with one ICI axis: Y < F/2550.
+  EXPECT_NEAR(TensorParallelBound(4, 28000, 4.59e14, 1.8e11).required,
+              28000 / 2550.0, 0.01);
+}
+
+// Scaling Book training.md: FSDP + TP needs B/N > 2·2550²/F ≈ 400 tokens.
+TEST(TimeModelTest, ScalingBookFsdpPlusTensorParallelFloor) {
+  const BoundCheck check = FsdpTensorParallelBound(300, 32768, 4.59e14, 1.8e11);
+  EXPECT_NEAR(check.required, 2 * 2550.0 * 2550.0 / 32768, 1);
+  EXPECT_TRUE(check.communication_bound);
+}
+
+// Scaling Book training.md: Multislice DCN data parallelism needs a per-slice
+// batch above C/W_dcn ≈ 76,000 tokens for a v5p pod (4 chips per host,
+// 2.5e10 B/s DCN per host → 73,440 with the book's per-chip numbers).
+TEST(TimeModelTest, ScalingBookDcnDataParallelThreshold) {
+  const BoundCheck pod =
+      DcnDataParallelBound(65536, 8960, 4.59e14, 2240, 2.5e10);
+  EXPECT_NEAR(pod.required, 76000, 0.05 * 76000);
+  EXPECT_TRUE(pod.communication_bound);
+  EXPECT_FALSE(DcnDataParallelBound(1 << 20, 256, 4.59e14, 64, 2.5e10)
+                   .communication_bound);
+}
+
+}  // namespace
+}  // namespace accelplan::planner
