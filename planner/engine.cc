@@ -382,6 +382,11 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
       w.embedding_lookups_dominate ||
       (w.model_kind == ModelKind::kRecommender && embedding_bytes > 0 &&
        embedding_bytes >= 16.0 * job.params);
+  // SPEC §4: SparseCores lead the ranking for JAX and TensorFlow, whose
+  // TPU embedding APIs use them.
+  job.sparsecore_ranking =
+      job.embedding_dominated && (w.framework == Framework::kJax ||
+                                  w.framework == Framework::kTensorflow);
 
   const int seq = w.transformer_shape.sequence_length;
   const double epochs = w.epochs > 0 ? w.epochs : 1.0;
@@ -591,101 +596,74 @@ DeviceClass ClassOf(const Family& f) {
   }
 }
 
-// Per-device memory requirement of the job under a layout.
-MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
+// Per-device memory requirement of the job under a layout and recompute
+// level (unspecified recompute means selective, as the API documents).
+MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
+                      Recompute recompute, int64_t global_batch_override = 0) {
   const Workload& w = job.workload;
   MemoryModelInput in;
   in.params = job.params;
   in.method = job.method;
   in.precision = job.precision;
   in.optimizer = w.optimizer;
-  in.recompute = w.recompute;
+  in.recompute = recompute == Recompute::kUnspecified ? Recompute::kSelective
+                                                      : recompute;
   in.shape = w.transformer_shape.layers > 0 ? &w.transformer_shape : nullptr;
-  in.global_batch_size = w.global_batch_size;
+  in.global_batch_size =
+      global_batch_override > 0 ? global_batch_override : w.global_batch_size;
   in.embedding_bytes = w.embedding_table_gib * kGiB;
   in.lora_rank = w.lora_rank;
   return EstimateMemoryPerDevice(in, layout);
 }
 
-// Fills memory, layout and strategy for `devices` on the family; returns
-// whether the job fits.
-void ChooseLayout(const Job& job, const Family& f, Config& c) {
-  const double usable_per_device =
-      (f.platform == Platform::kCpu
-           ? c.shape->machine->memory_bytes.value_or(0)
-           : f.device_memory_bytes) *
-      (1 - kHeadroom);
-  c.usable_bytes = usable_per_device;
-  const Workload& w = job.workload;
+MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
+  return Memory(job, layout, job.workload.recompute);
+}
+
+// Layouts to try for `devices`, in SPEC §4's order of preference: data
+// parallel; FSDP/ZeRO-3; tensor parallel inside the NVLink/ICI domain with
+// FSDP; tensor parallel inside the VM + pipeline across VMs + ZeRO-1 data
+// parallel. Multislice keeps FSDP/TP inside each slice.
+std::vector<std::pair<ShardingLayout, Strategy>> LayoutsFor(const Job& job,
+                                                            const Family& f,
+                                                            const Config& c) {
+  std::vector<std::pair<ShardingLayout, Strategy>> out;
   const int n = c.devices;
-
-  if (w.per_device_memory_gib > 0) {
-    // The team's own sharding plan fixes what each device must hold.
-    c.required_bytes = w.per_device_memory_gib * kGiB;
-    c.memory = MemoryEstimate{};
-    c.memory.total_bytes = c.required_bytes;
-    c.fits = c.required_bytes <= usable_per_device;
-    c.layout.data = n;
-    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kFsdp;
-    if (c.slices > 1) c.strategy = Strategy::kMultislice;
-    return;
-  }
-  if (job.classical || !job.model_size_known) {
-    c.required_bytes = job.classical ? job.workload.dataset_gib * kGiB *
-                                           kClassicalMemoryFactor
-                                     : 0;
-    c.memory = MemoryEstimate{};
-    c.memory.total_bytes = c.required_bytes;
-    c.fits = c.required_bytes <= usable_per_device;
-    c.layout.data = n;
-    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel;
-    return;
-  }
-
-  // Model fits one device → data parallel; else FSDP/ZeRO-3 over every
-  // device; else tensor parallel inside the VM (NVLink / ICI) plus FSDP.
   ShardingLayout dp;
   dp.data = n;
-  MemoryEstimate m = Memory(job, dp);
-  if (m.total_bytes <= usable_per_device) {
-    c.layout = dp;
-    c.memory = m;
-    c.required_bytes = m.total_bytes;
-    c.fits = true;
-    c.strategy = n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel;
-  } else if (n > 1) {
-    ShardingLayout fsdp;
-    fsdp.data = n;
-    fsdp.zero_stage = 3;
-    fsdp.fsdp = c.slices > 1 ? n / c.slices : n;
-    m = Memory(job, fsdp);
-    c.layout = fsdp;
-    c.memory = m;
-    c.required_bytes = m.total_bytes;
-    c.fits = m.total_bytes <= usable_per_device;
-    c.strategy = Strategy::kFsdp;
-    const int tp = std::min(f.max_devices_per_vm, 8);
-    if (!c.fits && tp > 1 && n % tp == 0 && w.transformer_shape.layers > 0) {
-      ShardingLayout hybrid = fsdp;
-      hybrid.tensor = tp;
-      hybrid.fsdp = std::max(1, fsdp.fsdp / tp);
-      hybrid.data = n / tp;
-      m = Memory(job, hybrid);
-      if (m.total_bytes <= usable_per_device) {
-        c.layout = hybrid;
-        c.memory = m;
-        c.required_bytes = m.total_bytes;
-        c.fits = true;
-        c.strategy = Strategy::kHybrid;
+  out.push_back({dp, n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel});
+  if (n == 1) return out;
+  const int per_slice = c.slices > 1 ? n / c.slices : n;
+  ShardingLayout fsdp;
+  fsdp.data = n;
+  fsdp.zero_stage = 3;
+  fsdp.fsdp = per_slice;
+  out.push_back({fsdp, Strategy::kFsdp});
+  if (job.workload.transformer_shape.layers <= 0 || f.platform == Platform::kCpu) {
+    return out;
+  }
+  const int tp = std::min(f.platform == Platform::kTpu ? 8 : f.max_devices_per_vm, 8);
+  if (tp > 1 && per_slice % tp == 0) {
+    ShardingLayout hybrid = fsdp;
+    hybrid.tensor = tp;
+    hybrid.fsdp = per_slice / tp;
+    hybrid.data = n / tp;
+    out.push_back({hybrid, Strategy::kHybrid});
+    const int layers = job.workload.transformer_shape.layers;
+    if (f.platform == Platform::kGpu && c.hosts > 1) {
+      for (int pp : {2, 4, 8, 16, 32}) {
+        if (c.hosts % pp != 0 || pp > layers) continue;
+        ShardingLayout three_d;
+        three_d.tensor = tp;
+        three_d.pipeline = pp;
+        three_d.data = n / (tp * pp);
+        three_d.zero_stage = three_d.data > 1 ? 1 : 0;
+        three_d.fsdp = three_d.data;
+        out.push_back({three_d, Strategy::kHybrid});
       }
     }
-  } else {
-    c.layout = dp;
-    c.memory = m;
-    c.required_bytes = m.total_bytes;
-    c.fits = false;
   }
-  if (c.slices > 1) c.strategy = Strategy::kMultislice;
+  return out;
 }
 
 void EstimateTime(const Job& job, const Family& f, Config& c) {
@@ -700,9 +678,13 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
   in.peak_flops_per_device = c.peak_flops;
   in.mfu_low = c.mfu.low;
   in.mfu_high = c.mfu.high;
-  const double flops_per_token =
-      job.has_dataset && job.tokens > 0 ? job.training_flops / job.tokens
-                                        : 6.0 * job.params;
+  double flops_per_token = job.has_dataset && job.tokens > 0
+                               ? job.training_flops / job.tokens
+                               : 6.0 * job.params;
+  if (c.recompute == Recompute::kFull &&
+      job.workload.recompute != Recompute::kFull) {
+    flops_per_token *= 8.0 / 6.0;  // full recompute: one extra forward pass
+  }
   in.flops_per_step_total = flops_per_token * job.tokens_per_step;
   const double wire = GradientWireBytesPerParam(job.precision);
   const double grad_bytes = job.params * wire;
@@ -712,16 +694,23 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
                           : (multi_host ? f.inter_vm_bytes_per_s
                                         : f.intra_vm_bytes_per_s);
   const int per_slice = c.slices > 0 ? n / c.slices : n;
+  const int tp = std::max(1, c.layout.tensor);
+  const int pp = std::max(1, c.layout.pipeline);
+  const int replicas = std::max(1, n / (tp * pp));
   if (!job.classical && job.model_size_known && n > 1 &&
       job.workload.per_device_memory_gib <= 0) {
     if (c.layout.zero_stage == 3) {
-      in.fsdp_bytes = job.params * 2.0 / std::max(1, c.layout.tensor);
+      in.fsdp_bytes = job.params * 2.0 / tp;
       in.fsdp_size = c.layout.fsdp;
       in.fsdp_link_bytes_per_s = link;
     } else if (c.slices <= 1) {
-      in.bytes_allreduce_per_step = grad_bytes / std::max(1, c.layout.tensor);
-      in.ring_size = n / std::max(1, c.layout.tensor);
-      in.link_bytes_per_s = link;
+      // Plain or ZeRO-1 data parallel: each replica all-reduces (or
+      // reduce-scatters + all-gathers, the same volume) its gradient shard.
+      in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+      in.ring_size = replicas;
+      in.link_bytes_per_s =
+          f.platform == Platform::kGpu && c.hosts > pp ? f.inter_vm_bytes_per_s
+                                                       : link;
     } else {
       in.bytes_allreduce_per_step = grad_bytes;
       in.ring_size = per_slice;
@@ -731,6 +720,23 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+    }
+    const TransformerShape& shape = job.workload.transformer_shape;
+    if (tp > 1 && shape.hidden_size > 0) {
+      // Megatron TP: 4 activation all-reduces per layer (2 forward, 2
+      // backward) of tokens × hidden 16-bit values, inside the VM/slice.
+      const double tokens_per_replica = job.tokens_per_step / replicas;
+      in.tp_bytes_allreduce_per_step = 4.0 * shape.layers / pp *
+                                       tokens_per_replica * shape.hidden_size * 2.0;
+      in.tp_size = tp;
+      in.tp_link_bytes_per_s =
+          f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+    }
+    if (pp > 1) {
+      const int seq = std::max(1, shape.sequence_length);
+      in.pipeline_stages = pp;
+      in.microbatches = std::max(
+          1, static_cast<int>(job.tokens_per_step / seq / replicas));
     }
   }
   c.step = EstimateStepTime(in);
@@ -767,6 +773,91 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       c.hours.high = steps * c.step.step_seconds_slow / 3600;
     }
   }
+}
+
+// Picks the first layout (and recompute level) that fits and is not
+// communication-bound; failing that, the first that fits (it will be
+// reported COMMUNICATION_BOUND); failing that, the smallest requirement.
+void ChooseLayout(const Job& job, const Family& f, Config& c) {
+  const double usable_per_device =
+      (f.platform == Platform::kCpu
+           ? c.shape->machine->memory_bytes.value_or(0)
+           : f.device_memory_bytes) *
+      (1 - kHeadroom);
+  c.usable_bytes = usable_per_device;
+  const Workload& w = job.workload;
+  const int n = c.devices;
+
+  if (w.per_device_memory_gib > 0 || job.classical || !job.model_size_known) {
+    // The team's own sharding plan fixes what each device must hold; for
+    // classical ML the data set is the working set (split across VMs when
+    // the library distributes).
+    if (w.per_device_memory_gib > 0) {
+      c.required_bytes = w.per_device_memory_gib * kGiB;
+    } else if (job.classical) {
+      c.required_bytes =
+          job.workload.dataset_gib * kGiB * kClassicalMemoryFactor / n;
+    } else {
+      c.required_bytes = 0;
+    }
+    c.memory = MemoryEstimate{};
+    c.memory.total_bytes = c.required_bytes;
+    c.fits = c.required_bytes <= usable_per_device;
+    c.layout.data = n;
+    c.strategy = n == 1 ? Strategy::kSingleDevice
+                 : w.per_device_memory_gib > 0 ? Strategy::kFsdp
+                                               : Strategy::kDataParallel;
+    if (c.slices > 1) c.strategy = Strategy::kMultislice;
+    EstimateTime(job, f, c);
+    return;
+  }
+
+  std::vector<Recompute> levels = {w.recompute};
+  if (w.recompute == Recompute::kUnspecified &&
+      w.transformer_shape.layers > 0) {
+    levels.push_back(Recompute::kFull);  // trade compute for memory if needed
+  }
+  std::optional<Config> first_fit;
+  Config smallest = c;
+  smallest.required_bytes = std::numeric_limits<double>::infinity();
+  // Gradient accumulation (one sequence per device per micro-step) keeps the
+  // global batch while cutting activation memory, at no extra compute: it is
+  // tried before full recompute.
+  const bool can_accumulate = w.global_batch_size > 0;
+  for (Recompute level : levels) {
+    for (const auto& [layout, strategy] : LayoutsFor(job, f, c)) {
+     for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
+      const int64_t replicas =
+          std::max(1, layout.data);
+      if (accumulate && w.global_batch_size <= replicas) continue;
+      Config t = c;
+      t.layout = layout;
+      t.strategy = c.slices > 1 ? Strategy::kMultislice : strategy;
+      t.recompute = level;
+      t.accumulation_steps =
+          accumulate ? static_cast<int>((w.global_batch_size + replicas - 1) / replicas) : 1;
+      t.memory = Memory(job, layout, level, accumulate ? replicas : 0);
+      t.required_bytes = t.memory.total_bytes;
+      t.fits = t.required_bytes <= usable_per_device;
+      if (!t.fits) {
+        if (t.required_bytes < smallest.required_bytes) smallest = t;
+        continue;
+      }
+      EstimateTime(job, f, t);
+      if (!t.comm_bound) {
+        c = t;
+        return;
+      }
+      if (!first_fit) first_fit = t;
+     }
+    }
+  }
+  if (first_fit) {
+    c = *first_fit;
+    return;
+  }
+  c = smallest;
+  c.fits = false;
 }
 
 void Price(const Job& job, Config& c, Provisioning prov) {
@@ -1044,7 +1135,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     if (!on_demand_absent(s)) return Provisioning::kOnDemand;
     if (k.flex_start_allowed) return Provisioning::kFlexStart;
     if (k.reservation_available) return Provisioning::kReservation;
-    if (k.spot_allowed) return Provisioning::kSpot;
+    if (k.spot_allowed && !hard_no_ckpt) return Provisioning::kSpot;
     return std::nullopt;
   };
   std::vector<const Shape*> obtainable;
@@ -1069,9 +1160,19 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
                                    "which the request allows."));
   }
 
-  // Framework/format/offer rejections are final; sizing is still computed
-  // for FULL-view numbers only when the family is otherwise viable.
-  if (!cand.codes.empty()) return cand;
+  // A family already rejected by a hard rule is still sized, so that every
+  // code that applies (HBM_TOO_SMALL, EXCEEDS_*) is reported; the checks
+  // that only rank viable options (deadline, budget, communication) are not.
+  const bool rejected_already = !cand.codes.empty();
+  if (rejected_already && (job.on_device || f.platform == Platform::kEdge)) {
+    return cand;
+  }
+  if (rejected_already && obtainable.empty()) {
+    for (const Shape* s : shapes) obtainable.push_back(s);
+    if (obtainable.empty()) {
+      for (const Shape& s : f.shapes) obtainable.push_back(&s);
+    }
+  }
   if (f.platform == Platform::kEdge) {
     Config c;
     c.shape = &f.shapes.front();
@@ -1115,6 +1216,20 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       consider(big, h);
     }
   }
+  // XGBoost and LightGBM train across VMs (Dask / Spark, multi-node
+  // CUDA); scikit-learn does not.
+  const bool distributable_classical =
+      job.classical && (job.framework == Framework::kXgboost ||
+                        job.framework == Framework::kLightgbm);
+  if (f.platform == Platform::kCpu && distributable_classical && !obtainable.empty()) {
+    const Shape* big = obtainable.front();
+    for (const Shape* s : obtainable) {
+      if (s->machine->memory_bytes.value_or(0) > big->machine->memory_bytes.value_or(0)) {
+        big = s;
+      }
+    }
+    for (int h : {2, 4, 8, 16, 32, 64}) consider(big, h);
+  }
   if (f.platform == Platform::kTpu && pinned_slices > 1) {
     // A pinned Multislice setup: that many identical multi-host slices.
     for (const Shape* s : obtainable) {
@@ -1142,7 +1257,8 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
 
   const double peak_probe =
       obtainable.empty() ? 0 : PeakFlops(f, *obtainable.front(), job.precision, nullptr, nullptr);
-  if (peak_probe <= 0 && (job.has_dataset || job.model_size_known)) {
+  if (peak_probe <= 0 && !rejected_already &&
+      (job.has_dataset || job.model_size_known)) {
     cand.Reject(ReasonCode::kNotApplicable,
                 absl::StrCat("The catalog has no ", PrecisionLabel(job.precision),
                              " throughput for ", name, "."));
@@ -1156,10 +1272,9 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     c.devices = o.shape->devices * o.units;
     c.hosts = o.shape->vms * o.units;
     c.slices = f.platform == Platform::kTpu ? o.units : 1;
-    ChooseLayout(job, f, c);
     std::string note;
     c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
-    EstimateTime(job, f, c);
+    ChooseLayout(job, f, c);
     Price(job, c, provisioning_for(*o.shape).value_or(Provisioning::kOnDemand));
     return c;
   };
@@ -1192,6 +1307,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
                   absl::StrFormat("%s needs more than the %d accelerators the "
                                   "request allows.", name, max_acc));
     } else if (options.empty()) {
+      if (rejected_already) return cand;
       cand.Reject(pinned_devices > 0 || !pinned_topology.empty()
                       ? ReasonCode::kNotApplicable
                       : ReasonCode::kExceedsSingleHost,
@@ -1207,6 +1323,8 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     }
     return cand;
   }
+
+  if (rejected_already) return cand;
 
   std::vector<const Config*> usable;
   for (const Config& c : fitting) {
@@ -1304,6 +1422,19 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   return cand;
 }
 
+double JobBytesPerReplica(const Job& job, int replicas) {
+  if (!job.model_size_known || job.classical ||
+      job.workload.per_device_memory_gib > 0) {
+    return JobBytesOnOneDevice(job);
+  }
+  ShardingLayout dp;
+  dp.data = std::max(1, replicas);
+  // With gradient accumulation each replica holds one sequence at a time.
+  return Memory(job, dp, job.workload.recompute,
+                job.workload.global_batch_size > 0 ? dp.data : 0)
+      .total_bytes;
+}
+
 double JobBytesOnOneDevice(const Job& job) {
   if (job.workload.per_device_memory_gib > 0) {
     return job.workload.per_device_memory_gib * kGiB;
@@ -1394,6 +1525,18 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
                               job.classical ? "classical ML" : "small",
                               " job needs: ", detail, "."));
       }
+    }
+  }
+
+  // Embedding-dominated work: CPUs suit small models and I/O-bound work,
+  // not a step dominated by embedding lookups (Cloud TPU guidance).
+  if (job.embedding_dominated && !job.on_device) {
+    for (Candidate& c : cands) {
+      if (!viable(c) || c.family->platform != Platform::kCpu) continue;
+      c.Reject(ReasonCode::kNotRecommendedForWorkload,
+               absl::StrCat(c.family->name, ": embedding lookups dominate the "
+                            "step; CPUs suit small models or I/O-bound work, "
+                            "not large embedding models."));
     }
   }
 
@@ -1493,9 +1636,10 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
   auto tier = [&](const Candidate& c) {
     int t = 0;
     if (c.price_unknown) t += 8;
-    if (job.embedding_dominated) {
-      if (c.family->platform == Platform::kCpu) t += 4;
-      else if (c.family->sparse_cores <= 0) t += 2;
+    if (job.embedding_dominated && c.family->platform == Platform::kCpu) t += 4;
+    if (job.sparsecore_ranking && c.family->platform != Platform::kCpu &&
+        c.family->sparse_cores <= 0) {
+      t += 2;
     }
     if (job.classical && !gpu_asked && c.family->platform != Platform::kCpu) t += 1;
     return t;
@@ -1637,6 +1781,7 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
       return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
                    : "PyTorch (single device)";
     case Framework::kXgboost:
+      if (c.hosts > 1) return "xgboost.dask (distributed hist)";
       return f.platform == Platform::kGpu ? "xgboost (tree_method=hist, device=cuda)"
                                           : "xgboost (tree_method=hist, device=cpu)";
     case Framework::kScikitLearn: return "scikit-learn (n_jobs=-1)";
@@ -1733,6 +1878,25 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
     }
   }
   d.framework_api = FrameworkApi(job, f, c, horovod);
+  if (c.recompute == Recompute::kFull && job.workload.recompute != Recompute::kFull) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    "Full activation recompute (8·P·D compute) to fit memory.");
+  }
+  if (c.accumulation_steps > 1) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    absl::StrFormat("Gradient accumulation over %d micro-steps "
+                                    "(one sequence per device each) keeps the "
+                                    "global batch of %d.",
+                                    c.accumulation_steps,
+                                    job.workload.global_batch_size));
+  }
+  if (c.layout.pipeline > 1) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    absl::StrFormat("Tensor parallel %d inside each VM over "
+                                    "NVLink, %d pipeline stages across VMs, "
+                                    "ZeRO-1 data parallel over the rest.",
+                                    c.layout.tensor, c.layout.pipeline));
+  }
 
   // Estimates.
   Estimates& e = p.estimates;

@@ -71,6 +71,7 @@ struct Job {
   bool on_device = false;
   bool classical = false;   // XGBoost, scikit-learn, LightGBM, tabular
   bool embedding_dominated = false;
+  bool sparsecore_ranking = false;  // embedding-dominated JAX / TensorFlow
   bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
   double params = 0;
   bool model_size_known = false;
@@ -97,6 +98,9 @@ Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
 
 // Bytes the job needs on one device with no sharding (0 when unknown).
 double JobBytesOnOneDevice(const Job& job);
+// Bytes per device for plain data parallelism over `replicas` devices, with
+// gradient accumulation when a global batch is given.
+double JobBytesPerReplica(const Job& job, int replicas);
 
 // A family at a chosen size, with its numbers.
 struct Config {
@@ -107,6 +111,8 @@ struct Config {
   int slices = 1;
   ShardingLayout layout;
   Strategy strategy = Strategy::kSingleDevice;
+  Recompute recompute = Recompute::kUnspecified;  // the level chosen
+  int accumulation_steps = 1;  // gradient accumulation micro-steps
   MemoryEstimate memory;
   double required_bytes = 0;  // per device
   double usable_bytes = 0;    // per device after headroom

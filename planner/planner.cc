@@ -324,7 +324,7 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
                                                ? "best cost+time balance"
                                                : "cheapest that meets the deadline")});
     }
-    if (job.embedding_dominated && best->family->sparse_cores > 0) {
+    if (job.sparsecore_ranking && best->family->sparse_cores > 0) {
       why.push_back({ReasonCode::kUnspecified,
                      absl::StrFormat("%d SparseCores per chip accelerate the "
                                      "embedding lookups that dominate the step.",
@@ -394,7 +394,7 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
                                    "No price in the catalog: ranks below every "
                                    "priced option."});
           }
-          if (job.embedding_dominated && c.family->sparse_cores <= 0) {
+          if (job.sparsecore_ranking && c.family->sparse_cores <= 0) {
             alt.reasons.push_back(
                 {ReasonCode::kSlower,
                  "No SparseCores: embedding lookups run on the general cores."});

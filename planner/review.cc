@@ -335,7 +335,9 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
         continue;
       }
       // Single-slice / single-cluster strategies.
-      const double need = internal::JobBytesOnOneDevice(job);
+      int replicas = d.data_parallelism;
+      if (replicas <= 0) replicas = job.current_devices;
+      const double need = internal::JobBytesPerReplica(job, replicas);
       double usable = 0;
       if (job.current_accelerator && job.current_accelerator->memory_bytes) {
         usable = job.current_accelerator->memory_bytes->value * 0.9;
@@ -538,7 +540,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
                 absl::StrFormat("Takes %s vs %s.", internal::FormatHours(a.hours.expected),
                                 internal::FormatHours(b.hours.expected)));
         }
-        if (job.embedding_dominated && hw->family->sparse_cores <= 0) {
+        if (job.sparsecore_ranking && hw->family->sparse_cores <= 0) {
           j.Add(ReasonCode::kSlower,
                 absl::StrCat(hw->family->name, " has no SparseCores for the "
                              "embedding lookups that dominate the step."));

@@ -19,9 +19,10 @@ std::optional<int> ParseDate(absl::string_view date) {
       !absl::SimpleAtoi(date.substr(8, 2), &d)) {
     return std::nullopt;
   }
-  if (y < 1970 || y > 9999 || m < 1 || m > 12 || d < 1 || d > 31) {
-    return std::nullopt;
-  }
+  if (y < 1970 || y > 9999 || m < 1 || m > 12 || d < 1) return std::nullopt;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[m - 1] + (m == 2 && leap ? 1 : 0)) return std::nullopt;
   // Days from civil (Howard Hinnant's algorithm).
   y -= m <= 2;
   const int era = y / 400;

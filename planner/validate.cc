@@ -170,6 +170,17 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
       c.Integer(path + ".distribution.tensor_parallelism", d.tensor_parallelism, kMaxCount);
       c.Integer(path + ".distribution.pipeline_parallelism", d.pipeline_parallelism, kMaxCount);
       c.Integer(path + ".distribution.fsdp_parallelism", d.fsdp_parallelism, kMaxCount);
+      if (d.mesh) {
+        const MultisliceMesh& m = *d.mesh;
+        const std::string mp = path + ".distribution.mesh.";
+        c.Integer(mp + "ici_data_parallelism", m.ici_data_parallelism, kMaxCount);
+        c.Integer(mp + "ici_fsdp_parallelism", m.ici_fsdp_parallelism, kMaxCount);
+        c.Integer(mp + "ici_tensor_parallelism", m.ici_tensor_parallelism, kMaxCount);
+        c.Integer(mp + "dcn_data_parallelism", m.dcn_data_parallelism, 4096);
+        c.Integer(mp + "dcn_fsdp_parallelism", m.dcn_fsdp_parallelism, 4096);
+        c.Integer(mp + "dcn_tensor_parallelism", m.dcn_tensor_parallelism, 4096);
+        c.Integer(mp + "dcn_pipeline_parallelism", m.dcn_pipeline_parallelism, 4096);
+      }
     }
     if (p.remedy) {
       const RemedyProposal& m = *p.remedy;

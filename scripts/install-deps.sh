@@ -38,7 +38,6 @@ if [[ ${#missing[@]} -eq 0 ]]; then
 fi
 
 echo "install-deps.sh: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-  --no-install-recommends "${missing[@]}"
+  "${missing[@]}"

@@ -18,9 +18,9 @@ class Path {
   explicit Path(Violations* violations) : violations_(violations) {}
   Path(const Path& parent, absl::string_view field, int index = -1)
       : violations_(parent.violations_),
-        prefix_(index < 0 ? absl::StrCat(parent.prefix_, field, ".")
-                          : absl::StrCat(parent.prefix_, field, "[", index,
-                                         "].")) {}
+        prefix_(index < 0
+                    ? absl::StrCat(parent.prefix_, field, ".")
+                    : absl::StrCat(parent.prefix_, field, "[", index, "].")) {}
 
   // Reports `value` when the proto enum P does not define it.
   template <typename P>
@@ -122,8 +122,7 @@ void ToProto(const planner::TransformerShape& in, v1::TransformerShape* out) {
 
 planner::Workload FromProto(const v1::Workload& in, const Path& path) {
   planner::Workload out;
-  out.framework =
-      Enum<planner::Framework>(in.framework(), path, "framework");
+  out.framework = Enum<planner::Framework>(in.framework(), path, "framework");
   out.framework_version = in.framework_version();
   out.pytorch_xla_ok = in.pytorch_xla_ok();
   out.model_kind =
@@ -152,10 +151,10 @@ planner::Workload FromProto(const v1::Workload& in, const Path& path) {
   out.deployment_target = Enum<planner::DeploymentTarget>(
       in.deployment_target(), path, "deployment_target");
   const Path edge(path, "edge");
-  out.edge.model_format = Enum<planner::ModelFormat>(
-      in.edge().model_format(), edge, "model_format");
-  out.edge.quantization = Enum<planner::Quantization>(
-      in.edge().quantization(), edge, "quantization");
+  out.edge.model_format = Enum<planner::ModelFormat>(in.edge().model_format(),
+                                                     edge, "model_format");
+  out.edge.quantization = Enum<planner::Quantization>(in.edge().quantization(),
+                                                      edge, "quantization");
   out.lora_rank = in.lora_rank();
   return out;
 }
@@ -249,8 +248,8 @@ planner::CurrentSetup FromProto(const v1::CurrentSetup& in, const Path& path) {
   out.slice_count = in.slice_count();
   out.tpu_topology = in.tpu_topology();
   out.strategy = Enum<planner::Strategy>(in.strategy(), path, "strategy");
-  out.symptoms = Enums<planner::Symptom, v1::Symptom>(in.symptoms(), path,
-                                                      "symptoms");
+  out.symptoms =
+      Enums<planner::Symptom, v1::Symptom>(in.symptoms(), path, "symptoms");
   out.current_global_batch_size = in.current_global_batch_size();
   out.max_tolerated_global_batch_size = in.max_tolerated_global_batch_size();
   out.layer_widths = Vec(in.layer_widths());
@@ -323,8 +322,8 @@ planner::DistributionProposal FromProto(const v1::DistributionProposal& in,
                                         const Path& path) {
   planner::DistributionProposal out;
   out.strategy = Enum<planner::Strategy>(in.strategy(), path, "strategy");
-  out.across_slices = Enum<planner::DcnParallelism>(in.across_slices(), path,
-                                                    "across_slices");
+  out.across_slices =
+      Enum<planner::DcnParallelism>(in.across_slices(), path, "across_slices");
   out.slices = in.slices();
   if (in.has_mesh()) out.mesh = FromProto(in.mesh());
   out.data_parallelism = in.data_parallelism();
@@ -350,7 +349,8 @@ planner::RemedyProposal FromProto(const v1::RemedyProposal& in,
                                   const Path& path) {
   planner::RemedyProposal out;
   out.kind = Enum<planner::RemedyKind>(in.kind(), path, "kind");
-  if (in.has_target()) out.target = FromProto(in.target(), Path(path, "target"));
+  if (in.has_target())
+    out.target = FromProto(in.target(), Path(path, "target"));
   out.global_batch_size = in.global_batch_size();
   out.layer_widths = Vec(in.layer_widths());
   return out;
@@ -901,8 +901,7 @@ void ToProto(const planner::ReviewRequest& in, v1::ReviewPlanRequest* out) {
   }
 }
 
-void ToProto(const planner::ListRequest& in,
-             v1::ListAcceleratorsRequest* out) {
+void ToProto(const planner::ListRequest& in, v1::ListAcceleratorsRequest* out) {
   out->Clear();
   AddEnums(in.platforms, out->mutable_platforms());
   out->set_framework(ToEnum<v1::Framework>(in.framework));
@@ -914,8 +913,10 @@ void ToProto(const planner::ListRequest& in,
 
 void ToProto(const planner::PlanResponse& in, v1::PlanTrainingResponse* out) {
   out->Clear();
-  if (in.recommendation) ToProto(*in.recommendation, out->mutable_recommendation());
-  out->mutable_alternatives()->Reserve(static_cast<int>(in.alternatives.size()));
+  if (in.recommendation)
+    ToProto(*in.recommendation, out->mutable_recommendation());
+  out->mutable_alternatives()->Reserve(
+      static_cast<int>(in.alternatives.size()));
   for (const planner::Plan& p : in.alternatives) {
     ToProto(p, out->add_alternatives());
   }
@@ -936,7 +937,8 @@ void ToProto(const planner::PlanResponse& in, v1::PlanTrainingResponse* out) {
 
 planner::PlanResponse FromProto(const v1::PlanTrainingResponse& in) {
   planner::PlanResponse out;
-  if (in.has_recommendation()) out.recommendation = FromProto(in.recommendation());
+  if (in.has_recommendation())
+    out.recommendation = FromProto(in.recommendation());
   for (const v1::Plan& p : in.alternatives()) {
     out.alternatives.push_back(FromProto(p));
   }
@@ -993,7 +995,8 @@ planner::ReviewResponse FromProto(const v1::ReviewPlanResponse& in) {
 void ToProto(const planner::ListResponse& in,
              v1::ListAcceleratorsResponse* out) {
   out->Clear();
-  out->mutable_accelerators()->Reserve(static_cast<int>(in.accelerators.size()));
+  out->mutable_accelerators()->Reserve(
+      static_cast<int>(in.accelerators.size()));
   for (const planner::AcceleratorInfo& a : in.accelerators) {
     ToProto(a, out->add_accelerators());
   }

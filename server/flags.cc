@@ -8,7 +8,9 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -33,13 +35,17 @@ ABSL_FLAG(std::string, log_level, "info",
 namespace accelplan::server {
 namespace {
 
-constexpr const char* kFlagNames[] = {
-    "listen",          "metrics_listen",         "catalog",
-    "drain_delay_seconds", "shutdown_grace_seconds", "log_level"};
+constexpr const char* kFlagNames[] = {"listen",
+                                      "metrics_listen",
+                                      "catalog",
+                                      "drain_delay_seconds",
+                                      "shutdown_grace_seconds",
+                                      "log_level"};
 
 absl::Status ApplyEnvironment() {
   for (const char* name : kFlagNames) {
-    const std::string env = absl::StrCat("ACCELPLAN_", absl::AsciiStrToUpper(name));
+    const std::string env =
+        absl::StrCat("ACCELPLAN_", absl::AsciiStrToUpper(name));
     const char* value = std::getenv(env.c_str());
     if (value == nullptr) continue;
     absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
@@ -67,16 +73,23 @@ absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
   static std::once_flag usage_once;
   std::call_once(usage_once, [] {
     absl::SetProgramUsageMessage(
-        "accelplan-server: gRPC service that plans ML training hardware.\n"
+        "gRPC service that plans ML training hardware.\n"
         "Every flag can also be set as ACCELPLAN_<FLAG_IN_UPPER_CASE>; the "
         "command line wins.");
+    // --help lists the flags defined in this file.
+    absl::FlagsUsageConfig config;
+    config.contains_help_flags = [](absl::string_view file) {
+      return absl::StrContains(file, "server/flags");
+    };
+    config.contains_helpshort_flags = config.contains_help_flags;
+    absl::SetFlagsUsageConfig(config);
   });
   if (absl::Status env = ApplyEnvironment(); !env.ok()) return env;
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unexpected arguments: ",
-        absl::StrJoin(rest.begin() + 1, rest.end(), " ")));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unexpected arguments: ",
+                     absl::StrJoin(rest.begin() + 1, rest.end(), " ")));
   }
   ServerFlags flags;
   ServerOptions& o = flags.options;
@@ -92,7 +105,8 @@ absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
       "shutdown_grace_seconds", absl::GetFlag(FLAGS_shutdown_grace_seconds));
   if (!grace.ok()) return grace.status();
   o.shutdown_grace = *grace;
-  absl::StatusOr<LogLevel> level = ParseLogLevel(absl::GetFlag(FLAGS_log_level));
+  absl::StatusOr<LogLevel> level =
+      ParseLogLevel(absl::GetFlag(FLAGS_log_level));
   if (!level.ok()) return level.status();
   flags.log_level = *level;
   return flags;

@@ -17,20 +17,29 @@ const prometheus::Histogram::BucketBoundaries& HandlingBuckets() {
 
 const char* PlatformLabel(int platform) {
   switch (platform) {
-    case 1: return "CPU";
-    case 2: return "GPU";
-    case 3: return "TPU";
-    case 4: return "EDGE";
-    default: return "UNSPECIFIED";
+    case 1:
+      return "CPU";
+    case 2:
+      return "GPU";
+    case 3:
+      return "TPU";
+    case 4:
+      return "EDGE";
+    default:
+      return "UNSPECIFIED";
   }
 }
 
 int PlannerPlatform(catalog::Platform platform) {
   switch (platform) {
-    case catalog::Platform::kCpu: return 1;
-    case catalog::Platform::kGpu: return 2;
-    case catalog::Platform::kTpu: return 3;
-    case catalog::Platform::kEdge: return 4;
+    case catalog::Platform::kCpu:
+      return 1;
+    case catalog::Platform::kGpu:
+      return 2;
+    case catalog::Platform::kTpu:
+      return 3;
+    case catalog::Platform::kEdge:
+      return 4;
   }
   return 0;
 }
@@ -39,9 +48,12 @@ int PlannerPlatform(catalog::Platform platform) {
 
 const char* MethodName(Method method) {
   switch (method) {
-    case Method::kPlanTraining: return "PlanTraining";
-    case Method::kReviewPlan: return "ReviewPlan";
-    case Method::kListAccelerators: return "ListAccelerators";
+    case Method::kPlanTraining:
+      return "PlanTraining";
+    case Method::kReviewPlan:
+      return "ReviewPlan";
+    case Method::kListAccelerators:
+      return "ListAccelerators";
   }
   return "";
 }
@@ -70,14 +82,16 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                       .Register(*registry_);
   auto& handled = prometheus::BuildCounter()
                       .Name("grpc_server_handled_total")
-                      .Help("Total number of RPCs completed on the server, "
-                            "regardless of success or failure.")
+                      .Help(
+                          "Total number of RPCs completed on the server, "
+                          "regardless of success or failure.")
                       .Register(*registry_);
   auto& seconds = prometheus::BuildHistogram()
                       .Name("grpc_server_handling_seconds")
-                      .Help("Histogram of response latency (seconds) of gRPC "
-                            "that had been application-level handled by the "
-                            "server.")
+                      .Help(
+                          "Histogram of response latency (seconds) of gRPC "
+                          "that had been application-level handled by the "
+                          "server.")
                       .Register(*registry_);
   for (int m = 0; m < kNumMethods; ++m) {
     const prometheus::Labels labels = {
@@ -88,8 +102,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
     series.started = &started.Add(labels);
     for (int code = 0; code < 17; ++code) {
       prometheus::Labels with_code = labels;
-      with_code["grpc_code"] = std::string(
-          GoCodeName(static_cast<grpc::StatusCode>(code)));
+      with_code["grpc_code"] =
+          std::string(GoCodeName(static_cast<grpc::StatusCode>(code)));
       series.handled[code] = &handled.Add(with_code);
     }
     series.seconds = &seconds.Add(labels, HandlingBuckets());
@@ -97,8 +111,9 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
 
   auto& rejections = prometheus::BuildCounter()
                          .Name("accelplan_rejections_total")
-                         .Help("Candidates rejected in PlanTraining responses, "
-                               "by reason code.")
+                         .Help(
+                             "Candidates rejected in PlanTraining responses, "
+                             "by reason code.")
                          .Register(*registry_);
   for (int code = 1; code <= planner::kMaxReasonCode; ++code) {
     rejections_[code] = &rejections.Add(
@@ -108,8 +123,9 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
 
   plans_family_ = &prometheus::BuildCounter()
                        .Name("accelplan_plans_total")
-                       .Help("PlanTraining responses by recommended platform "
-                             "and series (\"none\": nothing viable).")
+                       .Help(
+                           "PlanTraining responses by recommended platform "
+                           "and series (\"none\": nothing viable).")
                        .Register(*registry_);
   catalog_info_ = &prometheus::BuildGauge()
                        .Name("accelplan_catalog_info")

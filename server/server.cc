@@ -63,12 +63,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     const ServerOptions& options, CatalogLoader loader) {
   std::unique_ptr<Server> s(new Server());
   s->options_ = options;
-  s->loader_ = loader ? std::move(loader) : CatalogLoader(&catalog::LoadCatalog);
+  s->loader_ =
+      loader ? std::move(loader) : CatalogLoader(&catalog::LoadCatalog);
   s->metrics_ = std::make_unique<Metrics>();
 
   if (!options.metrics_listen.empty()) {
     try {
-      s->exposer_ = std::make_unique<prometheus::Exposer>(options.metrics_listen);
+      s->exposer_ =
+          std::make_unique<prometheus::Exposer>(options.metrics_listen);
     } catch (const std::exception& e) {
       return absl::UnavailableError(absl::StrCat(
           "cannot serve metrics on ", options.metrics_listen, ": ", e.what()));
@@ -88,6 +90,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                            &s->port_);
   builder.RegisterService(s->service_.get());
   builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
+  // A port already taken is an error, not a silently shared listener.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   const ConnectionOptions& c = options.connection;
   builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
                              Millis(c.max_connection_age));
@@ -166,7 +170,8 @@ absl::Status Server::LoadAndInstall() {
       {{"catalog", options_.catalog_path},
        {"catalog_version", version},
        {"data_date", (*catalog)->data_date},
-       {"machine_types", static_cast<int64_t>((*catalog)->machine_types.size())}});
+       {"machine_types",
+        static_cast<int64_t>((*catalog)->machine_types.size())}});
   return absl::OkStatus();
 }
 
@@ -181,8 +186,7 @@ absl::Status Server::Reload() {
   metrics_->Reload(status.ok());
   if (!status.ok()) {
     Log(LogLevel::kError, "catalog reload failed; still serving the old one",
-        {{"error", status.ToString()},
-         {"catalog_version", catalog_version()}});
+        {{"error", status.ToString()}, {"catalog_version", catalog_version()}});
   }
   return status;
 }
@@ -194,8 +198,8 @@ void Server::Drain() {
        {"shutdown_grace_seconds",
         absl::ToDoubleSeconds(options_.shutdown_grace)}});
   // Load balancers keep sending for a while after readiness flips.
-  std::this_thread::sleep_for(
-      std::chrono::milliseconds(absl::ToInt64Milliseconds(options_.drain_delay)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(
+      absl::ToInt64Milliseconds(options_.drain_delay)));
   server_->Shutdown(Deadline(options_.shutdown_grace));
   Log(LogLevel::kInfo, "stopped");
 }

@@ -23,18 +23,17 @@ void AppendAll(Violations more, Violations* out) {
 // Runs one unary call: bookkeeping around `body`, which does the work on the
 // snapshot read at the start of the call.
 template <typename Body>
-grpc::ServerUnaryReactor* Serve(Method method, const Metrics* metrics,
-                                const std::shared_ptr<const ServingSnapshot>&
-                                    snapshot,
-                                grpc::CallbackServerContext* context,
-                                Body&& body) {
+grpc::ServerUnaryReactor* Serve(
+    Method method, const Metrics* metrics,
+    const std::shared_ptr<const ServingSnapshot>& snapshot,
+    grpc::CallbackServerContext* context, Body&& body) {
   const Clock::time_point start = Clock::now();
   if (metrics) metrics->Started(method);
   grpc::Status status;
   if (context->deadline() <= std::chrono::system_clock::now()) {
     // The caller has already given up: planning would be wasted work.
     status = grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
-                         "deadline expired before the call was handled");
+                          "deadline expired before the call was handled");
   } else if (context->IsCancelled()) {
     status = grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
   } else if (snapshot == nullptr || snapshot->planner == nullptr) {
@@ -101,8 +100,8 @@ grpc::ServerUnaryReactor* TrainingPlannerService::PlanTraining(
 }
 
 grpc::ServerUnaryReactor* TrainingPlannerService::ReviewPlan(
-    grpc::CallbackServerContext* context,
-    const v1::ReviewPlanRequest* request, v1::ReviewPlanResponse* response) {
+    grpc::CallbackServerContext* context, const v1::ReviewPlanRequest* request,
+    v1::ReviewPlanResponse* response) {
   return Serve(Method::kReviewPlan, metrics_, snapshot(), context,
                [&](const ServingSnapshot& snap) {
                  Violations violations;
@@ -120,17 +119,16 @@ grpc::ServerUnaryReactor* TrainingPlannerService::ListAccelerators(
     grpc::CallbackServerContext* context,
     const v1::ListAcceleratorsRequest* request,
     v1::ListAcceleratorsResponse* response) {
-  return Serve(Method::kListAccelerators, metrics_, snapshot(), context,
-               [&](const ServingSnapshot& snap) {
-                 Violations violations;
-                 planner::ListRequest list_request =
-                     FromProto(*request, &violations);
-                 AppendAll(planner::ValidateListRequest(list_request),
-                           &violations);
-                 if (!violations.empty()) return InvalidArgument(violations);
-                 ToProto(snap.planner->List(list_request), response);
-                 return grpc::Status::OK;
-               });
+  return Serve(
+      Method::kListAccelerators, metrics_, snapshot(), context,
+      [&](const ServingSnapshot& snap) {
+        Violations violations;
+        planner::ListRequest list_request = FromProto(*request, &violations);
+        AppendAll(planner::ValidateListRequest(list_request), &violations);
+        if (!violations.empty()) return InvalidArgument(violations);
+        ToProto(snap.planner->List(list_request), response);
+        return grpc::Status::OK;
+      });
 }
 
 }  // namespace accelplan::server

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "client/cli/commands.h"
 #include "client/cli/flags.h"
 #include "client/cli/requests.h"
+#include "client/cli/table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -184,6 +186,51 @@ TEST(ToJsonTest, PrintsLowerCamelCase) {
   EXPECT_THAT(json, HasSubstr("\"catalogVersion\""));
   EXPECT_THAT(json, HasSubstr("\"noPlanReason\""));
   EXPECT_THAT(json, ::testing::Not(HasSubstr("catalog_version")));
+}
+
+TEST(PlanTableTest, ShowsRecommendationAlternativesAndEveryRejection) {
+  v1::PlanTrainingResponse response;
+  v1::Plan* best = response.mutable_recommendation();
+  best->mutable_hardware()->set_machine_type("g4-standard-48");
+  best->mutable_hardware()->set_platform(v1::GPU);
+  best->mutable_distribution()->set_strategy(v1::DATA_PARALLEL);
+  best->mutable_estimates()->set_price_known(true);
+  best->mutable_estimates()->set_on_demand_hourly_usd(4.5);
+  best->mutable_estimates()->mutable_total_hours()->set_expected(12);
+  v1::Plan* alternative = response.add_alternatives();
+  alternative->set_rank(2);
+  alternative->mutable_hardware()->set_machine_type("a2-ultragpu-1g");
+  v1::Reason* loses = alternative->add_reasons();
+  loses->set_code(v1::HIGHER_COST);
+  loses->set_message("costs $80 vs $54");
+  for (const char* machine : {"a4-highgpu-8g", "n1-standard-8"}) {
+    v1::Rejection* rejection = response.add_rejected();
+    rejection->mutable_hardware()->set_machine_type(machine);
+    rejection->add_codes(v1::OVERSIZED_FOR_WORKLOAD);
+    rejection->set_reason(absl::StrCat(machine, " is 8x what the job needs"));
+  }
+  response.set_catalog_version("abc@2026-09-26");
+
+  const std::string table = PlanTable(response);
+  EXPECT_THAT(table, HasSubstr("RECOMMENDED: g4-standard-48"));
+  EXPECT_THAT(table, HasSubstr("distribution: data_parallel"));
+  EXPECT_THAT(table, HasSubstr("time: 12.0 h"));
+  EXPECT_THAT(table, HasSubstr("$4.50/h on-demand"));
+  EXPECT_THAT(table, HasSubstr("#2 a2-ultragpu-1g"));
+  EXPECT_THAT(table, HasSubstr("HIGHER_COST: costs $80 vs $54"));
+  EXPECT_THAT(table, HasSubstr("Rejected (2)"));
+  EXPECT_THAT(table, HasSubstr("a4-highgpu-8g is 8x what the job needs"));
+  EXPECT_THAT(table, HasSubstr("n1-standard-8 is 8x what the job needs"));
+  EXPECT_THAT(table, HasSubstr("OVERSIZED_FOR_WORKLOAD"));
+  EXPECT_THAT(table, HasSubstr("Catalog: abc@2026-09-26"));
+}
+
+TEST(PlanTableTest, SaysWhyNothingIsViable) {
+  v1::PlanTrainingResponse response;
+  response.set_no_plan_reason("fp64 rules out every allowed platform");
+  EXPECT_THAT(
+      PlanTable(response),
+      HasSubstr("NO VIABLE PLAN: fp64 rules out every allowed platform"));
 }
 
 TEST(ExitCodeTest, MapsStatusesToTheContract) {

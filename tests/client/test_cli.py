@@ -4,6 +4,7 @@ the exit-code contract, and every request file in examples/."""
 import glob
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -47,6 +48,23 @@ def test_catalog_defaults_to_the_catalog_beside_the_binary():
     result, default = run_json("catalog")
     assert result.returncode == 0, result.stderr
     assert default == explicit
+
+
+def test_catalog_falls_back_to_the_installed_layout(tmp_path):
+    # <prefix>/bin/accelplan finds <prefix>/share/accelplan/catalog.db.
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "share" / "accelplan").mkdir(parents=True)
+    installed = tmp_path / "bin" / "accelplan"
+    shutil.copy2(CLI, installed)
+    result = subprocess.run([str(installed), "catalog"], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 2  # no catalog anywhere yet
+    assert "catalog.db" in result.stderr
+    shutil.copy2(CATALOG, tmp_path / "share" / "accelplan" / "catalog.db")
+    result = subprocess.run([str(installed), "catalog"], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["accelerators"]
 
 
 def test_catalog_platform_filter():

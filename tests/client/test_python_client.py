@@ -146,6 +146,7 @@ def test_pipeline_step_emits_a_vertex_job_spec(server, client):
         server, json.dumps(request), image_uri="us-docker.pkg.dev/p/r/train:1"))
     pools = spec["workerPoolSpecs"]
     assert pools and pools[0]["machineSpec"]["machineType"]
+    assert pools[0]["containerSpec"]["imageUri"] == "us-docker.pkg.dev/p/r/train:1"
     assert all(p["containerSpec"]["imageUri"] for p in pools if p)
 
 

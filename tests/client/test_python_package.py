@@ -181,3 +181,14 @@ def test_unreachable_server_raises_unavailable():
         with pytest.raises(grpc.RpcError) as error:
             client.list_accelerators()
     assert error.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def test_dns_targets_balance_round_robin_over_every_address(scripted):
+    servicer, target = scripted
+    port = target.rsplit(":", 1)[1]
+    # localhost may also resolve to ::1, where nothing listens: round_robin
+    # sends every call to the address that is READY.
+    with Client("dns:///localhost:%s" % port) as client:
+        for _ in range(3):
+            assert client.list_accelerators().accelerators
+    assert servicer.calls == 3

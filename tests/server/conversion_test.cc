@@ -56,16 +56,36 @@ class Filler {
     const pb::Reflection* r = m->GetReflection();
     ++counter_;
     switch (f->cpp_type()) {
-      case pb::FieldDescriptor::CPPTYPE_INT32: r->SetInt32(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_INT64: r->SetInt64(m, f, counter_ * 1000003); break;
-      case pb::FieldDescriptor::CPPTYPE_UINT32: r->SetUInt32(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_UINT64: r->SetUInt64(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->SetDouble(m, f, counter_ + 0.5); break;
-      case pb::FieldDescriptor::CPPTYPE_FLOAT: r->SetFloat(m, f, counter_ + 0.5f); break;
-      case pb::FieldDescriptor::CPPTYPE_BOOL: r->SetBool(m, f, true); break;
-      case pb::FieldDescriptor::CPPTYPE_STRING: r->SetString(m, f, absl::StrCat("s", counter_)); break;
-      case pb::FieldDescriptor::CPPTYPE_ENUM: r->SetEnumValue(m, f, EnumValue(f)); break;
-      case pb::FieldDescriptor::CPPTYPE_MESSAGE: Fill(r->MutableMessage(m, f), depth + 1); break;
+      case pb::FieldDescriptor::CPPTYPE_INT32:
+        r->SetInt32(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_INT64:
+        r->SetInt64(m, f, counter_ * 1000003);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT32:
+        r->SetUInt32(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT64:
+        r->SetUInt64(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        r->SetDouble(m, f, counter_ + 0.5);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_FLOAT:
+        r->SetFloat(m, f, counter_ + 0.5f);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_BOOL:
+        r->SetBool(m, f, true);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_STRING:
+        r->SetString(m, f, absl::StrCat("s", counter_));
+        break;
+      case pb::FieldDescriptor::CPPTYPE_ENUM:
+        r->SetEnumValue(m, f, EnumValue(f));
+        break;
+      case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+        Fill(r->MutableMessage(m, f), depth + 1);
+        break;
     }
   }
 
@@ -73,16 +93,36 @@ class Filler {
     const pb::Reflection* r = m->GetReflection();
     ++counter_;
     switch (f->cpp_type()) {
-      case pb::FieldDescriptor::CPPTYPE_INT32: r->AddInt32(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_INT64: r->AddInt64(m, f, counter_ * 1000003); break;
-      case pb::FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(m, f, counter_); break;
-      case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(m, f, counter_ + 0.5); break;
-      case pb::FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(m, f, counter_ + 0.5f); break;
-      case pb::FieldDescriptor::CPPTYPE_BOOL: r->AddBool(m, f, true); break;
-      case pb::FieldDescriptor::CPPTYPE_STRING: r->AddString(m, f, absl::StrCat("s", counter_)); break;
-      case pb::FieldDescriptor::CPPTYPE_ENUM: r->AddEnumValue(m, f, EnumValue(f)); break;
-      case pb::FieldDescriptor::CPPTYPE_MESSAGE: Fill(r->AddMessage(m, f), depth + 1); break;
+      case pb::FieldDescriptor::CPPTYPE_INT32:
+        r->AddInt32(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_INT64:
+        r->AddInt64(m, f, counter_ * 1000003);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT32:
+        r->AddUInt32(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_UINT64:
+        r->AddUInt64(m, f, counter_);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        r->AddDouble(m, f, counter_ + 0.5);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_FLOAT:
+        r->AddFloat(m, f, counter_ + 0.5f);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_BOOL:
+        r->AddBool(m, f, true);
+        break;
+      case pb::FieldDescriptor::CPPTYPE_STRING:
+        r->AddString(m, f, absl::StrCat("s", counter_));
+        break;
+      case pb::FieldDescriptor::CPPTYPE_ENUM:
+        r->AddEnumValue(m, f, EnumValue(f));
+        break;
+      case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+        Fill(r->AddMessage(m, f), depth + 1);
+        break;
     }
   }
 
@@ -196,16 +236,15 @@ TEST(ConversionTest, ReportsUnknownEnumNumbersWithTheirFieldPaths) {
   plan.set_view(static_cast<v1::View>(9));
   Violations violations;
   FromProto(plan, &violations);
-  EXPECT_THAT(violations,
-              ElementsAre(Field(&planner::FieldViolation::field,
-                                "workload.framework"),
-                          Field(&planner::FieldViolation::field,
-                                "workload.edge.quantization"),
-                          Field(&planner::FieldViolation::field,
-                                "constraints.allowed_platforms[1]"),
-                          Field(&planner::FieldViolation::field,
-                                "current_setup.symptoms[0]"),
-                          Field(&planner::FieldViolation::field, "view")));
+  EXPECT_THAT(
+      violations,
+      ElementsAre(
+          Field(&planner::FieldViolation::field, "workload.framework"),
+          Field(&planner::FieldViolation::field, "workload.edge.quantization"),
+          Field(&planner::FieldViolation::field,
+                "constraints.allowed_platforms[1]"),
+          Field(&planner::FieldViolation::field, "current_setup.symptoms[0]"),
+          Field(&planner::FieldViolation::field, "view")));
   EXPECT_THAT(violations[0].description, ::testing::HasSubstr("999"));
 
   v1::ReviewPlanRequest review;
@@ -227,11 +266,10 @@ TEST(ConversionTest, ReportsUnknownEnumNumbersWithTheirFieldPaths) {
   list.set_framework(static_cast<v1::Framework>(8));
   violations.clear();
   FromProto(list, &violations);
-  EXPECT_THAT(violations,
-              ElementsAre(Field(&planner::FieldViolation::field,
-                                "platforms[0]"),
-                          Field(&planner::FieldViolation::field,
-                                "framework")));
+  EXPECT_THAT(
+      violations,
+      ElementsAre(Field(&planner::FieldViolation::field, "platforms[0]"),
+                  Field(&planner::FieldViolation::field, "framework")));
 }
 
 TEST(ConversionTest, BasicViewKeepsWhatAPipelineNeeds) {

@@ -90,7 +90,8 @@ std::string HttpGetMetrics(int port) {
   std::string response;
   char buffer[8192];
   ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) response.append(buffer, n);
+  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0)
+    response.append(buffer, n);
   ::close(fd);
   return response;
 }
@@ -117,8 +118,8 @@ class ServerProcess {
   explicit ServerProcess(std::vector<std::string> extra_args,
                          std::string catalog = ACCELPLAN_TEST_CATALOG_DB)
       : port_(FreePort()), metrics_port_(FreePort()) {
-    log_path_ = absl::StrCat(::testing::TempDir(), "/accelplan-server-",
-                             port_, ".log");
+    log_path_ =
+        absl::StrCat(::testing::TempDir(), "/accelplan-server-", port_, ".log");
     std::vector<std::string> args = {
         ACCELPLAN_SERVER_BINARY,
         absl::StrCat("--listen=127.0.0.1:", port_),
@@ -130,7 +131,8 @@ class ServerProcess {
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     pid_ = ::fork();
     if (pid_ == 0) {
-      const int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int log =
+          ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(log, STDERR_FILENO);
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
@@ -186,7 +188,8 @@ class ServerProcess {
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       exited_ = true;
-      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      exit_code_ =
+          WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     }
     return exited_;
   }
@@ -270,8 +273,8 @@ TEST_F(ServerIntegrationTest, HealthReportsLivenessAndReadiness) {
 }
 
 TEST_F(ServerIntegrationTest, ReflectionListsAndDescribesTheService) {
-  auto stub = grpc::reflection::v1alpha::ServerReflection::NewStub(
-      server_->channel());
+  auto stub =
+      grpc::reflection::v1alpha::ServerReflection::NewStub(server_->channel());
   grpc::ClientContext context;
   SetDeadline(&context);
   auto stream = stub->ServerReflectionInfo(&context);
@@ -294,7 +297,8 @@ TEST_F(ServerIntegrationTest, ReflectionListsAndDescribesTheService) {
   ASSERT_TRUE(stream->Write(describe));
   grpc::reflection::v1alpha::ServerReflectionResponse described;
   ASSERT_TRUE(stream->Read(&described));
-  ASSERT_GT(described.file_descriptor_response().file_descriptor_proto_size(), 0);
+  ASSERT_GT(described.file_descriptor_response().file_descriptor_proto_size(),
+            0);
   google::protobuf::FileDescriptorProto file;
   ASSERT_TRUE(file.ParseFromString(
       described.file_descriptor_response().file_descriptor_proto(0)));
@@ -308,8 +312,8 @@ TEST_F(ServerIntegrationTest, ListAcceleratorsReturnsTheCatalog) {
   grpc::ClientContext context;
   SetDeadline(&context);
   v1::ListAcceleratorsResponse response;
-  const grpc::Status status =
-      stub->ListAccelerators(&context, v1::ListAcceleratorsRequest(), &response);
+  const grpc::Status status = stub->ListAccelerators(
+      &context, v1::ListAcceleratorsRequest(), &response);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_GT(response.accelerators_size(), 0);
   EXPECT_THAT(response.catalog_version(), Not(IsEmpty()));
@@ -329,7 +333,8 @@ TEST_F(ServerIntegrationTest, PlanTrainingReturnsTheCatalogVersion) {
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::PlanTrainingResponse response;
-    const grpc::Status status = stub->PlanTraining(&context, request, &response);
+    const grpc::Status status =
+        stub->PlanTraining(&context, request, &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
     EXPECT_EQ(response.catalog_version(), catalog.catalog_version());
     if (view == v1::BASIC) {
@@ -411,7 +416,8 @@ TEST_F(ServerIntegrationTest, MetricsCountHandledCallsByCode) {
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::PlanTrainingResponse response;
-    ASSERT_TRUE(stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
+    ASSERT_TRUE(
+        stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
   }
   const std::string scrape = HttpGetMetrics(server_->metrics_port());
   ASSERT_THAT(scrape, HasSubstr("200 OK"));
@@ -429,7 +435,8 @@ TEST_F(ServerIntegrationTest, MetricsCountHandledCallsByCode) {
   EXPECT_GE(Sample(scrape, "grpc_server_handling_seconds_bucket",
                    {"grpc_method=\"PlanTraining\"", "le=\"0.0001\""}),
             0);
-  EXPECT_EQ(Sample(scrape, "accelplan_catalog_info", {"catalog_version=\""}), 1);
+  EXPECT_EQ(Sample(scrape, "accelplan_catalog_info", {"catalog_version=\""}),
+            1);
   EXPECT_GE(Sample(scrape, "accelplan_plans_total", {"platform=\""}), 0);
 }
 
@@ -441,8 +448,10 @@ TEST_F(ServerIntegrationTest, SighupReloadsTheCatalogAndCountsIt) {
   const double before = reloads();
   ASSERT_GE(before, 0);
   server_->Signal(SIGHUP);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (reloads() < before + 1 && std::chrono::steady_clock::now() < deadline) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (reloads() < before + 1 &&
+         std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_EQ(reloads(), before + 1);
@@ -456,7 +465,8 @@ TEST(ServerLifecycleTest, SigtermDrainsReadinessFirstThenExitsZero) {
   ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
   server.Signal(SIGTERM);
   // During the drain delay: not ready, but alive and still answering.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(2);
   HealthCheckResponse::ServingStatus readiness = HealthCheckResponse::SERVING;
   while (readiness == HealthCheckResponse::SERVING &&
          std::chrono::steady_clock::now() < deadline) {
@@ -469,9 +479,8 @@ TEST(ServerLifecycleTest, SigtermDrainsReadinessFirstThenExitsZero) {
 
 TEST(ServerLifecycleTest, FailedReloadKeepsServingTheOldCatalog) {
   // A private copy (not named catalog.db) that the test can corrupt.
-  const std::string copy = absl::StrCat(::testing::TempDir(),
-                                        "/accelplan-reload-test-", ::getpid(),
-                                        ".sqlite");
+  const std::string copy = absl::StrCat(
+      ::testing::TempDir(), "/accelplan-reload-test-", ::getpid(), ".sqlite");
   {
     std::ifstream in(ACCELPLAN_TEST_CATALOG_DB, std::ios::binary);
     std::ofstream out(copy, std::ios::binary | std::ios::trunc);
@@ -484,7 +493,8 @@ TEST(ServerLifecycleTest, FailedReloadKeepsServingTheOldCatalog) {
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::PlanTrainingResponse response;
-    EXPECT_TRUE(stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
+    EXPECT_TRUE(
+        stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
     return response.catalog_version();
   };
   const std::string version = plan_version();
@@ -496,7 +506,8 @@ TEST(ServerLifecycleTest, FailedReloadKeepsServingTheOldCatalog) {
     return Sample(HttpGetMetrics(server.metrics_port()),
                   "accelplan_catalog_reloads_total", {"result=\"failure\""});
   };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (failures() < 1 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

@@ -18,8 +18,6 @@ import json
 import grpc
 from google.protobuf import json_format
 
-from accelplan.google.rpc import error_details_pb2
-from accelplan.google.rpc import status_pb2
 from accelplan.v1 import accelplan_pb2
 from accelplan.v1 import accelplan_pb2_grpc
 
@@ -61,6 +59,20 @@ class InvalidRequestError(ValueError):
         self.rpc_error = rpc_error
 
 
+def _rpc_status_modules():
+    """google.rpc Status and BadRequest modules, imported on first error.
+
+    Ours live inside the package; if googleapis-common-protos already
+    registered google/rpc/*.proto in this process, the descriptor pool
+    refuses a second definition, so fall back to its modules.
+    """
+    try:
+        from accelplan.google.rpc import error_details_pb2, status_pb2
+    except TypeError:
+        from google.rpc import error_details_pb2, status_pb2
+    return status_pb2, error_details_pb2
+
+
 def _bad_request_violations(rpc_error):
     """(field, description) pairs from grpc-status-details-bin, if any."""
     violations = []
@@ -71,6 +83,7 @@ def _bad_request_violations(rpc_error):
     for key, value in metadata:
         if key != "grpc-status-details-bin":
             continue
+        status_pb2, error_details_pb2 = _rpc_status_modules()
         status = status_pb2.Status()
         status.ParseFromString(value)
         for detail in status.details:

@@ -33,8 +33,8 @@ def plan_and_emit_job_spec(
     """Plans the job on `server` and returns the Vertex job spec as JSON.
 
     `request_json` is a PlanTrainingRequest in the protobuf JSON mapping;
-    the other arguments, when set, override its fields. `image_uri` fills
-    the training container of every pool that has none. Raises RuntimeError
+    the other arguments, when set, override its fields. `image_uri` sets
+    the training container of the chief and worker pools. Raises RuntimeError
     when no plan is viable, so the pipeline stops before it launches.
     """
     import json
@@ -83,8 +83,12 @@ def plan_and_emit_job_spec(
         if vertex.scheduling_strategy and vertex.scheduling_strategy != "STANDARD":
             spec["scheduling"] = {"strategy": vertex.scheduling_strategy}
     if image_uri:
-        for pool in spec.get("workerPoolSpecs", []):
-            if pool and not pool.get("containerSpec", {}).get("imageUri"):
+        # The training pools get the caller's image; a Reduction Server pool
+        # keeps the reducer image the plan chose.
+        roles = [pool.role for pool in vertex.worker_pool_specs]
+        for index, pool in enumerate(spec.get("workerPoolSpecs", [])):
+            role = roles[index] if index < len(roles) else ""
+            if pool and role.replace("-", "_") != "reduction_server":
                 pool.setdefault("containerSpec", {})["imageUri"] = image_uri
     return json.dumps(spec, indent=2, sort_keys=True)
 

@@ -1,0 +1,1449 @@
+// SPEC §4 hard rules, quantities and ranking, each tested both ways: the rule
+// fires when its condition holds and stays silent when it does not. Runs the
+// real Planner over the catalog.db the build writes (no gRPC).
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/loader.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::Contains;
+using ::testing::Not;
+
+class PlannerRulesTest : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    auto cat = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
+    ASSERT_TRUE(cat.ok()) << cat.status();
+    planner_ = new Planner(*cat);
+  }
+  static void TearDownTestSuite() {
+    delete planner_;
+    planner_ = nullptr;
+  }
+  static PlanResponse Plan(const PlanRequest& r) {
+    EXPECT_TRUE(ValidatePlanRequest(r).empty());
+    return planner_->Plan(r);
+  }
+  static Planner* planner_;
+};
+Planner* PlannerRulesTest::planner_ = nullptr;
+
+// ------------------------------------------------------------ workloads
+
+TransformerShape Shape(int layers, int hidden, int heads, int seq) {
+  TransformerShape s;
+  s.layers = layers;
+  s.hidden_size = hidden;
+  s.attention_heads = heads;
+  s.sequence_length = seq;
+  s.vocab_size = 50304;
+  return s;
+}
+
+// A dense decoder pre-training job in JAX, bf16.
+Workload Llm(double params, double tokens, TransformerShape shape) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = params;
+  w.transformer_shape = shape;
+  w.dataset_tokens = tokens;
+  w.global_batch_size = 512;
+  w.precision = Precision::kBf16Mixed;
+  w.training_method = TrainingMethod::kPreTraining;
+  // Full recompute keeps activations small: the planner sizes one
+  // micro-batch as the whole per-replica batch (no gradient accumulation).
+  w.recompute = Recompute::kFull;
+  return w;
+}
+
+// 1.3B GPT-style model: fits one 24 GB+ GPU for training.
+Workload Small() { return Llm(1.3e9, 2.6e10, Shape(24, 2048, 16, 2048)); }
+// 7B model.
+Workload Medium() { return Llm(6.7e9, 1.4e11, Shape(32, 4096, 32, 2048)); }
+// 175B model: needs many hosts.
+Workload Huge() { return Llm(1.75e11, 3.0e11, Shape(96, 12288, 96, 2048)); }
+
+PlanRequest Req(const Workload& w) {
+  PlanRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// ------------------------------------------------------------ lookups
+
+// Rejection codes of the family with this accelerator id (GPU/TPU/edge) or,
+// for CPU families, this series; `series` narrows GPUs sold in several
+// series (H100 in A3 High and A3 Edge). Empty when not rejected.
+std::vector<ReasonCode> Codes(const PlanResponse& r, const std::string& accel,
+                              const std::string& series = "") {
+  std::vector<ReasonCode> out;
+  for (const Rejection& rej : r.rejected) {
+    const bool match =
+        rej.hardware.accelerator == accel ||
+        (rej.hardware.accelerator.empty() && rej.hardware.series == accel);
+    if (!match || (!series.empty() && rej.hardware.series != series)) continue;
+    out.insert(out.end(), rej.codes.begin(), rej.codes.end());
+  }
+  return out;
+}
+
+bool Rejected(const PlanResponse& r, const std::string& accel) {
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.accelerator == accel) return true;
+  }
+  return false;
+}
+
+std::vector<const Rejection*> AllRejections(const PlanResponse& r,
+                                            ReasonCode code) {
+  std::vector<const Rejection*> out;
+  for (const Rejection& rej : r.rejected) {
+    if (std::find(rej.codes.begin(), rej.codes.end(), code) !=
+        rej.codes.end()) {
+      out.push_back(&rej);
+    }
+  }
+  return out;
+}
+
+std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
+  std::vector<ReasonCode> out;
+  for (const Reason& w : r.warnings) out.push_back(w.code);
+  return out;
+}
+
+const class Plan* Viable(const PlanResponse& r, const std::string& accel) {
+  if (r.recommendation && r.recommendation->hardware.accelerator == accel) {
+    return &*r.recommendation;
+  }
+  for (const class Plan& p : r.alternatives) {
+    if (p.hardware.accelerator == accel) return &p;
+  }
+  return nullptr;
+}
+
+bool HasReason(const class Plan& p, ReasonCode code) {
+  for (const Reason& why : p.reasons) {
+    if (why.code == code) return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------ edge
+
+TEST_F(PlannerRulesTest, RejectsEdgeTpuForTraining) {
+  const PlanResponse r = Plan(Req(Small()));
+  EXPECT_THAT(Codes(r, "coral-edge-tpu"),
+              Contains(ReasonCode::kNotForTraining));
+  ASSERT_TRUE(r.recommendation.has_value());
+  EXPECT_NE(r.recommendation->hardware.platform, Platform::kEdge);
+}
+
+TEST_F(PlannerRulesTest, RecommendsEdgeTpuForOnDeviceInt8Inference) {
+  Workload w;
+  w.framework = Framework::kTensorflow;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 3.4e6;  // a MobileNet-class classifier
+  w.deployment_target = DeploymentTarget::kOnDeviceInference;
+  w.edge.model_format = ModelFormat::kTflite;
+  w.edge.quantization = Quantization::kFullInt8;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kEdge);
+  EXPECT_THAT(Codes(r, "coral-edge-tpu"),
+              Not(Contains(ReasonCode::kNotForTraining)));
+  // Cloud hardware is not an on-device answer.
+  EXPECT_THAT(Codes(r, "tpu-v5e"), Contains(ReasonCode::kNotForOnDevice));
+  EXPECT_THAT(Codes(r, "nvidia-l4"), Contains(ReasonCode::kNotForOnDevice));
+  EXPECT_THAT(Codes(r, "N2"), Contains(ReasonCode::kNotForOnDevice));
+}
+
+TEST_F(PlannerRulesTest, CloudHardwareNeverGetsNotForOnDeviceInTraining) {
+  const PlanResponse r = Plan(Req(Small()));
+  EXPECT_TRUE(AllRejections(r, ReasonCode::kNotForOnDevice).empty());
+}
+
+TEST_F(PlannerRulesTest, RejectsEdgeTpuForFloatModel) {
+  Workload w;
+  w.framework = Framework::kTensorflow;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 3.4e6;
+  w.deployment_target = DeploymentTarget::kOnDeviceInference;
+  w.edge.model_format = ModelFormat::kTflite;
+  w.edge.quantization = Quantization::kFloat16;  // not fully int8
+  const PlanResponse r = Plan(Req(w));
+  EXPECT_TRUE(Rejected(r, "coral-edge-tpu"));
+  if (r.recommendation) {
+    EXPECT_NE(r.recommendation->hardware.platform, Platform::kEdge);
+  }
+}
+
+// ------------------------------------------------------------ classical ML
+
+Workload Tabular(Framework f) {
+  Workload w;
+  w.framework = f;
+  w.model_kind = ModelKind::kTabular;
+  w.dataset_gib = 2;
+  w.dataset_examples = 4e6;
+  w.epochs = 1;
+  return w;
+}
+
+TEST_F(PlannerRulesTest, SendsScikitLearnToCpuAndRejectsAccelerators) {
+  const PlanResponse r = Plan(Req(Tabular(Framework::kScikitLearn)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kCpu);
+  for (const char* tpu : {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"}) {
+    EXPECT_THAT(Codes(r, tpu), Contains(ReasonCode::kFrameworkUnsupported))
+        << tpu;
+  }
+  for (const char* gpu : {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-40gb"}) {
+    EXPECT_THAT(Codes(r, gpu), Contains(ReasonCode::kFrameworkUnsupported))
+        << gpu;
+  }
+}
+
+TEST_F(PlannerRulesTest, RejectsScikitLearnOnGpuEvenWhenGpuAllowed) {
+  PlanRequest q = Req(Tabular(Framework::kScikitLearn));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  EXPECT_FALSE(r.recommendation.has_value());
+  EXPECT_THAT(Codes(r, "nvidia-l4"),
+              Contains(ReasonCode::kFrameworkUnsupported));
+}
+
+TEST_F(PlannerRulesTest, SendsSmallXgboostJobToCpuWhenGpuNotAsked) {
+  const PlanResponse r = Plan(Req(Tabular(Framework::kXgboost)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kCpu);
+  // XGBoost has a CUDA path: GPUs are not unsupported, only more than needed.
+  EXPECT_THAT(Codes(r, "nvidia-l4"),
+              Not(Contains(ReasonCode::kFrameworkUnsupported)));
+  EXPECT_THAT(Codes(r, "nvidia-l4"),
+              Contains(ReasonCode::kOversizedForWorkload));
+  EXPECT_THAT(Codes(r, "tpu-v5e"), Contains(ReasonCode::kFrameworkUnsupported));
+}
+
+TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
+  PlanRequest q = Req(Tabular(Framework::kXgboost));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
+  EXPECT_TRUE(AllRejections(r, ReasonCode::kFrameworkUnsupported).size() > 0);
+  for (const Rejection* rej :
+       AllRejections(r, ReasonCode::kFrameworkUnsupported)) {
+    EXPECT_NE(rej->hardware.platform, Platform::kGpu)
+        << rej->hardware.accelerator;
+  }
+}
+
+// ------------------------------------------------------------ precision
+
+TEST_F(PlannerRulesTest, RejectsTpusAndWeakFp64GpusForFp64Work) {
+  Workload w = Medium();
+  w.precision = Precision::kFp64Required;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "nvidia-l4",
+                        "nvidia-tesla-t4", "nvidia-tesla-p4",
+                        "nvidia-rtx-pro-6000", "nvidia-gb300"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
+  }
+  // H100 (67 TFLOPS fp64), A100 (19.5) and V100 (7.8) clear 5 TFLOPS.
+  for (const char* a :
+       {"nvidia-h100-80gb", "nvidia-a100-80gb", "nvidia-tesla-v100"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+  if (r.recommendation) {
+    EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
+  }
+}
+
+TEST_F(PlannerRulesTest, AcceptsTpusAndL4ForFp32Work) {
+  Workload w = Medium();
+  w.precision = Precision::kFp32;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v5p", "nvidia-l4", "nvidia-tesla-t4"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+}
+
+TEST_F(PlannerRulesTest, RejectsBf16OnT4AndV100) {
+  const PlanResponse r = Plan(Req(Small()));
+  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100",
+                        "nvidia-tesla-p100", "nvidia-tesla-p4"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
+  }
+  for (const char* a : {"nvidia-l4", "nvidia-a100-40gb", "tpu-v5e"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+}
+
+TEST_F(PlannerRulesTest, AcceptsFp16OnT4AndV100) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  w.precision = Precision::kFp16Mixed;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+}
+
+TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
+  Workload w = Medium();
+  w.precision = Precision::kFp8;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"nvidia-a100-80gb", "nvidia-a100-40gb",
+                        "nvidia-tesla-v100", "tpu-v5e", "tpu-v4"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
+  }
+  for (const char* a : {"nvidia-h100-80gb", "nvidia-h200-141gb", "nvidia-l4",
+                        "tpu-v5p", "tpu-v6e"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+}
+
+// ------------------------------------------------------------ kernels, ops
+
+TEST_F(PlannerRulesTest, RejectsNonGpusForCustomCudaKernels) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  w.pytorch_xla_ok = true;
+  w.custom_cuda_kernels = true;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v6e", "N2", "C3"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kCustomKernelsNeedGpu)) << a;
+  }
+  EXPECT_THAT(Codes(r, "nvidia-l4"),
+              Not(Contains(ReasonCode::kCustomKernelsNeedGpu)));
+  ASSERT_TRUE(r.recommendation.has_value());
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
+}
+
+TEST_F(PlannerRulesTest, NoCustomKernelRejectionWithoutCustomKernels) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  w.pytorch_xla_ok = true;
+  const PlanResponse r = Plan(Req(w));
+  EXPECT_TRUE(AllRejections(r, ReasonCode::kCustomKernelsNeedGpu).empty());
+}
+
+TEST_F(PlannerRulesTest, RejectsTpusForOpsUnsuitedToTpu) {
+  Workload w = Small();
+  w.tpu_unsuited_ops = {TpuUnsuitedOp::kFrequentBranching};
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kOpsUnsuitedToTpu)) << a;
+  }
+  for (const Rejection* rej : AllRejections(r, ReasonCode::kOpsUnsuitedToTpu)) {
+    EXPECT_EQ(rej->hardware.platform, Platform::kTpu);
+  }
+  ASSERT_TRUE(r.recommendation.has_value());
+  EXPECT_NE(r.recommendation->hardware.platform, Platform::kTpu);
+}
+
+TEST_F(PlannerRulesTest, KeepsTpusWithoutUnsuitedOps) {
+  const PlanResponse r = Plan(Req(Small()));
+  EXPECT_TRUE(AllRejections(r, ReasonCode::kOpsUnsuitedToTpu).empty());
+}
+
+// ------------------------------------------------------------ frameworks
+
+Workload TfJob(const std::string& version) {
+  Workload w = Medium();
+  w.framework = Framework::kTensorflow;
+  w.framework_version = version;
+  return w;
+}
+
+TEST_F(PlannerRulesTest, RejectsTensorflowOnV6eAndTpu7x) {
+  const PlanResponse r = Plan(Req(TfJob("2.16")));
+  EXPECT_THAT(Codes(r, "tpu-v6e"), Contains(ReasonCode::kFrameworkUnsupported));
+  EXPECT_THAT(Codes(r, "tpu7x"), Contains(ReasonCode::kFrameworkUnsupported));
+  EXPECT_THAT(Codes(r, "tpu-v5e"),
+              Not(Contains(ReasonCode::kFrameworkUnsupported)));
+}
+
+TEST_F(PlannerRulesTest, RejectsTensorflow214OnV5e) {
+  const PlanResponse r = Plan(Req(TfJob("2.14")));
+  EXPECT_THAT(Codes(r, "tpu-v5e"),
+              Contains(ReasonCode::kFrameworkVersionTooOld));
+}
+
+TEST_F(PlannerRulesTest, AcceptsTensorflow215OnV5e) {
+  for (const char* v : {"2.15", "2.15.1", "2.16"}) {
+    const PlanResponse r = Plan(Req(TfJob(v)));
+    EXPECT_THAT(Codes(r, "tpu-v5e"),
+                Not(Contains(ReasonCode::kFrameworkVersionTooOld)))
+        << v;
+  }
+}
+
+TEST_F(PlannerRulesTest, WarnsWhenTensorflowVersionAssumed) {
+  PlanRequest q = Req(TfJob(""));
+  q.constraints.allowed_series = {"TPU v5e"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "tpu-v5e");
+  bool named_minimum = false;
+  for (const Reason& w : r.warnings) {
+    if (w.code == ReasonCode::kFrameworkVersionAssumed &&
+        w.message.find("2.15") != std::string::npos) {
+      named_minimum = true;
+    }
+  }
+  EXPECT_TRUE(named_minimum);
+}
+
+TEST_F(PlannerRulesTest, NoVersionWarningWhenVersionGiven) {
+  PlanRequest q = Req(TfJob("2.15"));
+  q.constraints.allowed_series = {"TPU v5e"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_THAT(WarningCodes(r),
+              Not(Contains(ReasonCode::kFrameworkVersionAssumed)));
+}
+
+TEST_F(PlannerRulesTest, RejectsTpusForPytorchWithoutXla) {
+  Workload w = Medium();
+  w.framework = Framework::kPytorch;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"}) {
+    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kFrameworkUnsupported)) << a;
+  }
+}
+
+TEST_F(PlannerRulesTest, AcceptsTpusForPytorchWithXla) {
+  Workload w = Medium();
+  w.framework = Framework::kPytorch;
+  w.pytorch_xla_ok = true;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"tpu-v5e", "tpu-v5p", "tpu-v6e"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kFrameworkUnsupported)))
+        << a;
+  }
+}
+
+TEST_F(PlannerRulesTest, WarnsButKeepsTpuWhenFrameworkSupportUnverified) {
+  // TensorFlow on v5p: no Google statement either way.
+  PlanRequest q = Req(TfJob("2.16"));
+  q.constraints.allowed_series = {"TPU v5p"};
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "tpu-v5p"),
+              Not(Contains(ReasonCode::kFrameworkUnsupported)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_THAT(WarningCodes(r),
+              Contains(ReasonCode::kFrameworkSupportUnverified));
+}
+
+TEST_F(PlannerRulesTest, NoUnverifiedWarningWhenSupportDocumented) {
+  PlanRequest q = Req(TfJob("2.16"));
+  q.constraints.allowed_series = {"TPU v5e"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_THAT(WarningCodes(r),
+              Not(Contains(ReasonCode::kFrameworkSupportUnverified)));
+}
+
+TEST_F(PlannerRulesTest, ChecksPytorchVersionForPytorchXlaOnV5e) {
+  Workload w = Medium();
+  w.framework = Framework::kPytorch;
+  w.pytorch_xla_ok = true;
+  w.framework_version = "2.0";
+  EXPECT_THAT(Codes(Plan(Req(w)), "tpu-v5e"),
+              Contains(ReasonCode::kFrameworkVersionTooOld));
+  w.framework_version = "2.4.1";
+  EXPECT_THAT(Codes(Plan(Req(w)), "tpu-v5e"),
+              Not(Contains(ReasonCode::kFrameworkVersionTooOld)));
+}
+
+// ------------------------------------------------------------ memory
+
+Workload PerDevice(double gib) {
+  Workload w = Medium();
+  w.per_device_memory_gib = gib;
+  return w;
+}
+
+TEST_F(PlannerRulesTest, RejectsSmallHbmForStatedPerDeviceMemory) {
+  PlanRequest q = Req(PerDevice(40));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  // L4: 24 GB; A100 40GB: 37.3 GiB raw, 33.5 usable.
+  EXPECT_THAT(Codes(r, "nvidia-l4"), Contains(ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(Codes(r, "nvidia-a100-40gb"), Contains(ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(Codes(r, "nvidia-a100-80gb"),
+              Not(Contains(ReasonCode::kHbmTooSmall)));
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb"),
+              Not(Contains(ReasonCode::kHbmTooSmall)));
+}
+
+TEST_F(PlannerRulesTest, KeepsTenPercentHeadroom) {
+  // 70 GiB fits the raw 74.5 GiB of an 80 GB H100 but not its 67 GiB usable.
+  PlanRequest q = Req(PerDevice(70));
+  q.constraints.allowed_series = {"A3 High", "A3 Ultra"};
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(Codes(r, "nvidia-h200-141gb"),
+              Not(Contains(ReasonCode::kHbmTooSmall)));
+
+  PlanRequest fits = Req(PerDevice(60));
+  fits.constraints.allowed_series = {"A3 High"};
+  const PlanResponse f = Plan(fits);
+  ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+  const MemoryBreakdown& m = f.recommendation->estimates.memory_per_device;
+  EXPECT_DOUBLE_EQ(m.headroom_fraction, 0.10);
+  EXPECT_NEAR(m.usable_gib, 0.9 * m.device_memory_gib, 1e-6);
+  EXPECT_NEAR(m.device_memory_gib, 80e9 / (1024.0 * 1024 * 1024), 0.01);
+  EXPECT_LE(m.total_gib, m.usable_gib);
+}
+
+// ------------------------------------------------------------ end of support
+
+PlanRequest P100Job(const std::string& as_of) {
+  Workload w = Llm(3.5e8, 2e9, Shape(24, 1024, 16, 1024));
+  w.framework = Framework::kPytorch;
+  w.precision = Precision::kFp32;  // P100 has no bf16
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"nvidia-tesla-p100"};
+  q.as_of = as_of;
+  return q;
+}
+
+TEST_F(PlannerRulesTest, RejectsP100AfterEndOfSupport) {
+  const PlanResponse r = Plan(P100Job("2026-10-01"));
+  EXPECT_THAT(Codes(r, "nvidia-tesla-p100"),
+              Contains(ReasonCode::kEndOfSupport));
+  EXPECT_FALSE(r.recommendation.has_value());
+}
+
+TEST_F(PlannerRulesTest, AcceptsP100WellBeforeEndOfSupport) {
+  const PlanResponse r = Plan(P100Job("2025-06-01"));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-tesla-p100");
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kEndOfSupportSoon)));
+}
+
+TEST_F(PlannerRulesTest, WarnsWhenP100EndOfSupportWithinTwelveMonths) {
+  const PlanResponse r = Plan(P100Job("2026-03-01"));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-tesla-p100");
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kEndOfSupportSoon));
+}
+
+// ------------------------------------------------------------ workload lists
+
+// Expected cost of the best plan on one series alone.
+double SoloCost(const PlanRequest& base, const std::string& series) {
+  PlanRequest q = base;
+  q.constraints.allowed_series = {series};
+  PlanResponse r = PlannerRulesTest::planner_->Plan(q);
+  if (!r.recommendation) return -1;
+  return r.recommendation->estimates.on_demand_cost_usd.expected;
+}
+
+TEST_F(PlannerRulesTest, AppliesWorkloadListsOnlyWithinTwentyFivePercent) {
+  // G4 is on Google's fine-tuning list, not the pre-training one; A2 Standard
+  // and A2 Ultra are on both. The rule fires exactly when the listed series
+  // costs no more than 25% over G4; the two pairs land on either side.
+  int fired = 0, silent = 0;
+  for (const char* listed : {"A2 Standard", "A2 Ultra"}) {
+    PlanRequest q = Req(Small());
+    q.constraints.allowed_series = {"G4", listed};
+    const double g4 = SoloCost(q, "G4");
+    const double other = SoloCost(q, listed);
+    ASSERT_GT(g4, 0);
+    ASSERT_GT(other, 0) << listed;
+    const PlanResponse r = Plan(q);
+    const bool expect_fire = other <= 1.25 * g4;
+    const std::vector<ReasonCode> g4_codes = Codes(r, "nvidia-rtx-pro-6000");
+    const bool fires =
+        std::find(g4_codes.begin(), g4_codes.end(),
+                  ReasonCode::kNotRecommendedForWorkload) != g4_codes.end();
+    EXPECT_EQ(fires, expect_fire)
+        << "G4 $" << g4 << " vs " << listed << " $" << other;
+    (expect_fire ? fired : silent)++;
+    const std::string listed_acc = std::string(listed) == "A2 Ultra"
+                                       ? "nvidia-a100-80gb"
+                                       : "nvidia-a100-40gb";
+    EXPECT_THAT(Codes(r, listed_acc),
+                Not(Contains(ReasonCode::kNotRecommendedForWorkload)));
+    if (fires) {
+      ASSERT_TRUE(r.recommendation.has_value());
+      EXPECT_EQ(r.recommendation->hardware.series, listed);
+    }
+  }
+  EXPECT_EQ(fired, 1)
+      << "catalog prices moved: pick pairs on both sides of 25%";
+  EXPECT_EQ(silent, 1);
+}
+
+TEST_F(PlannerRulesTest, NeverAppliesPreTrainingListToFineTuneListedSeries) {
+  Workload w = Small();
+  w.training_method = TrainingMethod::kFullFineTune;
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"G4", "A2 Ultra"};
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-rtx-pro-6000"),
+              Not(Contains(ReasonCode::kNotRecommendedForWorkload)));
+}
+
+TEST_F(PlannerRulesTest, UsesPreTrainingListWhenMethodMissing) {
+  PlanRequest pre = Req(Small());
+  pre.constraints.allowed_series = {"G4", "A2 Ultra", "G2"};
+  PlanRequest none = pre;
+  none.workload.training_method = TrainingMethod::kUnspecified;
+  const PlanResponse a = Plan(pre), b = Plan(none);
+  for (const char* acc : {"nvidia-rtx-pro-6000", "nvidia-l4"}) {
+    const auto ca = Codes(a, acc), cb = Codes(b, acc);
+    const bool fa =
+        std::find(ca.begin(), ca.end(),
+                  ReasonCode::kNotRecommendedForWorkload) != ca.end();
+    const bool fb =
+        std::find(cb.begin(), cb.end(),
+                  ReasonCode::kNotRecommendedForWorkload) != cb.end();
+    EXPECT_EQ(fa, fb) << acc;
+  }
+}
+
+TEST_F(PlannerRulesTest, WorkloadListsNeverDemoteTpusOrCpus) {
+  for (const Workload& w : {Small(), Medium(), Tabular(Framework::kXgboost)}) {
+    const PlanResponse r = Plan(Req(w));
+    for (const Rejection* rej :
+         AllRejections(r, ReasonCode::kNotRecommendedForWorkload)) {
+      EXPECT_EQ(rej->hardware.platform, Platform::kGpu) << rej->hardware.series;
+      EXPECT_NE(rej->hardware.series, "A4");  // on every list
+      EXPECT_NE(rej->hardware.series, "A3 High");
+    }
+  }
+}
+
+// ------------------------------------------------------------ oversized
+
+TEST_F(PlannerRulesTest, RejectsEightGpuOnlySeriesForOneGpuJob) {
+  Workload w = Small();
+  w.global_batch_size = 32;  // ~27 GiB: one 80 GB GPU holds it
+  PlanRequest q = Req(w);
+  q.constraints.spot_allowed = true;  // so A4 is obtainable at all
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Contains(ReasonCode::kOversizedForWorkload));
+  EXPECT_THAT(Codes(r, "nvidia-h200-141gb"),
+              Contains(ReasonCode::kOversizedForWorkload));
+  ASSERT_TRUE(r.recommendation.has_value());
+  EXPECT_LT(r.recommendation->hardware.total_accelerators, 8);
+}
+
+TEST_F(PlannerRulesTest, KeepsEightGpuSeriesForJobThatNeedsThem) {
+  PlanRequest q = Req(Huge());
+  q.constraints.spot_allowed = true;
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Not(Contains(ReasonCode::kOversizedForWorkload)));
+  EXPECT_THAT(Codes(r, "nvidia-h200-141gb"),
+              Not(Contains(ReasonCode::kOversizedForWorkload)));
+}
+
+TEST_F(PlannerRulesTest, RejectsEightGpuSeriesForJobFarBelowItsSmallestShape) {
+  // 1.3B at global batch 512 needs ~115 GiB unsharded: four 80 GB GPUs hold
+  // it, while an A4 VM brings 8 x 178 GiB, more than 4x the need.
+  PlanRequest q = Req(Small());
+  q.constraints.spot_allowed = true;
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const std::vector<ReasonCode> a4 = Codes(r, "nvidia-b200");
+  EXPECT_THAT(a4, Contains(ReasonCode::kOversizedForWorkload));
+}
+
+Workload Cnn(double params, double examples, double epochs) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = params;
+  w.dataset_examples = examples;
+  w.epochs = epochs;
+  w.global_batch_size = 256;
+  w.precision = Precision::kFp32;
+  return w;
+}
+
+TEST_F(PlannerRulesTest, SendsQuickSmallJobToCpu) {
+  // A 2M-parameter CNN over 100k images, 2 epochs: minutes on a CPU VM.
+  const PlanResponse r = Plan(Req(Cnn(2e6, 1e5, 2)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kCpu);
+  EXPECT_THAT(Codes(r, "nvidia-l4"),
+              Contains(ReasonCode::kOversizedForWorkload));
+  bool profile = false;
+  for (const Rejection& rej : r.rejected) {
+    profile |= rej.reason.find("small job") != std::string::npos;
+  }
+  EXPECT_TRUE(profile);
+}
+
+TEST_F(PlannerRulesTest, KeepsAcceleratorsForLongCnnJob) {
+  // ResNet-50-sized model, ImageNet-sized data, 90 epochs.
+  const PlanResponse r = Plan(Req(Cnn(2.5e7, 1.28e6, 90)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_NE(r.recommendation->hardware.platform, Platform::kCpu);
+  // The CPU profile did not fire: no accelerator is called more than a
+  // small job needs.
+  for (const Rejection& rej : r.rejected) {
+    EXPECT_EQ(rej.reason.find("small job"), std::string::npos) << rej.reason;
+  }
+}
+
+// ------------------------------------------------------------ embeddings
+
+Workload Recommender(bool lookups_dominate) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind =
+      lookups_dominate ? ModelKind::kRecommender : ModelKind::kDenseTransformer;
+  w.parameter_count = 4e8;
+  w.embedding_table_gib = lookups_dominate ? 60 : 0;
+  w.embedding_lookups_dominate = lookups_dominate;
+  w.dataset_examples = 4e9;
+  w.global_batch_size = 16384;
+  w.precision = Precision::kBf16Mixed;
+  return w;
+}
+
+TEST_F(PlannerRulesTest, RanksSparseCoreTpuFirstForEmbeddingDominatedJob) {
+  const PlanResponse r = Plan(Req(Recommender(true)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Hardware& h = r.recommendation->hardware;
+  EXPECT_EQ(h.platform, Platform::kTpu);
+  EXPECT_TRUE(h.accelerator == "tpu-v5p" || h.accelerator == "tpu-v6e" ||
+              h.accelerator == "tpu7x")
+      << h.accelerator;
+  for (const class Plan& alt : r.alternatives) {
+    EXPECT_NE(alt.hardware.platform, Platform::kCpu);
+  }
+}
+
+TEST_F(PlannerRulesTest, NeverRecommendsCpuForEmbeddingDominatedJob) {
+  // Small enough that a CPU VM could finish it: only the rule keeps CPUs out.
+  Workload w = Recommender(true);
+  w.dataset_examples = 2e6;
+  PlanRequest q = Req(w);
+  q.constraints.allowed_platforms = {Platform::kCpu};
+  q.goal.deadline_hours = 5000;
+  const PlanResponse r = Plan(q);
+  if (r.recommendation) {
+    EXPECT_NE(r.recommendation->hardware.platform, Platform::kCpu);
+  }
+}
+
+TEST_F(PlannerRulesTest, DenseJobGetsNoSparseCorePreference) {
+  const PlanResponse r = Plan(Req(Recommender(false)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  for (const Reason& why : r.recommendation->reasons) {
+    EXPECT_EQ(why.message.find("SparseCore"), std::string::npos) << why.message;
+  }
+  for (const class Plan& alt : r.alternatives) {
+    for (const Reason& why : alt.reasons) {
+      EXPECT_EQ(why.message.find("SparseCore"), std::string::npos)
+          << why.message;
+    }
+  }
+}
+
+TEST_F(PlannerRulesTest,
+       TreatsRecommenderWithDominantTablesAsEmbeddingDominated) {
+  // Lookups not flagged, but 60 GiB of tables against 0.4B dense params.
+  Workload w = Recommender(true);
+  w.embedding_lookups_dominate = false;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kTpu);
+  EXPECT_TRUE(r.recommendation->hardware.accelerator == "tpu-v5p" ||
+              r.recommendation->hardware.accelerator == "tpu-v6e" ||
+              r.recommendation->hardware.accelerator == "tpu7x")
+      << r.recommendation->hardware.accelerator;
+}
+
+TEST_F(PlannerRulesTest, AppliesSparseCorePreferenceOnlyForJaxOrTensorflow) {
+  Workload w = Recommender(true);
+  w.framework = Framework::kPytorch;
+  w.pytorch_xla_ok = true;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  bool sparse_core_ranking = false;
+  for (const Reason& why : r.recommendation->reasons) {
+    sparse_core_ranking |= why.message.find("SparseCore") != std::string::npos;
+  }
+  for (const class Plan& alt : r.alternatives) {
+    for (const Reason& why : alt.reasons) {
+      sparse_core_ranking |=
+          why.message.find("SparseCore") != std::string::npos;
+    }
+  }
+  EXPECT_FALSE(sparse_core_ranking);
+}
+
+// ------------------------------------------------------------ offer
+
+TEST_F(PlannerRulesTest, RejectsV5pOnVertexTraining) {
+  PlanRequest q = Req(Medium());
+  q.constraints.run_platform = RunPlatform::kVertexTraining;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "tpu-v5p"), Contains(ReasonCode::kNotOfferedOnPlatform));
+  EXPECT_THAT(Codes(r, "tpu-v5e"),
+              Not(Contains(ReasonCode::kNotOfferedOnPlatform)));
+}
+
+TEST_F(PlannerRulesTest, AcceptsV5pOnGke) {
+  PlanRequest q = Req(Medium());
+  q.constraints.run_platform = RunPlatform::kGke;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "tpu-v5p"),
+              Not(Contains(ReasonCode::kNotOfferedOnPlatform)));
+}
+
+TEST_F(PlannerRulesTest, NoMultisliceOnVertexTraining) {
+  // The same v5e job that goes Multislice on GKE stays on one slice on
+  // Vertex AI serverless training, which documents no Multislice.
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"TPU v5e"};
+  q.goal.objective = Objective::kMinTime;
+  q.constraints.run_platform = RunPlatform::kGke;
+  const PlanResponse gke = Plan(q);
+  ASSERT_TRUE(gke.recommendation.has_value()) << gke.no_plan_reason;
+  EXPECT_GT(gke.recommendation->hardware.slices, 1);
+  q.constraints.run_platform = RunPlatform::kVertexTraining;
+  const PlanResponse vertex = Plan(q);
+  if (vertex.recommendation) {
+    EXPECT_LE(vertex.recommendation->hardware.slices, 1);
+    EXPECT_FALSE(vertex.recommendation->distribution.multislice.has_value());
+  } else {
+    EXPECT_THAT(Codes(vertex, "tpu-v5e"),
+                Not(Contains(ReasonCode::kNotOfferedOnPlatform)));
+  }
+}
+
+PlanRequest A4Only() {
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"A4"};
+  q.goal.deadline_hours = 2000;
+  return q;
+}
+
+TEST_F(PlannerRulesTest, RejectsA4WithoutSpotOrReservation) {
+  const PlanResponse r = Plan(A4Only());
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Contains(ReasonCode::kNotAvailableOnDemand));
+  EXPECT_FALSE(r.recommendation.has_value());
+  EXPECT_FALSE(r.no_plan_reason.empty());
+}
+
+TEST_F(PlannerRulesTest, ProvisionsA4AsSpotWhenSpotAllowed) {
+  PlanRequest q = A4Only();
+  q.constraints.spot_allowed = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-b200");
+  EXPECT_EQ(r.recommendation->hardware.provisioning, Provisioning::kSpot);
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Not(Contains(ReasonCode::kNotAvailableOnDemand)));
+}
+
+TEST_F(PlannerRulesTest, ProvisionsA4FromReservationWhenAvailable) {
+  PlanRequest q = A4Only();
+  q.constraints.reservation_available = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.provisioning,
+            Provisioning::kReservation);
+}
+
+TEST_F(PlannerRulesTest,
+       FlagsPreemptionRiskForSpotOnlyHardDeadlineWithoutCheckpoints) {
+  PlanRequest q = A4Only();
+  q.constraints.spot_allowed = true;
+  q.goal.hard_deadline = true;
+  q.workload.checkpoints = false;
+  const PlanResponse r = Plan(q);
+  const std::vector<ReasonCode> a4 = Codes(r, "nvidia-b200");
+  const bool flagged =
+      std::find(a4.begin(), a4.end(), ReasonCode::kPreemptionRisk) != a4.end();
+  EXPECT_TRUE(flagged);
+  EXPECT_FALSE(r.recommendation.has_value());
+}
+
+TEST_F(PlannerRulesTest, AcceptsSpotUnderHardDeadlineWhenJobCheckpoints) {
+  PlanRequest q = A4Only();
+  q.constraints.spot_allowed = true;
+  q.goal.hard_deadline = true;
+  q.workload.checkpoints = true;
+  q.workload.checkpoint_interval_minutes = 30;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.provisioning, Provisioning::kSpot);
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Not(Contains(ReasonCode::kPreemptionRisk)));
+}
+
+// ------------------------------------------------------------ size limits
+
+TEST_F(PlannerRulesTest, RejectsMultiHostModelUnderSingleHostOnly) {
+  PlanRequest q = Req(Huge());
+  q.constraints.single_host_only = true;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kExceedsSingleHost));
+  EXPECT_THAT(Codes(r, "tpu-v5p"), Contains(ReasonCode::kExceedsSingleHost));
+  if (r.recommendation) {
+    EXPECT_EQ(r.recommendation->hardware.hosts, 1);
+  }
+}
+
+TEST_F(PlannerRulesTest, NoSingleHostRejectionWhenMultiHostAllowed) {
+  const PlanResponse r = Plan(Req(Huge()));
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Not(Contains(ReasonCode::kExceedsSingleHost)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_GT(r.recommendation->hardware.hosts, 1);
+}
+
+TEST_F(PlannerRulesTest, RejectsWhenMaxAcceleratorsTooFew) {
+  PlanRequest q = Req(Huge());
+  q.constraints.max_accelerators = 16;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kExceedsMaxAccelerators));
+  if (r.recommendation) {
+    EXPECT_LE(r.recommendation->hardware.total_accelerators, 16);
+  }
+}
+
+TEST_F(PlannerRulesTest, RespectsGenerousMaxAccelerators) {
+  PlanRequest q = Req(Huge());
+  q.constraints.max_accelerators = 1024;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Not(Contains(ReasonCode::kExceedsMaxAccelerators)));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_LE(r.recommendation->hardware.total_accelerators, 1024);
+}
+
+// ------------------------------------------------------------ deadline, budget
+
+PlanRequest EightH100(const Workload& w) {
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"A3 High"};
+  q.constraints.max_accelerators = 8;
+  return q;
+}
+
+TEST_F(PlannerRulesTest, RejectsWhenDeadlineTooShort) {
+  PlanRequest q = EightH100(Medium());
+  q.goal.deadline_hours = 6;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kMissesDeadline));
+  EXPECT_FALSE(r.recommendation.has_value());
+}
+
+TEST_F(PlannerRulesTest, MeetsGenerousDeadline) {
+  PlanRequest q = EightH100(Medium());
+  q.goal.deadline_hours = 5000;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_LE(r.recommendation->estimates.total_hours.expected, 5000);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Not(Contains(ReasonCode::kMissesDeadline)));
+}
+
+TEST_F(PlannerRulesTest, RejectsWhenOverBudget) {
+  PlanRequest q = EightH100(Medium());
+  q.goal.budget_usd = 200;
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kOverBudget));
+  EXPECT_FALSE(r.recommendation.has_value());
+}
+
+TEST_F(PlannerRulesTest, FitsGenerousBudget) {
+  PlanRequest q = EightH100(Medium());
+  q.goal.budget_usd = 5e6;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_LE(r.recommendation->estimates.on_demand_cost_usd.expected, 5e6);
+  EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
+              Not(Contains(ReasonCode::kOverBudget)));
+}
+
+TEST_F(PlannerRulesTest,
+       PrefersOnDemandOverSpotUnderHardDeadlineWithoutCheckpoints) {
+  PlanRequest q = EightH100(Medium());
+  q.constraints.spot_allowed = true;
+  q.goal.deadline_hours = 2000;
+  q.goal.hard_deadline = true;
+  const PlanResponse risky = Plan(q);
+  ASSERT_TRUE(risky.recommendation.has_value()) << risky.no_plan_reason;
+  EXPECT_NE(risky.recommendation->hardware.provisioning, Provisioning::kSpot)
+      << "Spot under a hard deadline without checkpoints";
+
+  q.workload.checkpoints = true;
+  const PlanResponse safe = Plan(q);
+  ASSERT_TRUE(safe.recommendation.has_value()) << safe.no_plan_reason;
+  EXPECT_EQ(safe.recommendation->hardware.provisioning, Provisioning::kSpot);
+
+  q.workload.checkpoints = false;
+  q.goal.hard_deadline = false;  // a soft deadline tolerates preemption
+  const PlanResponse soft = Plan(q);
+  ASSERT_TRUE(soft.recommendation.has_value()) << soft.no_plan_reason;
+  EXPECT_EQ(soft.recommendation->hardware.provisioning, Provisioning::kSpot);
+
+  EXPECT_EQ(risky.recommendation->hardware.provisioning,
+            Provisioning::kOnDemand);
+}
+
+TEST_F(PlannerRulesTest, StatesThirtyDayDefaultDeadline) {
+  const PlanResponse none = Plan(Req(Medium()));
+  auto mentions_30_days = [](const PlanResponse& r) {
+    for (const std::string& a : r.assumptions) {
+      if (a.find("30 days") != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(mentions_30_days(none));
+  PlanRequest q = Req(Medium());
+  q.goal.deadline_hours = 400;
+  EXPECT_FALSE(mentions_30_days(Plan(q)));
+}
+
+TEST_F(PlannerRulesTest, StatesHeadroomInAssumptions) {
+  const PlanResponse r = Plan(Req(Medium()));
+  bool stated = false;
+  for (const std::string& a : r.assumptions) {
+    stated |= a.find("10%") != std::string::npos &&
+              a.find("headroom") != std::string::npos;
+  }
+  EXPECT_TRUE(stated);
+}
+
+// ------------------------------------------------------------ prices
+
+TEST_F(PlannerRulesTest, RanksUnknownPriceBelowPricedUnderEveryObjective) {
+  // A4X has no catalog price; A3 Ultra has one. Both need a reservation.
+  for (Objective o :
+       {Objective::kMinCost, Objective::kMinTime, Objective::kBalanced}) {
+    PlanRequest q = Req(Medium());
+    q.constraints.allowed_series = {"A4X", "A3 Ultra"};
+    q.constraints.reservation_available = true;
+    q.goal.deadline_hours = 5000;
+    q.goal.objective = o;
+    const PlanResponse r = Plan(q);
+    ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    EXPECT_EQ(r.recommendation->hardware.series, "A3 Ultra")
+        << static_cast<int>(o);
+    EXPECT_TRUE(r.recommendation->estimates.price_known);
+    const class Plan* a4x = Viable(r, "nvidia-gb200");
+    ASSERT_NE(a4x, nullptr) << "A4X should be viable, ranked below";
+    EXPECT_TRUE(HasReason(*a4x, ReasonCode::kPriceUnknown));
+    EXPECT_FALSE(a4x->estimates.price_known);
+  }
+}
+
+TEST_F(PlannerRulesTest, NoPriceUnknownWhenPriced) {
+  PlanRequest q = EightH100(Medium());
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_TRUE(r.recommendation->estimates.price_known);
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kPriceUnknown)));
+}
+
+TEST_F(PlannerRulesTest, WarnsPriceUnknownWhenOnlyUnpricedHardwareFits) {
+  PlanRequest q = Req(Medium());
+  q.constraints.allowed_series = {"A4X"};
+  q.constraints.reservation_available = true;
+  q.goal.deadline_hours = 5000;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_FALSE(r.recommendation->estimates.price_known);
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kPriceUnknown));
+}
+
+TEST_F(PlannerRulesTest, ProvisionsA4WithFlexStartWhenAllowed) {
+  PlanRequest q = A4Only();
+  q.constraints.flex_start_allowed = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.provisioning, Provisioning::kFlexStart);
+}
+
+// ------------------------------------------------------------ objectives
+
+TEST_F(PlannerRulesTest, MinCostAndMinTimePickDifferentPlans) {
+  PlanRequest cost = Req(Medium());
+  cost.goal.objective = Objective::kMinCost;
+  PlanRequest time = cost;
+  time.goal.objective = Objective::kMinTime;
+  const PlanResponse c = Plan(cost), t = Plan(time);
+  ASSERT_TRUE(c.recommendation.has_value()) << c.no_plan_reason;
+  ASSERT_TRUE(t.recommendation.has_value()) << t.no_plan_reason;
+  const Hardware& hc = c.recommendation->hardware;
+  const Hardware& ht = t.recommendation->hardware;
+  EXPECT_TRUE(hc.accelerator != ht.accelerator ||
+              hc.total_accelerators != ht.total_accelerators ||
+              hc.slices != ht.slices || hc.tpu_topology != ht.tpu_topology);
+  EXPECT_LT(t.recommendation->estimates.total_hours.expected,
+            c.recommendation->estimates.total_hours.expected);
+  const double cost_c = c.recommendation->estimates.on_demand_cost_usd.expected;
+  const double cost_t = t.recommendation->estimates.on_demand_cost_usd.expected;
+  if (c.recommendation->hardware.provisioning == Provisioning::kOnDemand &&
+      t.recommendation->hardware.provisioning == Provisioning::kOnDemand) {
+    EXPECT_LE(cost_c, cost_t * (1 + 1e-9));
+  }
+}
+
+TEST_F(PlannerRulesTest, MinCostRecommendsTheCheapestPricedOption) {
+  const PlanResponse r = Plan(Req(Medium()));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double best = r.recommendation->estimates.on_demand_cost_usd.expected;
+  ASSERT_GT(best, 0);
+  for (const class Plan& alt : r.alternatives) {
+    if (!alt.estimates.price_known) continue;
+    EXPECT_GE(alt.estimates.on_demand_cost_usd.expected, best * (1 - 1e-9))
+        << alt.hardware.series;
+  }
+}
+
+TEST_F(PlannerRulesTest, RanksByCostPerTokenWithoutDataset) {
+  Workload w = Medium();
+  w.dataset_tokens = 0;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double best = r.recommendation->estimates.cost_per_million_tokens_usd;
+  ASSERT_GT(best, 0);
+  for (const class Plan& alt : r.alternatives) {
+    if (!alt.estimates.price_known) continue;
+    EXPECT_GE(alt.estimates.cost_per_million_tokens_usd, best * (1 - 1e-9))
+        << alt.hardware.series;
+  }
+}
+
+TEST_F(PlannerRulesTest, MinTimeRecommendsTheFastestOption) {
+  PlanRequest q = Req(Medium());
+  q.goal.objective = Objective::kMinTime;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double best = r.recommendation->estimates.total_hours.expected;
+  for (const class Plan& alt : r.alternatives) {
+    if (!alt.estimates.price_known) continue;
+    EXPECT_GE(alt.estimates.total_hours.expected, best * (1 - 1e-9))
+        << alt.hardware.series;
+  }
+}
+
+TEST_F(PlannerRulesTest, MinTimeRespectsBudget) {
+  PlanRequest q = Req(Medium());
+  q.goal.objective = Objective::kMinTime;
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value());
+  const double unconstrained =
+      free.recommendation->estimates.on_demand_cost_usd.expected;
+  q.goal.budget_usd = unconstrained * 0.5;
+  const PlanResponse capped = Plan(q);
+  ASSERT_TRUE(capped.recommendation.has_value()) << capped.no_plan_reason;
+  EXPECT_LE(capped.recommendation->estimates.on_demand_cost_usd.expected,
+            q.goal.budget_usd);
+}
+
+TEST_F(PlannerRulesTest, WarnsWithoutDatasetSize) {
+  Workload w = Small();
+  w.dataset_tokens = 0;
+  const PlanResponse r = Plan(Req(w));
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kNoDatasetSize));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+}
+
+TEST_F(PlannerRulesTest, NoDatasetWarningWithDatasetSize) {
+  const PlanResponse r = Plan(Req(Small()));
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kNoDatasetSize)));
+}
+
+TEST_F(PlannerRulesTest, SkipsDeadlineCheckWithoutDatasetSize) {
+  Workload w = Small();
+  w.dataset_tokens = 0;
+  PlanRequest q = Req(w);
+  q.goal.deadline_hours = 0.01;
+  const PlanResponse r = Plan(q);
+  EXPECT_TRUE(AllRejections(r, ReasonCode::kMissesDeadline).empty());
+  EXPECT_TRUE(r.recommendation.has_value());
+}
+
+// ------------------------------------------------------------ distribution
+
+PlanRequest ManyH100(const Workload& w, double deadline) {
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"A3 High"};
+  q.goal.deadline_hours = deadline;
+  return q;
+}
+
+TEST_F(PlannerRulesTest, UsesDataParallelWhenModelFitsOneDevice) {
+  const PlanResponse r =
+      Plan(ManyH100(Llm(1.3e9, 1e11, Shape(24, 2048, 16, 2048)), 24));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const class Plan& p = *r.recommendation;
+  ASSERT_GT(p.hardware.total_accelerators, 1);
+  EXPECT_EQ(p.distribution.strategy, Strategy::kDataParallel);
+  EXPECT_EQ(p.distribution.data_parallelism, p.hardware.total_accelerators);
+  EXPECT_EQ(p.distribution.zero_stage, 0);
+}
+
+TEST_F(PlannerRulesTest, ShardsWhenModelDoesNotFitOneDevice) {
+  // 30B: 480 GB of weights, gradients and Adam state.
+  const PlanResponse r =
+      Plan(ManyH100(Llm(3.0e10, 6e10, Shape(60, 6656, 52, 2048)), 0));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Distribution& d = r.recommendation->distribution;
+  EXPECT_TRUE(d.strategy == Strategy::kFsdp || d.strategy == Strategy::kHybrid)
+      << static_cast<int>(d.strategy);
+  EXPECT_TRUE(d.fsdp_parallelism > 1 || d.tensor_parallelism > 1);
+}
+
+TEST_F(PlannerRulesTest, PlansMultisliceMeshWhenOneSliceIsNotEnough) {
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"TPU v5e"};
+  q.constraints.run_platform = RunPlatform::kGke;
+  q.goal.objective = Objective::kMinTime;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const class Plan& p = *r.recommendation;
+  ASSERT_GT(p.hardware.slices, 1) << "v5e tops out at 256 chips per slice";
+  ASSERT_TRUE(p.distribution.multislice.has_value());
+  const MultisliceMesh& m = *p.distribution.multislice;
+  EXPECT_EQ(m.dcn_data_parallelism, p.hardware.slices);
+  EXPECT_EQ(std::max(1, m.dcn_fsdp_parallelism) *
+                std::max(1, m.dcn_tensor_parallelism) *
+                std::max(1, m.dcn_pipeline_parallelism),
+            1);
+  EXPECT_EQ(m.ici_data_parallelism * m.ici_fsdp_parallelism *
+                m.ici_tensor_parallelism,
+            p.hardware.total_accelerators / p.hardware.slices);
+}
+
+TEST_F(PlannerRulesTest, NoMultisliceForSingleSliceJob) {
+  PlanRequest q = Req(Small());
+  q.constraints.allowed_series = {"TPU v5e"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_LE(r.recommendation->hardware.slices, 1);
+  EXPECT_FALSE(r.recommendation->distribution.multislice.has_value());
+}
+
+// Multi-host H100 data parallel for PyTorch on Vertex, gradient-sync bound.
+PlanRequest SyncBoundPytorch(double deadline) {
+  Workload w = Llm(1.3e9, 1e11, Shape(24, 2048, 16, 2048));
+  w.framework = Framework::kPytorch;
+  PlanRequest q = ManyH100(w, deadline);
+  q.constraints.run_platform = RunPlatform::kVertexTraining;
+  q.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  q.current_setup.uses_nccl = true;
+  return q;
+}
+
+TEST_F(PlannerRulesTest, PlansReductionServerForMultiHostGpuDataParallel) {
+  const PlanResponse r = Plan(SyncBoundPytorch(24));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const class Plan& p = *r.recommendation;
+  ASSERT_GT(p.hardware.hosts, 1);
+  ASSERT_TRUE(p.distribution.reduction_server.has_value());
+  EXPECT_GE(p.distribution.reduction_server->replica_count, 1);
+  // Sized from the workers' egress: reducers carry at least that much.
+  EXPECT_GE(p.distribution.reduction_server->reducer_bandwidth_gbps,
+            p.distribution.reduction_server->worker_bandwidth_gbps);
+  EXPECT_GT(p.distribution.reduction_server->worker_bandwidth_gbps, 0);
+  EXPECT_FALSE(p.distribution.reduction_server->image_uri.empty());
+}
+
+TEST_F(PlannerRulesTest, NoReductionServerOnOneNode) {
+  PlanRequest q = SyncBoundPytorch(5000);
+  q.constraints.max_accelerators = 8;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.hosts, 1);
+  EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
+}
+
+TEST_F(PlannerRulesTest, NoReductionServerOnTpus) {
+  PlanRequest q = SyncBoundPytorch(24);
+  q.workload.pytorch_xla_ok = true;
+  q.constraints.allowed_series = {"TPU v5e", "TPU v6e"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kTpu);
+  EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
+  for (const class Plan& alt : r.alternatives) {
+    EXPECT_FALSE(alt.distribution.reduction_server.has_value());
+  }
+}
+
+TEST_F(PlannerRulesTest, NoReductionServerForJax) {
+  PlanRequest q = SyncBoundPytorch(24);
+  q.workload.framework = Framework::kJax;
+  q.current_setup.uses_nccl = false;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
+}
+
+TEST_F(PlannerRulesTest, UsesHorovodWhenFrameworkAgnosticAsked) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  PlanRequest q = Req(w);
+  q.constraints.framework_agnostic_distribution = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_NE(r.recommendation->hardware.platform, Platform::kTpu);
+  if (r.recommendation->hardware.platform == Platform::kGpu) {
+    EXPECT_TRUE(r.recommendation->distribution.horovod);
+    EXPECT_EQ(r.recommendation->distribution.strategy, Strategy::kHorovod);
+  }
+}
+
+TEST_F(PlannerRulesTest, NoHorovodUnlessAsked) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_FALSE(r.recommendation->distribution.horovod);
+  for (const class Plan& alt : r.alternatives)
+    EXPECT_FALSE(alt.distribution.horovod);
+}
+
+TEST_F(PlannerRulesTest, ReportsSavingsAgainstCurrentSetup) {
+  PlanRequest q = Req(Medium());
+  q.current_setup.hardware = "a2-highgpu-8g";
+  q.current_setup.node_count = 2;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_TRUE(r.savings.has_value());
+  EXPECT_GT(r.savings->current_cost_usd, 0);
+  EXPECT_NEAR(r.savings->cost_saved_usd,
+              r.savings->current_cost_usd -
+                  r.recommendation->estimates.on_demand_cost_usd.expected,
+              1e-6 * r.savings->current_cost_usd + 1e-6);
+  EXPECT_FALSE(Plan(Req(Medium())).savings.has_value());
+}
+
+TEST_F(PlannerRulesTest, KeepsCurrentHardwareWhenPinned) {
+  PlanRequest q = Req(Medium());
+  q.current_setup.hardware = "a3-highgpu-8g";
+  q.current_setup.node_count = 1;
+  q.constraints.keep_current_hardware = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-h100-80gb");
+  EXPECT_THAT(Codes(r, "tpu-v5e"),
+              Contains(ReasonCode::kChangesPinnedHardware));
+  q.constraints.keep_current_hardware = false;
+  EXPECT_TRUE(
+      AllRejections(Plan(q), ReasonCode::kChangesPinnedHardware).empty());
+}
+
+// ------------------------------------------------------------ determinism
+
+void ExpectSamePlan(const class Plan& a, const class Plan& b) {
+  EXPECT_EQ(a.hardware.machine_type, b.hardware.machine_type);
+  EXPECT_EQ(a.hardware.accelerator, b.hardware.accelerator);
+  EXPECT_EQ(a.hardware.total_accelerators, b.hardware.total_accelerators);
+  EXPECT_EQ(a.hardware.tpu_topology, b.hardware.tpu_topology);
+  EXPECT_EQ(a.hardware.slices, b.hardware.slices);
+  EXPECT_EQ(a.distribution.strategy, b.distribution.strategy);
+  EXPECT_EQ(a.estimates.total_hours.expected, b.estimates.total_hours.expected);
+  EXPECT_EQ(a.estimates.on_demand_cost_usd.expected,
+            b.estimates.on_demand_cost_usd.expected);
+  EXPECT_EQ(a.score, b.score);
+  ASSERT_EQ(a.reasons.size(), b.reasons.size());
+  for (size_t i = 0; i < a.reasons.size(); ++i) {
+    EXPECT_EQ(a.reasons[i].code, b.reasons[i].code);
+    EXPECT_EQ(a.reasons[i].message, b.reasons[i].message);
+  }
+}
+
+TEST_F(PlannerRulesTest, SameRequestGivesIdenticalResponse) {
+  for (const Workload& w :
+       {Medium(), Recommender(true), Tabular(Framework::kXgboost)}) {
+    const PlanResponse a = Plan(Req(w));
+    const PlanResponse b = Plan(Req(w));
+    ASSERT_EQ(a.recommendation.has_value(), b.recommendation.has_value());
+    if (a.recommendation) ExpectSamePlan(*a.recommendation, *b.recommendation);
+    ASSERT_EQ(a.alternatives.size(), b.alternatives.size());
+    for (size_t i = 0; i < a.alternatives.size(); ++i) {
+      ExpectSamePlan(a.alternatives[i], b.alternatives[i]);
+    }
+    ASSERT_EQ(a.rejected.size(), b.rejected.size());
+    for (size_t i = 0; i < a.rejected.size(); ++i) {
+      EXPECT_EQ(a.rejected[i].hardware.accelerator,
+                b.rejected[i].hardware.accelerator);
+      EXPECT_EQ(a.rejected[i].codes, b.rejected[i].codes);
+      EXPECT_EQ(a.rejected[i].reason, b.rejected[i].reason);
+    }
+    EXPECT_EQ(WarningCodes(a), WarningCodes(b));
+    EXPECT_EQ(a.assumptions, b.assumptions);
+    EXPECT_EQ(a.catalog_version, b.catalog_version);
+  }
+}
+
+// ------------------------------------------------------------ legacy
+
+TEST_F(PlannerRulesTest, AcceptsLegacyCurrentHardware) {
+  for (const char* legacy : {"K80", "nvidia-tesla-k80", "TPU v2", "tpu-v3"}) {
+    Workload w = Small();
+    w.framework = Framework::kTensorflow;
+    w.framework_version = "2.16";
+    PlanRequest q = Req(w);
+    q.current_setup.hardware = legacy;
+    q.current_setup.accelerator_count = 8;
+    q.current_setup.symptoms = {Symptom::kInputBound};
+    const PlanResponse r = Plan(q);
+    EXPECT_TRUE(r.recommendation.has_value())
+        << legacy << ": " << r.no_plan_reason;
+    // Legacy rows are in the catalog: no "not in the catalog" assumption.
+    for (const Reason& warn : r.warnings) {
+      EXPECT_EQ(warn.message.find("not in the catalog"), std::string::npos)
+          << legacy << ": " << warn.message;
+    }
+    // Legacy hardware is never planned.
+    if (r.recommendation) {
+      EXPECT_NE(r.recommendation->hardware.accelerator, "nvidia-tesla-k80");
+      EXPECT_NE(r.recommendation->hardware.accelerator, "tpu-v2");
+    }
+  }
+}
+
+TEST_F(PlannerRulesTest, WarnsForUnknownCurrentHardware) {
+  PlanRequest q = Req(Small());
+  q.current_setup.hardware = "quantum-annealer-9000";
+  const PlanResponse r = Plan(q);
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kAssumption));
+}
+
+}  // namespace
+}  // namespace accelplan::planner

@@ -1,0 +1,639 @@
+// ReviewPlan and symptom remedies (SPEC §4 "Remedies from symptoms",
+// "Distribution", §2 ReviewPlan): every remedy is RECOMMENDED when its
+// symptom is present and REJECTED when a different symptom is. Runs the real
+// Planner over the catalog.db the build writes (no gRPC).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "catalog/loader.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::Not;
+
+class ReviewRulesTest : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    auto cat = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
+    ASSERT_TRUE(cat.ok()) << cat.status();
+    planner_ = new Planner(*cat);
+  }
+  static void TearDownTestSuite() {
+    delete planner_;
+    planner_ = nullptr;
+  }
+  static ReviewResponse Review(const ReviewRequest& r) {
+    EXPECT_TRUE(ValidateReviewRequest(r).empty());
+    ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), r.proposals.size());
+    int recommended = 0;
+    for (const ProposalVerdict& v : out.verdicts) {
+      recommended += v.verdict == Verdict::kRecommended;
+    }
+    EXPECT_LE(recommended, 1) << "at most one RECOMMENDED";
+    return out;
+  }
+  static PlanResponse Plan(const PlanRequest& r) { return planner_->Plan(r); }
+  static Planner* planner_;
+};
+Planner* ReviewRulesTest::planner_ = nullptr;
+
+// ------------------------------------------------------------ builders
+
+TransformerShape Shape(int layers, int hidden, int heads, int seq) {
+  TransformerShape s;
+  s.layers = layers;
+  s.hidden_size = hidden;
+  s.attention_heads = heads;
+  s.sequence_length = seq;
+  s.vocab_size = 32000;
+  return s;
+}
+
+Workload Llm(Framework f, double params, TransformerShape shape) {
+  Workload w;
+  w.framework = f;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = params;
+  w.transformer_shape = shape;
+  w.dataset_tokens = 5e10;
+  w.global_batch_size = 256;
+  w.precision = Precision::kBf16Mixed;
+  w.recompute = Recompute::kFull;
+  return w;
+}
+
+// PyTorch DDP on four a3-highgpu-8g nodes with NCCL.
+ReviewRequest GpuCluster(std::vector<Symptom> symptoms, int nodes = 4) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kPytorch, 2.7e9, Shape(32, 2560, 32, 2048));
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = nodes;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = std::move(symptoms);
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// JAX on a v5e 16x16 slice (or several).
+ReviewRequest TpuSlices(std::vector<Symptom> symptoms, int slices = 1) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "16x16";
+  r.current_setup.slice_count = slices;
+  r.current_setup.symptoms = std::move(symptoms);
+  r.constraints.run_platform = RunPlatform::kGke;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+Proposal RemedyP(RemedyKind k, const std::string& label) {
+  Proposal p;
+  p.label = label;
+  p.remedy = RemedyProposal{};
+  p.remedy->kind = k;
+  return p;
+}
+
+bool Has(const ProposalVerdict& v, ReasonCode c) {
+  return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
+}
+
+// Reviews one remedy against one symptom set.
+ProposalVerdict One(ReviewRequest r, RemedyKind k) {
+  r.proposals = {RemedyP(k, "remedy")};
+  ReviewResponse out = ReviewRulesTest::Review(r);
+  return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
+}
+
+// ------------------------------------------------------------ remedies
+
+TEST_F(ReviewRulesTest, RecommendsReductionServerForGradientSyncBoundGpus) {
+  const ProposalVerdict v = One(GpuCluster({Symptom::kGradientSyncBound}),
+                                RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsReductionServerForInputBoundGpus) {
+  const ProposalVerdict v =
+      One(GpuCluster({Symptom::kInputBound}), RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, ReductionServerNotApplicableOnTpus) {
+  const ProposalVerdict v = One(TpuSlices({Symptom::kGradientSyncBound}, 2),
+                                RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, ReductionServerNotApplicableOnOneNode) {
+  const ProposalVerdict v = One(GpuCluster({Symptom::kGradientSyncBound}, 1),
+                                RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RecommendsFasterInputPipelineForInputBoundJob) {
+  const ProposalVerdict v =
+      One(GpuCluster({Symptom::kInputBound}), RemedyKind::kFasterInputPipeline);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsFasterInputPipelineForGradientSyncBoundJob) {
+  const ProposalVerdict v = One(GpuCluster({Symptom::kGradientSyncBound}),
+                                RemedyKind::kFasterInputPipeline);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  const ProposalVerdict v = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsFixTensorShapesForOutOfMemory) {
+  const ProposalVerdict v =
+      One(TpuSlices({Symptom::kOutOfMemory}), RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RecommendsShardingOptimizerStateForOutOfMemory) {
+  const ProposalVerdict v = One(GpuCluster({Symptom::kOutOfMemory}),
+                                RemedyKind::kShardOptimizerState);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsShardingOptimizerStateForInputBoundJob) {
+  const ProposalVerdict v =
+      One(GpuCluster({Symptom::kInputBound}), RemedyKind::kShardOptimizerState);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, JudgesRemediesBySymptomBeforeObjective) {
+  // Gradient-sync bound, cheapest objective: Spot and faster storage still
+  // miss the bottleneck.
+  for (Objective o : {Objective::kMinCost, Objective::kMinTime}) {
+    ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+    r.goal.objective = o;
+    r.constraints.spot_allowed = true;
+    r.proposals = {
+        RemedyP(RemedyKind::kUseSpot, "spot"),
+        RemedyP(RemedyKind::kFasterInputPipeline, "storage"),
+        RemedyP(RemedyKind::kAddReductionServer, "reduction server")};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 3u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck));
+    EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected);
+    EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kDoesNotAddressBottleneck));
+    EXPECT_EQ(out.verdicts[2].verdict, Verdict::kRecommended)
+        << out.verdicts[2].reason;
+  }
+}
+
+TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
+  ReviewRequest r = GpuCluster({});
+  r.goal.hard_deadline = true;
+  r.goal.deadline_hours = 100;
+  r.constraints.spot_allowed = true;
+  const ProposalVerdict v = One(r, RemedyKind::kUseSpot);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kPreemptionRisk)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, AcceptsSpotUnderHardDeadlineWithCheckpoints) {
+  ReviewRequest r = GpuCluster({});
+  r.goal.hard_deadline = true;
+  r.goal.deadline_hours = 100;
+  r.constraints.spot_allowed = true;
+  r.workload.checkpoints = true;
+  const ProposalVerdict v = One(r, RemedyKind::kUseSpot);
+  EXPECT_NE(v.verdict, Verdict::kRejected) << v.reason;
+  EXPECT_FALSE(Has(v, ReasonCode::kPreemptionRisk));
+}
+
+TEST_F(ReviewRulesTest, RejectsHardwareMoveWhenHardwareIsPinned) {
+  ReviewRequest r = GpuCluster({Symptom::kInputBound});
+  r.constraints.keep_current_hardware = true;
+  Proposal move = RemedyP(RemedyKind::kMoveToHardware, "move");
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->series = "A3 Mega";
+  r.proposals = {move};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kChangesPinnedHardware));
+}
+
+// ------------------------------------------------------------ remedies in
+// plans
+
+std::vector<Remedy> PlanRemedies(const ReviewRequest& r) {
+  PlanRequest q;
+  q.workload = r.workload;
+  q.current_setup = r.current_setup;
+  q.constraints = r.constraints;
+  q.as_of = r.as_of;
+  return ReviewRulesTest::Plan(q).remedies;
+}
+
+const Remedy* Find(const std::vector<Remedy>& v, RemedyKind k) {
+  for (const Remedy& r : v) {
+    if (r.kind == k) return &r;
+  }
+  return nullptr;
+}
+
+TEST_F(ReviewRulesTest, RoundsSmallTpuBatchTo64AndWidthsTo128) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300, 1000, 512};
+  const std::vector<Remedy> remedies = PlanRemedies(r);
+  const Remedy* m = Find(remedies, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 128);
+  EXPECT_THAT(m->layer_widths, ElementsAre(384, 1024, 512));
+  EXPECT_EQ(m->addresses, Symptom::kHeavyPadding);
+}
+
+TEST_F(ReviewRulesTest, RoundsLargeTpuBatchTo1024AndWidthsTo8) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 2000;
+  r.current_setup.layer_widths = {300, 1000};
+  const std::vector<Remedy> remedies = PlanRemedies(r);
+  const Remedy* m = Find(remedies, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 2048);
+  EXPECT_THAT(m->layer_widths, ElementsAre(304, 1000));
+}
+
+TEST_F(ReviewRulesTest, UsesLargeRuleWhenToleratedBatchIsLarge) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.max_tolerated_global_batch_size = 4096;
+  r.current_setup.layer_widths = {300};
+  const std::vector<Remedy> remedies = PlanRemedies(r);
+  const Remedy* m = Find(remedies, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 1024);
+  EXPECT_THAT(m->layer_widths, ElementsAre(304));
+}
+
+TEST_F(ReviewRulesTest, NoShapeRemedyWithoutPadding) {
+  ReviewRequest r = TpuSlices({Symptom::kInputBound});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  const std::vector<Remedy> v = PlanRemedies(r);
+  EXPECT_EQ(Find(v, RemedyKind::kFixTensorShapes), nullptr);
+  EXPECT_NE(Find(v, RemedyKind::kFasterInputPipeline), nullptr);
+}
+
+TEST_F(ReviewRulesTest, AcceptsProposedShapesOnTheRightMultiples) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  Proposal good = RemedyP(RemedyKind::kFixTensorShapes, "128/384");
+  good.remedy->global_batch_size = 128;
+  good.remedy->layer_widths = {384};
+  Proposal bad = RemedyP(RemedyKind::kFixTensorShapes, "120/320");
+  bad.remedy->global_batch_size = 120;
+  bad.remedy->layer_widths = {320};
+  r.proposals = {good, bad};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected);
+}
+
+TEST_F(ReviewRulesTest, PlanOffersReductionServerForMultiHostGpuSyncBound) {
+  const std::vector<Remedy> v =
+      PlanRemedies(GpuCluster({Symptom::kGradientSyncBound}));
+  const Remedy* m = Find(v, RemedyKind::kAddReductionServer);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->addresses, Symptom::kGradientSyncBound);
+}
+
+TEST_F(ReviewRulesTest, PlanOffersNoReductionServerOnOneNodeOrTpu) {
+  EXPECT_EQ(Find(PlanRemedies(GpuCluster({Symptom::kGradientSyncBound}, 1)),
+                 RemedyKind::kAddReductionServer),
+            nullptr);
+  EXPECT_EQ(Find(PlanRemedies(TpuSlices({Symptom::kGradientSyncBound}, 2)),
+                 RemedyKind::kAddReductionServer),
+            nullptr);
+}
+
+TEST_F(ReviewRulesTest, PlanOffersMemoryRemediesOnlyForOutOfMemory) {
+  const std::vector<Remedy> oom =
+      PlanRemedies(GpuCluster({Symptom::kOutOfMemory}));
+  EXPECT_NE(Find(oom, RemedyKind::kShardOptimizerState), nullptr);
+  EXPECT_NE(Find(oom, RemedyKind::kActivationRecompute), nullptr);
+  const std::vector<Remedy> input =
+      PlanRemedies(GpuCluster({Symptom::kInputBound}));
+  EXPECT_EQ(Find(input, RemedyKind::kShardOptimizerState), nullptr);
+  EXPECT_EQ(Find(input, RemedyKind::kActivationRecompute), nullptr);
+}
+
+// ------------------------------------------------------------ distributions
+
+Proposal DistP(const std::string& label, Strategy s, DcnParallelism across,
+               int slices) {
+  Proposal p;
+  p.label = label;
+  p.distribution = DistributionProposal{};
+  p.distribution->strategy = s;
+  p.distribution->across_slices = across;
+  p.distribution->slices = slices;
+  return p;
+}
+
+TEST_F(ReviewRulesTest, JudgesWhatRunsOverDcn) {
+  ReviewRequest r = TpuSlices({}, 4);
+  r.proposals = {
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 4),
+      DistP("tensor over DCN", Strategy::kMultislice, DcnParallelism::kTensor,
+            4),
+      DistP("pipeline over DCN", Strategy::kMultislice,
+            DcnParallelism::kPipeline, 4),
+      DistP("independent", Strategy::kIndependentModels, DcnParallelism::kNone,
+            4)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 4u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kCommunicationBound));
+  EXPECT_EQ(out.verdicts[2].verdict, Verdict::kViable);
+  EXPECT_TRUE(Has(out.verdicts[2], ReasonCode::kSlower));
+  EXPECT_EQ(out.verdicts[3].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[3], ReasonCode::kNoSharedModel));
+}
+
+Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
+  Proposal p =
+      DistP(label, Strategy::kMultislice, DcnParallelism::kUnspecified, slices);
+  p.distribution->mesh = m;
+  return p;
+}
+
+TEST_F(ReviewRulesTest, AcceptsMeshWhoseAxesMatchSlicesAndChips) {
+  ReviewRequest r = TpuSlices({}, 4);
+  MultisliceMesh m;
+  m.ici_fsdp_parallelism = 256;
+  m.dcn_data_parallelism = 4;
+  r.proposals = {MeshP("fsdp in, data across", 4, m)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsMeshWhoseDcnProductIsNotSlices) {
+  ReviewRequest r = TpuSlices({}, 4);
+  MultisliceMesh m;
+  m.ici_fsdp_parallelism = 256;
+  m.dcn_data_parallelism = 2;
+  r.proposals = {MeshP("dcn 2 for 4 slices", 4, m)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+}
+
+TEST_F(ReviewRulesTest, RejectsMeshWhoseIciProductIsNotChipsPerSlice) {
+  ReviewRequest r = TpuSlices({}, 4);
+  MultisliceMesh m;
+  m.ici_fsdp_parallelism = 64;
+  m.ici_tensor_parallelism = 2;  // 128 != 256 chips
+  m.dcn_data_parallelism = 4;
+  r.proposals = {MeshP("ici 128 of 256", 4, m)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+}
+
+TEST_F(ReviewRulesTest, PrefersDataParallelWhenModelFits) {
+  ReviewRequest r = GpuCluster({});  // 2.7B fits one 80 GB H100
+  r.workload.global_batch_size = 32;
+  r.proposals = {
+      DistP("fsdp", Strategy::kFsdp, DcnParallelism::kUnspecified, 0),
+      DistP("ddp", Strategy::kDataParallel, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable);
+}
+
+TEST_F(ReviewRulesTest, JudgesDataParallelFitByPerReplicaBatch) {
+  // 2.7B on 32 H100s, global batch 256: each replica holds 43 GB of model
+  // state and the activations of 8 sequences, well inside 67 GiB usable.
+  ReviewRequest r = GpuCluster({});
+  r.proposals = {
+      DistP("ddp", Strategy::kDataParallel, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+}
+
+TEST_F(ReviewRulesTest, PrefersFsdpWhenModelDoesNotFit) {
+  ReviewRequest r = GpuCluster({});
+  r.workload = Llm(Framework::kPytorch, 3.0e10, Shape(60, 6656, 52, 2048));
+  r.proposals = {
+      DistP("fsdp", Strategy::kFsdp, DcnParallelism::kUnspecified, 0),
+      DistP("ddp", Strategy::kDataParallel, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kHbmTooSmall));
+}
+
+TEST_F(ReviewRulesTest, RejectsHorovodOnTpusButNotOnGpus) {
+  ReviewRequest tpu = TpuSlices({});
+  tpu.constraints.framework_agnostic_distribution = true;
+  tpu.proposals = {
+      DistP("horovod", Strategy::kHorovod, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse a = Review(tpu);
+  ASSERT_EQ(a.verdicts.size(), 1u);
+  EXPECT_EQ(a.verdicts[0].verdict, Verdict::kRejected);
+
+  ReviewRequest gpu = GpuCluster({});
+  gpu.workload.global_batch_size = 32;
+  gpu.constraints.framework_agnostic_distribution = true;
+  gpu.proposals = {
+      DistP("ddp", Strategy::kDataParallel, DcnParallelism::kUnspecified, 0),
+      DistP("horovod", Strategy::kHorovod, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse b = Review(gpu);
+  ASSERT_EQ(b.verdicts.size(), 2u);
+  EXPECT_EQ(b.verdicts[1].verdict, Verdict::kRecommended)
+      << b.verdicts[1].reason;
+}
+
+// ------------------------------------------------------------ hardware
+
+Proposal HwP(const std::string& label, Platform p, const std::string& accel,
+             const std::string& topology = "", int slices = 0) {
+  Proposal out;
+  out.label = label;
+  out.hardware = HardwareProposal{};
+  out.hardware->platform = p;
+  out.hardware->accelerator = accel;
+  out.hardware->tpu_topology = topology;
+  out.hardware->slices = slices;
+  return out;
+}
+
+TEST_F(ReviewRulesTest, PlansMultisliceMeshForProposedSlices) {
+  ReviewRequest r = TpuSlices({});
+  r.proposals = {HwP("2 x v5e-256", Platform::kTpu, "tpu-v5e", "16x16", 2)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& v = out.verdicts[0];
+  ASSERT_NE(v.verdict, Verdict::kRejected) << v.reason;
+  ASSERT_TRUE(v.plan.has_value());
+  ASSERT_TRUE(v.plan->distribution.multislice.has_value());
+  const MultisliceMesh& m = *v.plan->distribution.multislice;
+  EXPECT_EQ(v.plan->hardware.slices, 2);
+  EXPECT_EQ(m.dcn_data_parallelism, 2);
+  EXPECT_EQ(m.ici_data_parallelism * m.ici_fsdp_parallelism *
+                m.ici_tensor_parallelism,
+            256);
+}
+
+TEST_F(ReviewRulesTest, RejectsV5pProposalOnVertexButNotOnGke) {
+  ReviewRequest r = TpuSlices({});
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  r.proposals = {HwP("v5p", Platform::kTpu, "tpu-v5p")};
+  const ReviewResponse vertex = Review(r);
+  ASSERT_EQ(vertex.verdicts.size(), 1u);
+  EXPECT_EQ(vertex.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(vertex.verdicts[0], ReasonCode::kNotOfferedOnPlatform));
+
+  r.constraints.run_platform = RunPlatform::kGke;
+  const ReviewResponse gke = Review(r);
+  ASSERT_EQ(gke.verdicts.size(), 1u);
+  EXPECT_FALSE(Has(gke.verdicts[0], ReasonCode::kNotOfferedOnPlatform));
+}
+
+TEST_F(ReviewRulesTest, RejectsTpuProposalForPytorchWithoutXlaOnly) {
+  ReviewRequest r = GpuCluster({});
+  r.proposals = {HwP("v5e", Platform::kTpu, "tpu-v5e")};
+  const ReviewResponse no_xla = Review(r);
+  ASSERT_EQ(no_xla.verdicts.size(), 1u);
+  EXPECT_TRUE(Has(no_xla.verdicts[0], ReasonCode::kFrameworkUnsupported));
+  r.workload.pytorch_xla_ok = true;
+  const ReviewResponse xla = Review(r);
+  ASSERT_EQ(xla.verdicts.size(), 1u);
+  EXPECT_FALSE(Has(xla.verdicts[0], ReasonCode::kFrameworkUnsupported));
+}
+
+TEST_F(ReviewRulesTest, ReductionServerNotApplicableWithoutNccl) {
+  ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+  r.workload.framework = Framework::kJax;
+  r.current_setup.uses_nccl = false;
+  const ProposalVerdict v = One(r, RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, RecommendsTheHardwarePlanTrainingRanksFirst) {
+  ReviewRequest r = TpuSlices({});
+  r.current_setup = CurrentSetup{};
+  PlanRequest q;
+  q.workload = r.workload;
+  q.constraints = r.constraints;
+  q.as_of = r.as_of;
+  q.constraints.allowed_series = {"TPU v5e", "TPU v6e (Trillium)", "A3 High"};
+  const PlanResponse plan = Plan(q);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  const std::string best = plan.recommendation->hardware.accelerator;
+  r.proposals = {HwP("v5e", Platform::kTpu, "tpu-v5e"),
+                 HwP("v6e", Platform::kTpu, "tpu-v6e"),
+                 HwP("h100", Platform::kGpu, "nvidia-h100-80gb")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  for (const ProposalVerdict& v : out.verdicts) {
+    ASSERT_NE(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    ASSERT_TRUE(v.plan.has_value()) << v.label;
+    if (v.plan->hardware.accelerator == best) {
+      EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.label;
+    } else {
+      EXPECT_EQ(v.verdict, Verdict::kViable) << v.label;
+      // A viable loser says why it loses.
+      EXPECT_TRUE(Has(v, ReasonCode::kHigherCost) ||
+                  Has(v, ReasonCode::kSlower))
+          << v.label << ": " << v.reason;
+    }
+  }
+}
+
+TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
+  ReviewRequest r = TpuSlices({});
+  r.current_setup = CurrentSetup{};
+  r.proposals = {HwP("2 x v5e-8", Platform::kTpu, "tpu-v5e", "2x4", 2),
+                 HwP("2 x v5e-256", Platform::kTpu, "tpu-v5e", "16x16", 2)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+}
+
+TEST_F(ReviewRulesTest, RejectsLegacyHardwareProposalsWithoutCrashing) {
+  ReviewRequest r = GpuCluster({Symptom::kInputBound});
+  r.current_setup.hardware = "K80";
+  r.current_setup.node_count = 2;
+  r.proposals = {HwP("k80", Platform::kUnspecified, "K80"),
+                 HwP("tpu v2", Platform::kTpu, "tpu-v2"),
+                 RemedyP(RemedyKind::kFasterInputPipeline, "input")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected);
+  EXPECT_EQ(out.verdicts[2].verdict, Verdict::kRecommended)
+      << out.verdicts[2].reason;
+  for (const Reason& w : out.warnings) {
+    EXPECT_EQ(w.message.find("not in the catalog"), std::string::npos)
+        << w.message;
+  }
+}
+
+TEST_F(ReviewRulesTest, SameReviewTwiceIsIdentical) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding}, 2);
+  r.current_setup.current_global_batch_size = 100;
+  r.proposals = {
+      HwP("v6e", Platform::kTpu, "tpu-v6e"),
+      RemedyP(RemedyKind::kFixTensorShapes, "shapes"),
+      DistP("data", Strategy::kMultislice, DcnParallelism::kData, 2)};
+  const ReviewResponse a = Review(r), b = Review(r);
+  ASSERT_EQ(a.verdicts.size(), b.verdicts.size());
+  for (size_t i = 0; i < a.verdicts.size(); ++i) {
+    EXPECT_EQ(a.verdicts[i].verdict, b.verdicts[i].verdict);
+    EXPECT_EQ(a.verdicts[i].codes, b.verdicts[i].codes);
+    EXPECT_EQ(a.verdicts[i].reason, b.verdicts[i].reason);
+  }
+}
+
+}  // namespace
+}  // namespace accelplan::planner
