@@ -1160,6 +1160,9 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
                                    "which the request allows."));
   }
 
+  if (!obtainable.empty()) {
+    cand.smallest_obtainable_devices = obtainable.front()->devices;
+  }
   // A family already rejected by a hard rule is still sized, so that every
   // code that applies (HBM_TOO_SMALL, EXCEEDS_*) is reported; the checks
   // that only rank viable options (deadline, budget, communication) are not.
@@ -1553,9 +1556,12 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
         continue;
       }
       const Family& f = *c.family;
+      const int smallest_devices = c.smallest_obtainable_devices > 0
+                                       ? c.smallest_obtainable_devices
+                                       : f.shapes.front().devices;
       const double smallest =
           per_device_need ? f.device_memory_bytes
-                          : f.device_memory_bytes * f.shapes.front().devices;
+                          : f.device_memory_bytes * smallest_devices;
       sizes.push_back({&c, smallest});
       if (!viable(c)) continue;
       const double chosen = per_device_need
@@ -1564,6 +1570,18 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
       smallest_viable_config = std::min(smallest_viable_config, chosen);
     }
     for (auto& [c, smallest] : sizes) {
+      // A family is oversized only when it must be rented bigger than the
+      // job needs: a viable one whose chosen size is more than its smallest
+      // obtainable shape needed those devices (for the deadline or the
+      // objective); a rejected one is judged for MIN_COST/BALANCED only.
+      if (viable(*c)) {
+        const int smallest_devices = c->smallest_obtainable_devices > 0
+                                         ? c->smallest_obtainable_devices
+                                         : c->family->shapes.front().devices;
+        if (c->config->devices > smallest_devices) continue;
+      } else if (job.objective == Objective::kMinTime) {
+        continue;
+      }
       if (smallest >= kOversizeFactor * need_bytes &&
           smallest_viable_config < smallest) {
         c->Reject(ReasonCode::kOversizedForWorkload,

@@ -140,6 +140,9 @@ struct Candidate {
   std::vector<Reason> notes;      // warnings that travel with the plan
   std::optional<Config> config;
   Provisioning provisioning = Provisioning::kOnDemand;
+  // Accelerators in the smallest shape the request can obtain (offered on
+  // its platform, with its provisioning); the family's smallest otherwise.
+  int smallest_obtainable_devices = 0;
   bool eos_soon = false;
   bool on_workload_list = false;
   bool price_unknown = false;

@@ -378,7 +378,7 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
           } else if (!job.has_dataset && a.price_known && b.price_known) {
             alt.reasons.push_back(
                 {ReasonCode::kHigherCost,
-                 absl::StrFormat("Costs %.3g$ per million tokens of work vs %.3g$.",
+                 absl::StrFormat("Costs $%.3g per million tokens of work vs $%.3g.",
                                  alt.estimates.cost_per_million_tokens_usd,
                                  out.recommendation->estimates.cost_per_million_tokens_usd)});
           }
