@@ -741,20 +741,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
   }
   c.step = EstimateStepTime(in);
   c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
-  if (c.comm_bound) {
-    const double tokens_per_device = job.tokens_per_step / n;
-    const double w = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
-    const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops,
-                                           w, multi_host ? c.hosts : 0);
-    c.comm_detail = absl::StrFormat(
-        "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
-        "time per step (needs >= %.0f tokens per device per step, has %.0f)",
-        c.layout.zero_stage == 3 ? "FSDP" : "data-parallel",
-        c.slices > 1 ? "DCN" : (multi_host && f.platform == Platform::kGpu
-                                    ? "the host network"
-                                    : "the interconnect"),
-        w / 1e9, c.step.comm_to_compute_ratio, b.required, tokens_per_device);
-  }
+  if (c.comm_bound) c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
   if (c.step.step_seconds_expected > 0) {
     c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
   }
@@ -773,6 +760,25 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       c.hours.high = steps * c.step.step_seconds_slow / 3600;
     }
   }
+}
+
+// The human line for a communication-bound configuration; formatted only
+// when a rejection needs it.
+std::string CommDetail(const Job& job, const Family& f, const Config& c) {
+  const double tokens_per_device = job.tokens_per_step / c.devices;
+  const double w = c.comm_link_bytes_per_s;
+  const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops, w,
+                                         c.hosts > 1 ? c.hosts : 0);
+  return absl::StrFormat(
+      "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
+      "time per step (needs >= %.0f tokens per device per step, has %.0f)",
+      c.layout.zero_stage == 3 ? "FSDP"
+      : c.layout.tensor > 1    ? "tensor/data-parallel"
+                               : "data-parallel",
+      c.slices > 1 ? "DCN"
+      : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
+                                                      : "the interconnect",
+      w / 1e9, c.step.comm_to_compute_ratio, b.required, tokens_per_device);
 }
 
 // Picks the first layout (and recompute level) that fits and is not
@@ -826,6 +832,11 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
   const bool can_accumulate = w.global_batch_size > 0;
   for (Recompute level : levels) {
     for (const auto& [layout, strategy] : LayoutsFor(job, f, c)) {
+     // Every data-parallel rank needs at least one sequence of the global
+     // batch: more ranks than sequences cannot be used.
+     const int ranks = std::max(1, c.devices / (std::max(1, layout.tensor) *
+                                                std::max(1, layout.pipeline)));
+     if (w.global_batch_size > 0 && ranks > w.global_batch_size) continue;
      for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
       const int64_t replicas =
           std::max(1, layout.data);
@@ -911,12 +922,23 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     } else {
       const auto fmt = w.edge.model_format;
       const auto q = w.edge.quantization;
-      if ((fmt != ModelFormat::kUnspecified && fmt != ModelFormat::kTflite) ||
-          (q != Quantization::kUnspecified && q != Quantization::kFullInt8)) {
+      if (q != Quantization::kUnspecified && q != Quantization::kFullInt8) {
+        // The deployed model is stated to stay in floating point (or only
+        // partly quantized): the Edge TPU executes full-int8 models only.
         cand.Reject(ReasonCode::kPrecisionUnsupported,
                     absl::StrCat(name, " runs only fully int8-quantized "
-                                       "TensorFlow Lite models compiled for "
-                                       "the Edge TPU."));
+                                       "TensorFlow Lite models; the model is "
+                                       "not fully int8."));
+      } else if (fmt != ModelFormat::kTflite || q != Quantization::kFullInt8) {
+        // The Edge TPU runs only fully int8-quantized TFLite models compiled
+        // with edgetpu_compiler; other models must be converted first.
+        cand.notes.push_back(
+            {ReasonCode::kAssumption,
+             absl::StrCat(name, " runs only fully int8-quantized TensorFlow "
+                                "Lite models compiled with edgetpu_compiler: "
+                                "convert and quantize the model (post-"
+                                "training int8 with a representative data "
+                                "set) and re-check its accuracy.")});
       }
     }
   } else if (f.platform == Platform::kEdge) {
@@ -1291,7 +1313,12 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       best_usable = c.usable_bytes;
       continue;
     }
+    // Without a data set the smallest usable shape wins (options ascend in
+    // devices), so the scan can stop there; rejected families only need to
+    // know that something fits.
+    const bool done = rejected_already || (!job.has_dataset && !c.comm_bound);
     fitting.push_back(std::move(c));
+    if (done) break;
   }
   if (fitting.empty()) {
     // Would a shape that the constraints excluded have held it?
@@ -1335,7 +1362,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   }
   if (usable.empty()) {
     cand.Reject(ReasonCode::kCommunicationBound,
-                absl::StrCat(name, ": ", fitting.front().comm_detail, "."));
+                absl::StrCat(name, ": ", CommDetail(job, f, fitting.front()), "."));
     cand.config = fitting.front();
     return cand;
   }
@@ -1794,8 +1821,14 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
       return multi ? "tf.distribute.MirroredStrategy" : "tf.keras (single device)";
     case Framework::kPytorch:
       if (f.platform == Platform::kTpu) return "PyTorch/XLA SPMD (torch_xla)";
+      if (c.layout.pipeline > 1) {
+        return "Megatron-style tensor + pipeline parallel with ZeRO-1 "
+               "(distributed optimizer)";
+      }
+      if (c.layout.tensor > 1) {
+        return "torch.distributed.tensor parallel (DTensor) + FSDP";
+      }
       if (c.layout.zero_stage == 3) return "torch.distributed.fsdp (FSDP)";
-      if (c.layout.tensor > 1) return "Megatron-style tensor parallel + FSDP";
       return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
                    : "PyTorch (single device)";
     case Framework::kXgboost:
@@ -1837,8 +1870,14 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   // Distribution.
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
-  d.data_parallelism = c.layout.zero_stage == 3 ? 1 : std::max(1, c.layout.data / std::max(1, c.layout.tensor));
-  d.fsdp_parallelism = c.layout.zero_stage == 3 ? c.layout.fsdp : 0;
+  {
+    // Degrees multiply to the device count: data x fsdp x tensor x pipeline.
+    const int tp = std::max(1, c.layout.tensor);
+    const int pp = std::max(1, c.layout.pipeline);
+    const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
+    d.data_parallelism = std::max(1, c.devices / (fsdp * tp * pp));
+    d.fsdp_parallelism = c.layout.zero_stage == 3 ? fsdp : 0;
+  }
   d.zero_stage = c.layout.zero_stage;
   d.tensor_parallelism = std::max(1, c.layout.tensor);
   d.pipeline_parallelism = std::max(1, c.layout.pipeline);

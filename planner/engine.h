@@ -129,7 +129,7 @@ struct Config {
   Range cost;          // at the chosen provisioning
   bool price_known = false;
   bool comm_bound = false;
-  std::string comm_detail;
+  double comm_link_bytes_per_s = 0;  // the link that bounds it
   double tokens_per_second = 0;
 };
 
