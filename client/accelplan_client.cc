@@ -63,8 +63,15 @@ std::shared_ptr<grpc::Channel> CreateChannel(const std::string& target,
   args.SetInt(
       GRPC_ARG_KEEPALIVE_TIME_MS,
       static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_time)));
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
-                                   args);
+  if (!options.use_tls) {
+    return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(),
+                                     args);
+  }
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = options.tls_root_certs_pem;
+  ssl.pem_cert_chain = options.tls_cert_chain_pem;
+  ssl.pem_private_key = options.tls_private_key_pem;
+  return grpc::CreateCustomChannel(target, grpc::SslCredentials(ssl), args);
 }
 
 absl::Status ToAbslStatus(const grpc::Status& status) {

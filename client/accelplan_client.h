@@ -31,13 +31,21 @@ struct ClientOptions {
   std::string lb_policy = "round_robin";
   // Client keepalive; the server accepts pings at least 10 s apart.
   absl::Duration keepalive_time = absl::Seconds(30);
+  // TLS: when `use_tls` is set the channel verifies the server against
+  // `tls_root_certs_pem` (empty: the system roots); a client certificate and
+  // key (PEM) are presented when both are set (mTLS).
+  bool use_tls = false;
+  std::string tls_root_certs_pem;
+  std::string tls_cert_chain_pem;
+  std::string tls_private_key_pem;
 };
 
 // The service config JSON the channel is created with (exposed for tests).
 std::string ServiceConfigJson(const ClientOptions& options);
 
-// An insecure channel to `target` ("host:port", "dns:///name:port",
-// "unix:/path") carrying ServiceConfigJson(options).
+// A channel to `target` ("host:port", "dns:///name:port", "unix:/path")
+// carrying ServiceConfigJson(options): TLS when options.use_tls, else
+// plaintext.
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& target,
                                              const ClientOptions& options);
 

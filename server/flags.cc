@@ -32,6 +32,45 @@ ABSL_FLAG(double, shutdown_grace_seconds, 10,
 ABSL_FLAG(std::string, log_level, "info",
           "debug, info, warning or error (env ACCELPLAN_LOG_LEVEL).");
 
+// Connection management; the defaults suit an L4 load balancer in front.
+ABSL_FLAG(double, max_connection_age_seconds, 300,
+          "GOAWAY connections older than this so load spreads to new "
+          "replicas (env ACCELPLAN_MAX_CONNECTION_AGE_SECONDS).");
+ABSL_FLAG(double, max_connection_age_grace_seconds, 30,
+          "Time calls get to finish after a max-age GOAWAY "
+          "(env ACCELPLAN_MAX_CONNECTION_AGE_GRACE_SECONDS).");
+ABSL_FLAG(double, max_connection_idle_seconds, 600,
+          "Close connections without calls for this long; keep it below the "
+          "load balancer's idle timeout "
+          "(env ACCELPLAN_MAX_CONNECTION_IDLE_SECONDS).");
+ABSL_FLAG(double, keepalive_time_seconds, 60,
+          "Ping clients after this much silence "
+          "(env ACCELPLAN_KEEPALIVE_TIME_SECONDS).");
+ABSL_FLAG(double, keepalive_timeout_seconds, 20,
+          "Close the connection when a ping is not answered within this "
+          "(env ACCELPLAN_KEEPALIVE_TIMEOUT_SECONDS).");
+ABSL_FLAG(bool, keepalive_permit_without_calls, true,
+          "Keepalive pings also on connections without calls "
+          "(env ACCELPLAN_KEEPALIVE_PERMIT_WITHOUT_CALLS).");
+ABSL_FLAG(double, min_client_ping_interval_seconds, 10,
+          "Client pings without data closer together than this are answered "
+          "with GOAWAY (env ACCELPLAN_MIN_CLIENT_PING_INTERVAL_SECONDS).");
+ABSL_FLAG(int32_t, max_concurrent_streams, 100,
+          "Concurrent calls per connection "
+          "(env ACCELPLAN_MAX_CONCURRENT_STREAMS).");
+ABSL_FLAG(int32_t, max_receive_message_bytes, 1 << 20,
+          "Larger requests get RESOURCE_EXHAUSTED "
+          "(env ACCELPLAN_MAX_RECEIVE_MESSAGE_BYTES).");
+
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate chain; with --tls_key serves TLS instead of "
+          "plaintext (env ACCELPLAN_TLS_CERT).");
+ABSL_FLAG(std::string, tls_key, "",
+          "PEM private key for --tls_cert (env ACCELPLAN_TLS_KEY).");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA certificates; set: clients must present a certificate "
+          "they signed (mTLS) (env ACCELPLAN_TLS_CLIENT_CA).");
+
 namespace accelplan::server {
 namespace {
 
@@ -40,7 +79,19 @@ constexpr const char* kFlagNames[] = {"listen",
                                       "catalog",
                                       "drain_delay_seconds",
                                       "shutdown_grace_seconds",
-                                      "log_level"};
+                                      "log_level",
+                                      "max_connection_age_seconds",
+                                      "max_connection_age_grace_seconds",
+                                      "max_connection_idle_seconds",
+                                      "keepalive_time_seconds",
+                                      "keepalive_timeout_seconds",
+                                      "keepalive_permit_without_calls",
+                                      "min_client_ping_interval_seconds",
+                                      "max_concurrent_streams",
+                                      "max_receive_message_bytes",
+                                      "tls_cert",
+                                      "tls_key",
+                                      "tls_client_ca"};
 
 absl::Status ApplyEnvironment() {
   for (const char* name : kFlagNames) {
@@ -105,6 +156,54 @@ absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
       "shutdown_grace_seconds", absl::GetFlag(FLAGS_shutdown_grace_seconds));
   if (!grace.ok()) return grace.status();
   o.shutdown_grace = *grace;
+
+  ConnectionOptions& c = o.connection;
+  struct DurationFlag {
+    const char* name;
+    const absl::Flag<double>& flag;
+    absl::Duration* out;
+  };
+  for (const DurationFlag& d : {
+           DurationFlag{"max_connection_age_seconds",
+                        FLAGS_max_connection_age_seconds,
+                        &c.max_connection_age},
+           DurationFlag{"max_connection_age_grace_seconds",
+                        FLAGS_max_connection_age_grace_seconds,
+                        &c.max_connection_age_grace},
+           DurationFlag{"max_connection_idle_seconds",
+                        FLAGS_max_connection_idle_seconds,
+                        &c.max_connection_idle},
+           DurationFlag{"keepalive_time_seconds", FLAGS_keepalive_time_seconds,
+                        &c.keepalive_time},
+           DurationFlag{"keepalive_timeout_seconds",
+                        FLAGS_keepalive_timeout_seconds, &c.keepalive_timeout},
+           DurationFlag{"min_client_ping_interval_seconds",
+                        FLAGS_min_client_ping_interval_seconds,
+                        &c.min_client_ping_interval},
+       }) {
+    absl::StatusOr<absl::Duration> value =
+        Seconds(d.name, absl::GetFlag(d.flag));
+    if (!value.ok()) return value.status();
+    *d.out = *value;
+  }
+  c.keepalive_permit_without_calls =
+      absl::GetFlag(FLAGS_keepalive_permit_without_calls);
+  c.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  if (c.max_concurrent_streams < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--max_concurrent_streams must be >= 1, got ",
+                     c.max_concurrent_streams));
+  }
+  o.max_receive_message_bytes = absl::GetFlag(FLAGS_max_receive_message_bytes);
+  if (o.max_receive_message_bytes < 1024) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--max_receive_message_bytes must be >= 1024, got ",
+                     o.max_receive_message_bytes));
+  }
+  o.tls.cert_path = absl::GetFlag(FLAGS_tls_cert);
+  o.tls.key_path = absl::GetFlag(FLAGS_tls_key);
+  o.tls.client_ca_path = absl::GetFlag(FLAGS_tls_client_ca);
+
   absl::StatusOr<LogLevel> level =
       ParseLogLevel(absl::GetFlag(FLAGS_log_level));
   if (!level.ok()) return level.status();

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "server/status.h"
 
 namespace accelplan::server {
@@ -75,6 +77,19 @@ void PlanCounters::Count(const planner::PlanResponse& response) const {
   }
 }
 
+std::vector<prometheus::MetricFamily> CatalogAge::Collect() const {
+  const double data_time = data_time_.load();
+  if (data_time < 0) return {};
+  prometheus::MetricFamily family;
+  family.name = "accelplan_catalog_age_seconds";
+  family.help = "Seconds since the served catalog's data date (midnight UTC).";
+  family.type = prometheus::MetricType::Gauge;
+  family.metric.emplace_back();
+  family.metric.back().gauge.value =
+      absl::ToDoubleSeconds(absl::Now() - absl::UnixEpoch()) - data_time;
+  return {std::move(family)};
+}
+
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
   auto& started = prometheus::BuildCounter()
                       .Name("grpc_server_started_total")
@@ -86,6 +101,18 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                           "Total number of RPCs completed on the server, "
                           "regardless of success or failure.")
                       .Register(*registry_);
+  auto& received = prometheus::BuildCounter()
+                       .Name("grpc_server_msg_received_total")
+                       .Help(
+                           "Total number of RPC stream messages received on "
+                           "the server.")
+                       .Register(*registry_);
+  auto& sent = prometheus::BuildCounter()
+                   .Name("grpc_server_msg_sent_total")
+                   .Help(
+                       "Total number of gRPC stream messages sent by the "
+                       "server.")
+                   .Register(*registry_);
   auto& seconds = prometheus::BuildHistogram()
                       .Name("grpc_server_handling_seconds")
                       .Help(
@@ -100,6 +127,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
         {"grpc_method", MethodName(static_cast<Method>(m))}};
     MethodSeries& series = methods_[m];
     series.started = &started.Add(labels);
+    series.msg_received = &received.Add(labels);
+    series.msg_sent = &sent.Add(labels);
     for (int code = 0; code < 17; ++code) {
       prometheus::Labels with_code = labels;
       with_code["grpc_code"] =
@@ -131,6 +160,13 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                        .Name("accelplan_catalog_info")
                        .Help("The catalog snapshot being served (value 1).")
                        .Register(*registry_);
+  catalog_data_time_ = &prometheus::BuildGauge()
+                            .Name("accelplan_catalog_data_timestamp_seconds")
+                            .Help(
+                                "The served catalog's data date as a Unix "
+                                "time (midnight UTC).")
+                            .Register(*registry_)
+                            .Add({});
   auto& reloads = prometheus::BuildCounter()
                       .Name("accelplan_catalog_reloads_total")
                       .Help("Catalog reloads (SIGHUP) by result.")
@@ -140,7 +176,9 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
 }
 
 void Metrics::Started(Method method) const {
-  methods_[static_cast<int>(method)].started->Increment();
+  const MethodSeries& series = methods_[static_cast<int>(method)];
+  series.started->Increment();
+  series.msg_received->Increment();
 }
 
 void Metrics::Handled(Method method, grpc::StatusCode code,
@@ -149,6 +187,7 @@ void Metrics::Handled(Method method, grpc::StatusCode code,
   int index = static_cast<int>(code);
   if (index < 0 || index >= 17) index = static_cast<int>(grpc::UNKNOWN);
   series.handled[index]->Increment();
+  if (code == grpc::StatusCode::OK) series.msg_sent->Increment();
   series.seconds->Observe(seconds);
 }
 
@@ -186,6 +225,17 @@ void Metrics::SetCatalogVersion(const std::string& version) {
   if (catalog_info_current_) catalog_info_->Remove(catalog_info_current_);
   catalog_info_current_ = &catalog_info_->Add({{"catalog_version", version}});
   catalog_info_current_->Set(1);
+}
+
+void Metrics::SetCatalogDataDate(const std::string& date) {
+  absl::Time time;
+  std::string error;
+  if (!absl::ParseTime("%Y-%m-%d", date, absl::UTCTimeZone(), &time, &error)) {
+    return;
+  }
+  const double unix_seconds = absl::ToDoubleSeconds(time - absl::UnixEpoch());
+  catalog_data_time_->Set(unix_seconds);
+  catalog_age_->SetDataTime(unix_seconds);
 }
 
 void Metrics::Reload(bool ok) {

@@ -5,17 +5,21 @@
 #define ACCELPLAN_SERVER_METRICS_H_
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "catalog/catalog.h"
 #include "grpcpp/support/status.h"
 #include "planner/types.h"
+#include "prometheus/collectable.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
 #include "prometheus/histogram.h"
+#include "prometheus/metric_family.h"
 #include "prometheus/registry.h"
 
 namespace accelplan::server {
@@ -39,6 +43,17 @@ class PlanCounters {
   prometheus::Counter* none_ = nullptr;
 };
 
+// accelplan_catalog_age_seconds: computed at scrape time, so it grows between
+// reloads without a timer thread.
+class CatalogAge final : public prometheus::Collectable {
+ public:
+  void SetDataTime(double unix_seconds) { data_time_.store(unix_seconds); }
+  std::vector<prometheus::MetricFamily> Collect() const override;
+
+ private:
+  std::atomic<double> data_time_{-1};  // < 0: no catalog yet
+};
+
 class Metrics {
  public:
   Metrics();
@@ -48,8 +63,14 @@ class Metrics {
   const std::shared_ptr<prometheus::Registry>& registry() const {
     return registry_;
   }
+  // Register with the exposer beside registry().
+  const std::shared_ptr<CatalogAge>& catalog_age() const {
+    return catalog_age_;
+  }
 
+  // A unary call starts with its one request message already received.
   void Started(Method method) const;
+  // An OK unary call also sent its one response message.
   void Handled(Method method, grpc::StatusCode code, double seconds) const;
   void Rejections(const planner::PlanResponse& response) const;
 
@@ -57,11 +78,15 @@ class Metrics {
   std::shared_ptr<const PlanCounters> MakePlanCounters(
       const catalog::Catalog& catalog);
   void SetCatalogVersion(const std::string& version);
+  // The catalog's data date, YYYY-MM-DD (midnight UTC); ignored if malformed.
+  void SetCatalogDataDate(const std::string& date);
   void Reload(bool ok);
 
  private:
   struct MethodSeries {
     prometheus::Counter* started = nullptr;
+    prometheus::Counter* msg_received = nullptr;
+    prometheus::Counter* msg_sent = nullptr;
     std::array<prometheus::Counter*, 17> handled{};  // by grpc status code
     prometheus::Histogram* seconds = nullptr;
   };
@@ -72,6 +97,8 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* plans_family_ = nullptr;
   prometheus::Family<prometheus::Gauge>* catalog_info_ = nullptr;
   prometheus::Gauge* catalog_info_current_ = nullptr;
+  prometheus::Gauge* catalog_data_time_ = nullptr;
+  std::shared_ptr<CatalogAge> catalog_age_ = std::make_shared<CatalogAge>();
   prometheus::Counter* reload_success_ = nullptr;
   prometheus::Counter* reload_failure_ = nullptr;
 };

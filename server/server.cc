@@ -6,12 +6,15 @@
 #include <climits>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "catalog/loader.h"
+#include "grpc/health/v1/health.pb.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -32,6 +35,55 @@ int Millis(absl::Duration d) {
 std::chrono::system_clock::time_point Deadline(absl::Duration from_now) {
   return std::chrono::system_clock::now() +
          std::chrono::milliseconds(absl::ToInt64Milliseconds(from_now));
+}
+
+absl::StatusOr<std::string> ReadPem(const std::string& flag,
+                                    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  if (!in.good() && !in.eof()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": cannot read ", path));
+  }
+  if (content.str().find("-----BEGIN ") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", flag, ": ", path, " is missing, unreadable or not PEM"));
+  }
+  return content.str();
+}
+
+// Plaintext without --tls_cert/--tls_key; TLS with them; mTLS (clients must
+// present a certificate signed by one of these CAs) with --tls_client_ca.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
+    const TlsOptions& tls) {
+  if (tls.cert_path.empty() && tls.key_path.empty()) {
+    if (!tls.client_ca_path.empty()) {
+      return absl::InvalidArgumentError(
+          "--tls_client_ca needs --tls_cert and --tls_key");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  if (tls.cert_path.empty() || tls.key_path.empty()) {
+    return absl::InvalidArgumentError(
+        "--tls_cert and --tls_key must be given together");
+  }
+  absl::StatusOr<std::string> cert = ReadPem("tls_cert", tls.cert_path);
+  if (!cert.ok()) return cert.status();
+  absl::StatusOr<std::string> key = ReadPem("tls_key", tls.key_path);
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions options(
+      GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  options.pem_key_cert_pairs.push_back({*key, *cert});
+  if (!tls.client_ca_path.empty()) {
+    absl::StatusOr<std::string> ca =
+        ReadPem("tls_client_ca", tls.client_ca_path);
+    if (!ca.ok()) return ca.status();
+    options.pem_root_certs = *ca;
+    options.client_certificate_request =
+        GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(options);
 }
 
 }  // namespace
@@ -66,6 +118,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   s->loader_ =
       loader ? std::move(loader) : CatalogLoader(&catalog::LoadCatalog);
   s->metrics_ = std::make_unique<Metrics>();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      Credentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
 
   if (!options.metrics_listen.empty()) {
     try {
@@ -76,6 +131,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
           "cannot serve metrics on ", options.metrics_listen, ": ", e.what()));
     }
     s->exposer_->RegisterCollectable(s->metrics_->registry());
+    s->exposer_->RegisterCollectable(s->metrics_->catalog_age());
     const std::vector<int> ports = s->exposer_->GetListeningPorts();
     if (!ports.empty()) s->metrics_port_ = ports.front();
   }
@@ -83,11 +139,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   s->service_ = std::make_unique<TrainingPlannerService>(s->metrics_.get());
   // Explicit calls keep the reflection library linked despite --as-needed.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  // Links health.pb.cc in, whose descriptor reflection then serves for the
+  // built-in grpc.health.v1.Health (the implementation is gRPC's own).
+  (void)grpc::health::v1::HealthCheckRequest::descriptor();
   grpc::EnableDefaultHealthCheckService(true);
 
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &s->port_);
+  builder.AddListeningPort(options.listen, *credentials, &s->port_);
   builder.RegisterService(s->service_.get());
   builder.SetMaxReceiveMessageSize(options.max_receive_message_bytes);
   // A port already taken is an error, not a silently shared listener.
@@ -103,7 +161,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
                              Millis(c.keepalive_time));
   builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
                              Millis(c.keepalive_timeout));
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS,
+                             c.keepalive_permit_without_calls ? 1 : 0);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             c.max_concurrent_streams);
   builder.AddChannelArgument(
       GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS,
       Millis(c.min_client_ping_interval));
@@ -119,6 +180,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   Log(LogLevel::kInfo, "listening",
       {{"listen", options.listen},
        {"port", s->port_},
+       {"tls", !options.tls.cert_path.empty()},
+       {"mtls", !options.tls.client_ca_path.empty()},
        {"metrics_listen", options.metrics_listen},
        {"metrics_port", s->metrics_port_}});
 
@@ -162,6 +225,7 @@ absl::Status Server::LoadAndInstall() {
   const std::string version = (*catalog)->version;
   service_->SetSnapshot(std::move(snapshot));
   metrics_->SetCatalogVersion(version);
+  metrics_->SetCatalogDataDate((*catalog)->data_date);
   {
     std::lock_guard<std::mutex> lock(version_mutex_);
     catalog_version_ = version;

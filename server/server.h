@@ -39,8 +39,21 @@ struct ConnectionOptions {
   absl::Duration max_connection_idle = absl::Minutes(10);
   absl::Duration keepalive_time = absl::Seconds(60);
   absl::Duration keepalive_timeout = absl::Seconds(20);
+  // Keepalive pings also on connections without calls, so idle connections
+  // through a load balancer that silently drops flows are detected.
+  bool keepalive_permit_without_calls = true;
   // Client pings closer together than this are answered with GOAWAY.
   absl::Duration min_client_ping_interval = absl::Seconds(10);
+  // Per connection; further streams wait (gRPC's own default is unlimited).
+  int max_concurrent_streams = 100;
+};
+
+// Server TLS, optional: all paths empty means plaintext.
+struct TlsOptions {
+  std::string cert_path;       // PEM certificate chain
+  std::string key_path;        // PEM private key
+  std::string client_ca_path;  // PEM CAs; set: clients must present a
+                               // certificate they signed (mTLS)
 };
 
 struct ServerOptions {
@@ -51,6 +64,7 @@ struct ServerOptions {
   absl::Duration shutdown_grace = absl::Seconds(10);
   int max_receive_message_bytes = 1 << 20;  // requests are a few KiB
   ConnectionOptions connection;
+  TlsOptions tls;
 };
 
 using CatalogLoader =

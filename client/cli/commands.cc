@@ -1,5 +1,7 @@
 #include "client/cli/commands.h"
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <utility>
 
@@ -53,6 +55,12 @@ std::vector<FlagSpec> CommonFlagSpecs() {
        "table: a human-readable summary."},
       {"timeout_seconds", "SECONDS", "30",
        "Deadline of the RPC with --server, retries of UNAVAILABLE included."},
+      {"tls_ca", "PEM_FILE", "",
+       "Use TLS with --server and verify the server against these root "
+       "certificates (unset: plaintext, unless --tls_cert is given)."},
+      {"tls_cert", "PEM_FILE", "",
+       "Client certificate chain for mutual TLS (with --tls_key)."},
+      {"tls_key", "PEM_FILE", "", "Client private key for mutual TLS."},
   };
 }
 
@@ -129,6 +137,27 @@ absl::StatusOr<std::unique_ptr<Backend>> OpenBackend(const ParsedFlags& flags) {
     }
     if (flags.Get("server").empty()) {
       return absl::InvalidArgumentError("--server needs HOST:PORT");
+    }
+    auto read_pem = [&](const char* flag, std::string* out) -> absl::Status {
+      if (!flags.Has(flag) || flags.Get(flag).empty()) return absl::OkStatus();
+      std::ifstream in(flags.Get(flag), std::ios::binary);
+      if (!in) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--", flag, ": cannot read ", flags.Get(flag)));
+      }
+      out->assign(std::istreambuf_iterator<char>(in), {});
+      options.use_tls = true;
+      return absl::OkStatus();
+    };
+    for (auto [flag, out] : {std::pair<const char*, std::string*>{
+                                 "tls_ca", &options.tls_root_certs_pem},
+                             {"tls_cert", &options.tls_cert_chain_pem},
+                             {"tls_key", &options.tls_private_key_pem}}) {
+      if (absl::Status s = read_pem(flag, out); !s.ok()) return s;
+    }
+    if (options.tls_cert_chain_pem.empty() != options.tls_private_key_pem.empty()) {
+      return absl::InvalidArgumentError(
+          "--tls_cert and --tls_key go together (mutual TLS)");
     }
     return MakeRemoteBackend(flags.Get("server"), options);
   }

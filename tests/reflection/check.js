@@ -611,19 +611,29 @@ async function main() {
   reflection.grpcClient.close();
 }
 
-// Hard stop: whatever hangs, the run ends.
-const hardStop = setTimeout(() => {
-  fail('overall', 'check did not finish within 90 s');
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
-}, 90000);
-hardStop.unref();
+// Reused by tests/docs/grpcurl_examples.js (the README's grpcurl examples):
+// the same reflection-driven JSON mapping and unary calls.
+module.exports = {
+  grpc, protobuf, ReflectionClient, parseIntegral, encodeFromJson,
+  messageToJson, unary, grpcErrorText, describeReflectionError, describeType,
+  withTimeout, publishedHealthRoot,
+};
 
-main().then(() => {
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 && passed > 0 ? 0 : 1);
-}, (err) => {
-  fail('check.js', err && err.stack ? err.stack : String(err));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
-});
+if (require.main === module) {
+  // Hard stop: whatever hangs, the run ends.
+  const hardStop = setTimeout(() => {
+    fail('overall', 'check did not finish within 90 s');
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(1);
+  }, 90000);
+  hardStop.unref();
+
+  main().then(() => {
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 && passed > 0 ? 0 : 1);
+  }, (err) => {
+    fail('check.js', err && err.stack ? err.stack : String(err));
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(1);
+  });
+}

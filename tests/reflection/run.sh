@@ -3,14 +3,30 @@
 # BUILD_DIR/accelplan-server on free loopback ports, then runs check.js, which
 # takes every descriptor from server reflection and replays examples/*.json.
 #
-# Usage: tests/reflection/run.sh [BUILD_DIR]   (default: build, relative to
-# the current directory). Needs node + npm (installed from Debian if absent)
-# and the npm registry for `npm ci`. Exits non-zero on any failure.
+# Usage: tests/reflection/run.sh [BUILD_DIR] [--grpcurl_examples README.md]
+# (BUILD_DIR default: build, relative to the current directory). With
+# --grpcurl_examples it replays that README's `sh grpcurl` examples
+# (tests/docs/grpcurl_examples.js) instead of check.js. Needs node + npm
+# (installed from Debian if absent) and the npm registry for `npm ci`. Exits
+# non-zero on any failure.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "${HERE}/../.." && pwd)"
-BUILD_DIR="$(cd "${1:-build}" && pwd)"
+BUILD_ARG="build"
+README_ARG=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --grpcurl_examples) README_ARG="${2:?--grpcurl_examples needs a file}"; shift 2 ;;
+    --grpcurl_examples=*) README_ARG="${1#*=}"; shift ;;
+    *) BUILD_ARG="$1"; shift ;;
+  esac
+done
+BUILD_DIR="$(cd "${BUILD_ARG}" && pwd)"
+if [[ -n "${README_ARG}" ]]; then
+  README_ARG="$(cd "$(dirname "${README_ARG}")" && pwd)/$(basename "${README_ARG}")"
+  [[ -f "${README_ARG}" ]] || { echo "reflection/run.sh: no ${README_ARG}" >&2; exit 1; }
+fi
 SERVER="${BUILD_DIR}/accelplan-server"
 CATALOG="${BUILD_DIR}/catalog.db"
 
@@ -97,8 +113,13 @@ done
 log "server pid ${SERVER_PID} on 127.0.0.1:${PORT} (metrics ${METRICS_PORT})"
 
 status=0
-timeout 110 node "${HERE}/check.js" --target "127.0.0.1:${PORT}" \
-  --examples "${REPO}/examples" || status=$?
+if [[ -n "${README_ARG}" ]]; then
+  timeout 110 node "${REPO}/tests/docs/grpcurl_examples.js" \
+    --target "127.0.0.1:${PORT}" --readme "${README_ARG}" || status=$?
+else
+  timeout 110 node "${HERE}/check.js" --target "127.0.0.1:${PORT}" \
+    --examples "${REPO}/examples" || status=$?
+fi
 if [[ "${status}" -ne 0 ]]; then
   log "FAILED (exit ${status}); server log tail:"
   tail -n 30 "${WORK}/server.log" >&2 || true

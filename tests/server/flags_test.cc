@@ -41,9 +41,15 @@ TEST(ServerFlagsTest, CommandLineWinsOverEnvironment) {
   ::setenv("ACCELPLAN_DRAIN_DELAY_SECONDS", "2.5", 1);
   ::setenv("ACCELPLAN_SHUTDOWN_GRACE_SECONDS", "3", 1);
   ::setenv("ACCELPLAN_LOG_LEVEL", "debug", 1);
-  std::vector<std::string> args = {"accelplan-server",
-                                   "--listen=127.0.0.1:7001",
-                                   "--shutdown_grace_seconds=4"};
+  ::setenv("ACCELPLAN_MAX_CONNECTION_AGE_SECONDS", "120", 1);
+  ::setenv("ACCELPLAN_KEEPALIVE_TIME_SECONDS", "45", 1);
+  ::setenv("ACCELPLAN_KEEPALIVE_PERMIT_WITHOUT_CALLS", "false", 1);
+  ::setenv("ACCELPLAN_MAX_CONCURRENT_STREAMS", "7", 1);
+  ::setenv("ACCELPLAN_TLS_CLIENT_CA", "/tmp/ca.pem", 1);
+  std::vector<std::string> args = {
+      "accelplan-server", "--listen=127.0.0.1:7001",
+      "--shutdown_grace_seconds=4", "--max_connection_age_seconds=60",
+      "--max_concurrent_streams=9"};
   std::vector<char*> argv = Argv(args);
   absl::StatusOr<ServerFlags> flags =
       ParseServerFlags(static_cast<int>(argv.size()), argv.data());
@@ -55,6 +61,29 @@ TEST(ServerFlagsTest, CommandLineWinsOverEnvironment) {
   EXPECT_EQ(o.drain_delay, absl::Milliseconds(2500));  // env only
   EXPECT_EQ(flags->log_level, LogLevel::kDebug);       // env only
   EXPECT_EQ(o.metrics_listen, "0.0.0.0:9464");         // neither: default
+
+  const ConnectionOptions& c = o.connection;
+  EXPECT_EQ(c.max_connection_age, absl::Seconds(60));  // flag beats env
+  EXPECT_EQ(c.max_concurrent_streams, 9);              // flag beats env
+  EXPECT_EQ(c.keepalive_time, absl::Seconds(45));      // env only
+  EXPECT_FALSE(c.keepalive_permit_without_calls);      // env only
+  EXPECT_EQ(o.tls.client_ca_path, "/tmp/ca.pem");      // env only
+  // Neither: the defaults meant for running behind an L4 load balancer.
+  EXPECT_EQ(c.max_connection_age_grace, absl::Seconds(30));
+  EXPECT_EQ(c.max_connection_idle, absl::Minutes(10));
+  EXPECT_EQ(c.keepalive_timeout, absl::Seconds(20));
+  EXPECT_EQ(c.min_client_ping_interval, absl::Seconds(10));
+  EXPECT_EQ(o.max_receive_message_bytes, 1 << 20);
+  EXPECT_TRUE(o.tls.cert_path.empty());
+  for (const char* env :
+       {"ACCELPLAN_LISTEN", "ACCELPLAN_CATALOG",
+        "ACCELPLAN_DRAIN_DELAY_SECONDS", "ACCELPLAN_SHUTDOWN_GRACE_SECONDS",
+        "ACCELPLAN_LOG_LEVEL", "ACCELPLAN_MAX_CONNECTION_AGE_SECONDS",
+        "ACCELPLAN_KEEPALIVE_TIME_SECONDS",
+        "ACCELPLAN_KEEPALIVE_PERMIT_WITHOUT_CALLS",
+        "ACCELPLAN_MAX_CONCURRENT_STREAMS", "ACCELPLAN_TLS_CLIENT_CA"}) {
+    ::unsetenv(env);
+  }
 }
 
 TEST(ServerFlagsTest, DefaultCatalogIsBesideTheExecutableOrUnderShare) {

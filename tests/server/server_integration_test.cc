@@ -9,11 +9,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
+#include <functional>
+#include <iostream>
+#include <limits>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -25,6 +33,8 @@
 #include "absl/strings/str_split.h"
 #include "accelplan/v1/accelplan.grpc.pb.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -112,11 +122,72 @@ double Sample(const std::string& scrape, const std::string& metric,
   return -1;
 }
 
+// The sum over every sample of `metric` whose labels contain all of
+// `labels`; 0 when there is none.
+double SumSamples(const std::string& scrape, const std::string& metric,
+                  const std::vector<std::string>& labels) {
+  double sum = 0;
+  for (absl::string_view line : absl::StrSplit(scrape, '\n')) {
+    if (!absl::StartsWith(line, absl::StrCat(metric, "{"))) continue;
+    bool all = true;
+    for (const std::string& l : labels) all = all && absl::StrContains(line, l);
+    double value = 0;
+    if (all && absl::SimpleAtod(line.substr(line.rfind(' ') + 1), &value)) {
+      sum += value;
+    }
+  }
+  return sum;
+}
+
+// Polls the metrics endpoint until the sample reaches `want` (or 30 s pass);
+// the last value seen.
+double WaitForSample(int metrics_port, const std::string& metric,
+                     const std::vector<std::string>& labels, double want) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  double value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+  while (value < want && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+  }
+  return value;
+}
+
+// A fresh directory under the test temp dir.
+std::string MakeTempDir() {
+  std::string templ =
+      absl::StrCat(::testing::TempDir(), "/accelplan-server-test-XXXXXX");
+  const char* dir = ::mkdtemp(templ.data());
+  return dir == nullptr ? "" : std::string(dir);
+}
+
+void CopyFile(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ofstream out(to, std::ios::binary | std::ios::trunc);
+  out << in.rdbuf();
+}
+
+// Replaces `path` the way a deploy does: write beside it, then rename.
+void ReplaceFile(const std::string& path, const std::string& content) {
+  const std::string next = path + ".next";
+  { std::ofstream(next, std::ios::binary | std::ios::trunc) << content; }
+  ASSERT_EQ(std::rename(next.c_str(), path.c_str()), 0) << path;
+}
+
+// Runs `command` through /bin/sh; true when it exits 0.
+bool Shell(const std::string& command) {
+  return std::system(command.c_str()) == 0;
+}
+
 // A running accelplan-server child process.
 class ServerProcess {
  public:
-  explicit ServerProcess(std::vector<std::string> extra_args,
-                         std::string catalog = ACCELPLAN_TEST_CATALOG_DB)
+  // `credentials`: how the test talks to it (default plaintext); TLS
+  // channels expect the server certificate to name "localhost".
+  explicit ServerProcess(
+      std::vector<std::string> extra_args,
+      std::string catalog = ACCELPLAN_TEST_CATALOG_DB,
+      std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr)
       : port_(FreePort()), metrics_port_(FreePort()) {
     log_path_ =
         absl::StrCat(::testing::TempDir(), "/accelplan-server-", port_, ".log");
@@ -142,8 +213,21 @@ class ServerProcess {
     }
     // Lazy: it connects on the first call, which WaitUntilReady() makes
     // only once the port accepts connections (so no reconnect backoff).
-    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", port_),
-                                   grpc::InsecureChannelCredentials());
+    channel_ = Channel(credentials);
+  }
+
+  // A new channel with its own connection (no shared subchannel).
+  std::shared_ptr<grpc::Channel> Channel(
+      std::shared_ptr<grpc::ChannelCredentials> credentials = nullptr) const {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    if (credentials) {
+      args.SetSslTargetNameOverride("localhost");
+    } else {
+      credentials = grpc::InsecureChannelCredentials();
+    }
+    return grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", port_),
+                                     credentials, args);
   }
 
   ~ServerProcess() {
@@ -217,6 +301,7 @@ class ServerProcess {
   }
   const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
   int metrics_port() const { return metrics_port_; }
+  int port() const { return port_; }
 
  private:
   int port_;
@@ -256,8 +341,21 @@ class ServerIntegrationTest : public ::testing::Test {
     server_ = nullptr;
   }
   void SetUp() override {
+    if (ready_ && server_->Exited()) {
+      // An earlier test took it down (and failed for it, see TearDown): the
+      // rest of the suite gets a fresh server rather than that failure.
+      delete server_;
+      server_ = new ServerProcess({});
+      ready_ = server_->WaitUntilReady();
+    }
     ASSERT_TRUE(ready_) << "server did not become ready; its log:\n"
                         << server_->Log();
+  }
+  void TearDown() override {
+    if (ready_ && server_->Exited()) {
+      ADD_FAILURE() << "the server died during this test; its log:\n"
+                    << server_->Log();
+    }
   }
 
   static ServerProcess* server_;
@@ -303,6 +401,36 @@ TEST_F(ServerIntegrationTest, ReflectionListsAndDescribesTheService) {
   ASSERT_TRUE(file.ParseFromString(
       described.file_descriptor_response().file_descriptor_proto(0)));
   EXPECT_EQ(file.package(), "accelplan.v1");
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+TEST_F(ServerIntegrationTest, ReflectionDescribesTheHealthService) {
+  // grpcurl ... grpc.health.v1.Health/Check resolves the name this way.
+  auto stub =
+      grpc::reflection::v1alpha::ServerReflection::NewStub(server_->channel());
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  auto stream = stub->ServerReflectionInfo(&context);
+  grpc::reflection::v1alpha::ServerReflectionRequest describe;
+  describe.set_file_containing_symbol("grpc.health.v1.Health");
+  ASSERT_TRUE(stream->Write(describe));
+  grpc::reflection::v1alpha::ServerReflectionResponse described;
+  ASSERT_TRUE(stream->Read(&described));
+  ASSERT_FALSE(described.has_error_response())
+      << described.error_response().error_message();
+  ASSERT_EQ(described.file_descriptor_response().file_descriptor_proto_size(),
+            1);
+  google::protobuf::FileDescriptorProto file;
+  ASSERT_TRUE(file.ParseFromString(
+      described.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(file.name(), "grpc/health/v1/health.proto");
+  EXPECT_EQ(file.package(), "grpc.health.v1");
+  ASSERT_EQ(file.service_size(), 1);
+  EXPECT_EQ(file.service(0).name(), "Health");
+  std::vector<std::string> methods;
+  for (const auto& m : file.service(0).method()) methods.push_back(m.name());
+  EXPECT_THAT(methods, ::testing::UnorderedElementsAre("Check", "Watch"));
   stream->WritesDone();
   EXPECT_TRUE(stream->Finish().ok());
 }
@@ -399,6 +527,307 @@ TEST_F(ServerIntegrationTest, BadRequestNamesEveryFieldWithBadRequestDetails) {
                           "workload.parameter_count", "workload.framework"));
 }
 
+// One invalid input: `mutate` breaks exactly the field at `field` (its proto
+// path as the server must name it) of an otherwise valid request.
+struct BadInput {
+  std::string field;
+  std::string what;
+  std::function<void(google::protobuf::Message*)> mutate;
+};
+
+using MessageLocator =
+    std::function<google::protobuf::Message*(google::protobuf::Message*)>;
+
+// Appends a BadInput for every invalid value of every leaf field reachable
+// from the message `locate` finds in `base`: unknown enum numbers; negative,
+// NaN, infinite and absurd numbers; oversize strings. Bools cannot be
+// invalid. Nested messages are walked (unset oneof members are skipped:
+// setting one would change the proposal's kind), repeated messages per
+// element present in `base`, repeated scalars by appending one bad element.
+void CollectBadInputs(const google::protobuf::Message& base,
+                      const MessageLocator& locate, const std::string& prefix,
+                      std::vector<BadInput>* out) {
+  namespace pb = ::google::protobuf;
+  std::unique_ptr<pb::Message> probe(base.New());
+  probe->CopyFrom(base);
+  const pb::Message* msg = locate(probe.get());
+  const pb::Descriptor* d = msg->GetDescriptor();
+  const pb::Reflection* r = msg->GetReflection();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const pb::FieldDescriptor* f = d->field(i);
+    const std::string path = absl::StrCat(prefix, f->name());
+    if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int j = 0; j < r->FieldSize(*msg, f); ++j) {
+          CollectBadInputs(
+              base,
+              [locate, f, j](pb::Message* m) {
+                pb::Message* p = locate(m);
+                return p->GetReflection()->MutableRepeatedMessage(p, f, j);
+              },
+              absl::StrCat(path, "[", j, "]."), out);
+        }
+      } else if (f->containing_oneof() == nullptr || r->HasField(*msg, f)) {
+        CollectBadInputs(
+            base,
+            [locate, f](pb::Message* m) {
+              pb::Message* p = locate(m);
+              return p->GetReflection()->MutableMessage(p, f);
+            },
+            absl::StrCat(path, "."), out);
+      }
+      continue;
+    }
+    const std::string field =
+        f->is_repeated() ? absl::StrCat(path, "[", r->FieldSize(*msg, f), "]")
+                         : path;
+    auto add =
+        [&](std::string what,
+            std::function<void(pb::Message*, const pb::Reflection*)> set) {
+          out->push_back(
+              {field, std::move(what), [locate, set](pb::Message* m) {
+                 pb::Message* p = locate(m);
+                 set(p, p->GetReflection());
+               }});
+        };
+    switch (f->cpp_type()) {
+      case pb::FieldDescriptor::CPPTYPE_ENUM:
+        add("unknown enum number 999",
+            [f](pb::Message* p, const pb::Reflection* pr) {
+              if (f->is_repeated()) {
+                pr->AddEnumValue(p, f, 999);
+              } else {
+                pr->SetEnumValue(p, f, 999);
+              }
+            });
+        break;
+      case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+        for (double v : {-1.0, std::numeric_limits<double>::quiet_NaN(),
+                         std::numeric_limits<double>::infinity(), 1e300}) {
+          add(absl::StrCat("double ", v),
+              [f, v](pb::Message* p, const pb::Reflection* pr) {
+                if (f->is_repeated()) {
+                  pr->AddDouble(p, f, v);
+                } else {
+                  pr->SetDouble(p, f, v);
+                }
+              });
+        }
+        break;
+      case pb::FieldDescriptor::CPPTYPE_INT32:
+        for (int32_t v : {-1, std::numeric_limits<int32_t>::max()}) {
+          add(absl::StrCat("int32 ", v),
+              [f, v](pb::Message* p, const pb::Reflection* pr) {
+                if (f->is_repeated()) {
+                  pr->AddInt32(p, f, v);
+                } else {
+                  pr->SetInt32(p, f, v);
+                }
+              });
+        }
+        break;
+      case pb::FieldDescriptor::CPPTYPE_INT64:
+        for (int64_t v : {int64_t{-1}, std::numeric_limits<int64_t>::max()}) {
+          add(absl::StrCat("int64 ", v),
+              [f, v](pb::Message* p, const pb::Reflection* pr) {
+                if (f->is_repeated()) {
+                  pr->AddInt64(p, f, v);
+                } else {
+                  pr->SetInt64(p, f, v);
+                }
+              });
+        }
+        break;
+      case pb::FieldDescriptor::CPPTYPE_STRING:
+        add("a 300-character string",
+            [f](pb::Message* p, const pb::Reflection* pr) {
+              if (f->is_repeated()) {
+                pr->AddString(p, f, std::string(300, '7'));
+              } else {
+                pr->SetString(p, f, std::string(300, '7'));
+              }
+            });
+        break;
+      case pb::FieldDescriptor::CPPTYPE_BOOL:
+        break;  // every value is valid
+      default:
+        ADD_FAILURE() << path << ": no bad values for this field type yet";
+    }
+  }
+}
+
+std::vector<BadInput> BadInputsFor(const google::protobuf::Message& base) {
+  std::vector<BadInput> out;
+  CollectBadInputs(
+      base, [](google::protobuf::Message* m) { return m; }, "", &out);
+  return out;
+}
+
+// Values with more than one way to be wrong, beyond what the type says.
+template <typename Request>
+void AddSemanticBadInputs(std::vector<BadInput>* out) {
+  auto add = [&](std::string field, std::string what,
+                 std::function<void(Request*)> mutate) {
+    out->push_back({std::move(field), std::move(what),
+                    [mutate](google::protobuf::Message* m) {
+                      mutate(static_cast<Request*>(m));
+                    }});
+  };
+  for (const char* date : {"2026-13-01", "2026-02-30", "26-1-1", "yesterday",
+                           "2026-01-01T00:00:00Z"}) {
+    add("as_of", absl::StrCat("date ", date),
+        [date](Request* r) { r->set_as_of(date); });
+  }
+  for (const char* topology : {"2x", "0x4", "axb", "2x2x2x2x2", "-2x2"}) {
+    add("current_setup.tpu_topology", absl::StrCat("topology ", topology),
+        [topology](Request* r) {
+          r->mutable_current_setup()->set_tpu_topology(topology);
+        });
+  }
+  add("workload.transformer_shape.attention_heads",
+      "heads that do not divide hidden_size", [](Request* r) {
+        r->mutable_workload()->mutable_transformer_shape()->set_hidden_size(
+            1000);
+        r->mutable_workload()->mutable_transformer_shape()->set_attention_heads(
+            7);
+      });
+}
+
+v1::ReviewPlanRequest ValidReviewRequest() {
+  v1::ReviewPlanRequest request;
+  *request.mutable_workload() = SimpleJaxRequest().workload();
+  v1::Proposal* hardware = request.add_proposals();
+  hardware->set_label("A");
+  hardware->mutable_hardware()->set_platform(v1::TPU);
+  hardware->mutable_hardware()->set_accelerator("tpu-v5p");
+  v1::Proposal* distribution = request.add_proposals();
+  distribution->set_label("B");
+  distribution->mutable_distribution()->set_strategy(v1::DATA_PARALLEL);
+  distribution->mutable_distribution()->mutable_mesh();
+  v1::Proposal* remedy = request.add_proposals();
+  remedy->set_label("C");
+  remedy->mutable_remedy()->set_kind(v1::USE_SPOT);
+  remedy->mutable_remedy()->mutable_target();
+  return request;
+}
+
+// Sends `request` and checks it is refused naming `field`, in the message
+// and in the google.rpc.BadRequest details.
+template <typename Request, typename Response, typename Method>
+void ExpectRefused(const BadInput& bad, const Request& request, Method method) {
+  SCOPED_TRACE(absl::StrCat(Request::descriptor()->name(), " ", bad.field,
+                            " = ", bad.what));
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  Response response;
+  const grpc::Status status = method(&context, request, &response);
+  ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+      << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr(bad.field));
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  ASSERT_EQ(details.details_size(), 1);
+  google::rpc::BadRequest bad_request;
+  ASSERT_TRUE(details.details(0).UnpackTo(&bad_request));
+  std::vector<std::string> fields;
+  for (const auto& v : bad_request.field_violations()) {
+    fields.push_back(v.field());
+  }
+  EXPECT_THAT(fields, ::testing::Contains(bad.field));
+}
+
+TEST_F(ServerIntegrationTest, EveryInvalidRequestFieldIsRefusedByName) {
+  auto stub = server_->Stub();
+  std::set<std::string> fields;
+
+  const v1::PlanTrainingRequest plan = SimpleJaxRequest();
+  {
+    // The base request itself is valid.
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::PlanTrainingResponse response;
+    ASSERT_TRUE(stub->PlanTraining(&context, plan, &response).ok());
+  }
+  std::vector<BadInput> plan_inputs = BadInputsFor(plan);
+  AddSemanticBadInputs<v1::PlanTrainingRequest>(&plan_inputs);
+  for (const BadInput& bad : plan_inputs) {
+    v1::PlanTrainingRequest request = plan;
+    bad.mutate(&request);
+    ExpectRefused<v1::PlanTrainingRequest, v1::PlanTrainingResponse>(
+        bad, request, [&](auto* c, const auto& q, auto* a) {
+          return stub->PlanTraining(c, q, a);
+        });
+    fields.insert(bad.field);
+  }
+
+  // Never sent as is: a valid review plans (this test is about refusals).
+  const v1::ReviewPlanRequest review = ValidReviewRequest();
+  std::vector<BadInput> review_inputs = BadInputsFor(review);
+  AddSemanticBadInputs<v1::ReviewPlanRequest>(&review_inputs);
+  using Review = v1::ReviewPlanRequest;
+  auto add = [&](std::string field, std::string what,
+                 std::function<void(Review*)> mutate) {
+    review_inputs.push_back({std::move(field), std::move(what),
+                             [mutate](google::protobuf::Message* m) {
+                               mutate(static_cast<Review*>(m));
+                             }});
+  };
+  add("proposals", "no proposals", [](Review* r) { r->clear_proposals(); });
+  add("proposals", "65 proposals", [](Review* r) {
+    while (r->proposals_size() < 65) *r->add_proposals() = r->proposals(0);
+  });
+  add("proposals[0]", "a proposal of no kind",
+      [](Review* r) { r->mutable_proposals(0)->clear_kind(); });
+  add("proposals[2].remedy.kind", "a remedy of no kind", [](Review* r) {
+    r->mutable_proposals(2)->mutable_remedy()->set_kind(
+        v1::REMEDY_KIND_UNSPECIFIED);
+  });
+  add("proposals[0].hardware.tpu_topology", "topology 4x", [](Review* r) {
+    r->mutable_proposals(0)->mutable_hardware()->set_tpu_topology("4x");
+  });
+  add("proposals[2].remedy.target.tpu_topology", "topology 0x0", [](Review* r) {
+    r->mutable_proposals(2)
+        ->mutable_remedy()
+        ->mutable_target()
+        ->set_tpu_topology("0x0");
+  });
+  for (const BadInput& bad : review_inputs) {
+    v1::ReviewPlanRequest request = review;
+    bad.mutate(&request);
+    ExpectRefused<v1::ReviewPlanRequest, v1::ReviewPlanResponse>(
+        bad, request, [&](auto* c, const auto& q, auto* a) {
+          return stub->ReviewPlan(c, q, a);
+        });
+    fields.insert(bad.field);
+  }
+
+  const v1::ListAcceleratorsRequest list;
+  for (const BadInput& bad : BadInputsFor(list)) {
+    v1::ListAcceleratorsRequest request = list;
+    bad.mutate(&request);
+    ExpectRefused<v1::ListAcceleratorsRequest, v1::ListAcceleratorsResponse>(
+        bad, request, [&](auto* c, const auto& q, auto* a) {
+          return stub->ListAccelerators(c, q, a);
+        });
+    fields.insert(bad.field);
+  }
+  // The walk reached every nested message, not only the top level.
+  for (const char* deep :
+       {"workload.transformer_shape.ffn_hidden_size",
+        "workload.edge.quantization", "workload.tpu_unsuited_ops[0]",
+        "goal.budget_usd", "constraints.allowed_platforms[0]",
+        "constraints.allowed_series[0]", "current_setup.layer_widths[0]",
+        "current_setup.symptoms[0]", "proposals[0].label",
+        "proposals[0].hardware.count",
+        "proposals[1].distribution.mesh.dcn_pipeline_parallelism",
+        "proposals[2].remedy.target.slices",
+        "proposals[2].remedy.layer_widths[0]", "platforms[0]",
+        "min_memory_gib"}) {
+    EXPECT_THAT(fields, ::testing::Contains(deep));
+  }
+  std::cout << "bad-input table: " << fields.size() << " distinct fields\n";
+}
+
 TEST_F(ServerIntegrationTest, OversizedRequestIsRefused) {
   v1::PlanTrainingRequest request = SimpleJaxRequest();
   request.mutable_workload()->set_framework_version(std::string(2 << 20, 'x'));
@@ -410,34 +839,116 @@ TEST_F(ServerIntegrationTest, OversizedRequestIsRefused) {
             grpc::StatusCode::RESOURCE_EXHAUSTED);
 }
 
-TEST_F(ServerIntegrationTest, MetricsCountHandledCallsByCode) {
+TEST_F(ServerIntegrationTest, MetricsCountRealCallsExactly) {
+  const std::vector<std::string> plan = {
+      "grpc_service=\"accelplan.v1.TrainingPlanner\"", "grpc_type=\"unary\"",
+      "grpc_method=\"PlanTraining\""};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.end(), plan.begin(), plan.end());
+    return more;
+  };
+  const std::string before = HttpGetMetrics(server_->metrics_port());
+  ASSERT_THAT(before, HasSubstr("200 OK"));
+
+  // kOk valid plans and kBad invalid ones, one after the other (the suite
+  // runs its tests sequentially, so the deltas are exactly these calls).
+  constexpr int kOk = 3;
+  constexpr int kBad = 2;
   auto stub = server_->Stub();
-  {
+  std::vector<v1::PlanTrainingResponse> responses(kOk);
+  for (v1::PlanTrainingResponse& response : responses) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    const grpc::Status status =
+        stub->PlanTraining(&context, SimpleJaxRequest(), &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  for (int i = 0; i < kBad; ++i) {
+    v1::PlanTrainingRequest request = SimpleJaxRequest();
+    request.mutable_workload()->set_parameter_count(-1);
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::PlanTrainingResponse response;
-    ASSERT_TRUE(
-        stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
+    ASSERT_EQ(stub->PlanTraining(&context, request, &response).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT);
   }
-  const std::string scrape = HttpGetMetrics(server_->metrics_port());
-  ASSERT_THAT(scrape, HasSubstr("200 OK"));
-  const std::vector<std::string> plan_ok = {
-      "grpc_method=\"PlanTraining\"", "grpc_code=\"OK\"",
-      "grpc_service=\"accelplan.v1.TrainingPlanner\"", "grpc_type=\"unary\""};
-  EXPECT_GE(Sample(scrape, "grpc_server_handled_total", plan_ok), 1);
-  EXPECT_GE(Sample(scrape, "grpc_server_started_total",
-                   {"grpc_method=\"PlanTraining\""}),
-            1);
+  const std::string after = HttpGetMetrics(server_->metrics_port());
+  ASSERT_THAT(after, HasSubstr("200 OK"));
+  auto delta = [&](const std::string& metric,
+                   const std::vector<std::string>& labels) {
+    return Sample(after, metric, labels) - Sample(before, metric, labels);
+  };
+
+  EXPECT_EQ(delta("grpc_server_started_total", plan), kOk + kBad);
+  EXPECT_EQ(delta("grpc_server_msg_received_total", plan), kOk + kBad);
+  EXPECT_EQ(delta("grpc_server_msg_sent_total", plan), kOk);
+  EXPECT_EQ(delta("grpc_server_handled_total", with({"grpc_code=\"OK\""})),
+            kOk);
+  EXPECT_EQ(delta("grpc_server_handled_total",
+                  with({"grpc_code=\"InvalidArgument\""})),
+            kBad);
+  EXPECT_EQ(
+      delta("grpc_server_handled_total", with({"grpc_code=\"Internal\""})), 0);
+  EXPECT_EQ(delta("grpc_server_handling_seconds_count", plan), kOk + kBad);
+  EXPECT_EQ(delta("grpc_server_handling_seconds_bucket", with({"le=\"+Inf\""})),
+            kOk + kBad);
+  // Sub-millisecond buckets exist and are cumulative.
+  double previous = 0;
+  for (const char* le : {"0.0001", "0.00025", "0.0005", "0.001", "+Inf"}) {
+    const double bucket = Sample(after, "grpc_server_handling_seconds_bucket",
+                                 with({absl::StrCat("le=\"", le, "\"")}));
+    EXPECT_GE(bucket, previous) << "le=" << le;
+    previous = bucket;
+  }
   // Series exist before their first call (pre-created per method and code).
-  EXPECT_GE(Sample(scrape, "grpc_server_handled_total",
+  EXPECT_EQ(Sample(after, "grpc_server_handled_total",
                    {"grpc_method=\"ReviewPlan\"", "grpc_code=\"Unavailable\""}),
             0);
-  EXPECT_GE(Sample(scrape, "grpc_server_handling_seconds_bucket",
-                   {"grpc_method=\"PlanTraining\"", "le=\"0.0001\""}),
-            0);
-  EXPECT_EQ(Sample(scrape, "accelplan_catalog_info", {"catalog_version=\""}),
+
+  // Domain metrics, from what the responses said.
+  int rejection_codes = 0;
+  for (const v1::PlanTrainingResponse& r : responses) {
+    for (const v1::Rejection& rejection : r.rejected()) {
+      rejection_codes += rejection.codes_size();
+    }
+  }
+  EXPECT_GT(rejection_codes, 0) << "the request should rule some hardware out";
+  EXPECT_EQ(SumSamples(after, "accelplan_rejections_total", {}) -
+                SumSamples(before, "accelplan_rejections_total", {}),
+            rejection_codes);
+  EXPECT_EQ(SumSamples(after, "accelplan_plans_total", {}) -
+                SumSamples(before, "accelplan_plans_total", {}),
+            kOk);
+  ASSERT_TRUE(responses[0].has_recommendation());
+  const v1::Hardware& hw = responses[0].recommendation().hardware();
+  const std::vector<std::string> recommended = {
+      absl::StrCat("platform=\"", v1::Platform_Name(hw.platform()), "\""),
+      absl::StrCat("series=\"", hw.series(), "\"")};
+  EXPECT_EQ(SumSamples(after, "accelplan_plans_total", recommended) -
+                SumSamples(before, "accelplan_plans_total", recommended),
+            kOk)
+      << "plans by the recommended platform and series";
+  EXPECT_EQ(Sample(after, "accelplan_catalog_info",
+                   {absl::StrCat("catalog_version=\"",
+                                 responses[0].catalog_version(), "\"")}),
             1);
-  EXPECT_GE(Sample(scrape, "accelplan_plans_total", {"platform=\""}), 0);
+  // Catalog age: now minus its data date (a midnight UTC in the past).
+  double data_time = -1;
+  double age = -1;
+  for (absl::string_view line : absl::StrSplit(after, '\n')) {
+    const size_t space = line.rfind(' ');
+    if (absl::StartsWith(line, "accelplan_catalog_data_timestamp_seconds ")) {
+      ASSERT_TRUE(absl::SimpleAtod(line.substr(space + 1), &data_time));
+    }
+    if (absl::StartsWith(line, "accelplan_catalog_age_seconds ")) {
+      ASSERT_TRUE(absl::SimpleAtod(line.substr(space + 1), &age));
+    }
+  }
+  ASSERT_GT(data_time, 1.5e9) << after;
+  EXPECT_EQ(std::fmod(data_time, 86400), 0);
+  const double now = static_cast<double>(std::time(nullptr));
+  EXPECT_NEAR(age, now - data_time, 60);
+  EXPECT_GT(age, 0);
 }
 
 TEST_F(ServerIntegrationTest, SighupReloadsTheCatalogAndCountsIt) {
@@ -477,44 +988,260 @@ TEST(ServerLifecycleTest, SigtermDrainsReadinessFirstThenExitsZero) {
   EXPECT_EQ(server.WaitExit(std::chrono::seconds(30)), 0) << server.Log();
 }
 
-TEST(ServerLifecycleTest, FailedReloadKeepsServingTheOldCatalog) {
-  // A private copy (not named catalog.db) that the test can corrupt.
-  const std::string copy = absl::StrCat(
-      ::testing::TempDir(), "/accelplan-reload-test-", ::getpid(), ".sqlite");
-  {
-    std::ifstream in(ACCELPLAN_TEST_CATALOG_DB, std::ios::binary);
-    std::ofstream out(copy, std::ios::binary | std::ios::trunc);
-    out << in.rdbuf();
-  }
-  ServerProcess server({}, copy);
+TEST(ServerLifecycleTest, ReloadTakesAGoodCatalogAndSurvivesBadOnes) {
+  // A private copy (not named catalog.db) that the test replaces.
+  const std::string dir = MakeTempDir();
+  ASSERT_FALSE(dir.empty());
+  const std::string path = absl::StrCat(dir, "/catalog.sqlite");
+  CopyFile(ACCELPLAN_TEST_CATALOG_DB, path);
+  ServerProcess server({}, path);
   ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
   auto plan_version = [&] {
     auto stub = server.Stub();
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::PlanTrainingResponse response;
-    EXPECT_TRUE(
-        stub->PlanTraining(&context, SimpleJaxRequest(), &response).ok());
+    const grpc::Status status =
+        stub->PlanTraining(&context, SimpleJaxRequest(), &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
     return response.catalog_version();
   };
   const std::string version = plan_version();
   ASSERT_THAT(version, Not(IsEmpty()));
-
-  { std::ofstream(copy, std::ios::trunc) << "not a sqlite database"; }
-  server.Signal(SIGHUP);
-  auto failures = [&] {
-    return Sample(HttpGetMetrics(server.metrics_port()),
-                  "accelplan_catalog_reloads_total", {"result=\"failure\""});
+  const std::vector<std::string> success = {"result=\"success\""};
+  const std::vector<std::string> failure = {"result=\"failure\""};
+  const int metrics = server.metrics_port();
+  auto reloads = [&](const std::vector<std::string>& result) {
+    return Sample(HttpGetMetrics(metrics), "accelplan_catalog_reloads_total",
+                  result);
   };
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (failures() < 1 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(reloads(success), 0);
+  ASSERT_EQ(reloads(failure), 0);
+
+  // Good: a fresh copy deployed over the old file.
+  {
+    std::ifstream in(ACCELPLAN_TEST_CATALOG_DB, std::ios::binary);
+    std::stringstream content;
+    content << in.rdbuf();
+    ReplaceFile(path, content.str());
   }
-  EXPECT_EQ(failures(), 1);
+  server.Signal(SIGHUP);
+  EXPECT_EQ(
+      WaitForSample(metrics, "accelplan_catalog_reloads_total", success, 1), 1);
+  EXPECT_EQ(reloads(failure), 0);
+  EXPECT_EQ(plan_version(), version);
+  EXPECT_EQ(Sample(HttpGetMetrics(metrics), "accelplan_catalog_info",
+                   {absl::StrCat("catalog_version=\"", version, "\"")}),
+            1);
+
+  // Corrupt: counted, logged, and the old snapshot keeps serving.
+  ReplaceFile(path, "not a sqlite database");
+  server.Signal(SIGHUP);
+  EXPECT_EQ(
+      WaitForSample(metrics, "accelplan_catalog_reloads_total", failure, 1), 1);
   EXPECT_EQ(server.Health(kReadiness), HealthCheckResponse::SERVING);
   EXPECT_EQ(plan_version(), version);
-  std::remove(copy.c_str());
+
+  // Missing: the same.
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  server.Signal(SIGHUP);
+  EXPECT_EQ(
+      WaitForSample(metrics, "accelplan_catalog_reloads_total", failure, 2), 2);
+  EXPECT_EQ(reloads(success), 1);
+  EXPECT_EQ(server.Health(kReadiness), HealthCheckResponse::SERVING);
+  EXPECT_EQ(plan_version(), version);
+  EXPECT_EQ(Sample(HttpGetMetrics(metrics), "accelplan_catalog_info",
+                   {absl::StrCat("catalog_version=\"", version, "\"")}),
+            1);
+  const std::string log = server.Log();
+  EXPECT_THAT(log, HasSubstr("catalog reload failed"));
+  EXPECT_THAT(log, HasSubstr(path));
+  ::rmdir(dir.c_str());
+}
+
+TEST(ServerLifecycleTest, DrainUnderLoadFailsNoAcceptedCall) {
+  constexpr auto kDrainDelay = std::chrono::seconds(1);
+  ServerProcess server(
+      {"--drain_delay_seconds=1", "--shutdown_grace_seconds=5"});
+  ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
+
+  using Clock = std::chrono::steady_clock;
+  struct Call {
+    Clock::time_point start;
+    grpc::StatusCode code;
+    std::string message;
+  };
+  constexpr int kClients = 8;
+  std::atomic<bool> stop{false};
+  std::vector<std::vector<Call>> calls(kClients);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < kClients; ++i) {
+    // A channel (so a connection) per client, as behind an L4 balancer.
+    clients.emplace_back([&, i, channel = server.Channel()] {
+      auto stub = v1::TrainingPlanner::NewStub(channel);
+      while (!stop.load()) {
+        grpc::ClientContext context;
+        SetDeadline(&context);
+        v1::PlanTrainingResponse response;
+        const Clock::time_point start = Clock::now();
+        const grpc::Status status =
+            stub->PlanTraining(&context, SimpleJaxRequest(), &response);
+        calls[i].push_back(
+            {start, status.error_code(), status.error_message()});
+        if (!status.ok()) {
+          // Refused: don't spin while the server goes away.
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const Clock::time_point sigterm = Clock::now();
+  server.Signal(SIGTERM);
+  // Readiness flips at once, while calls keep being served.
+  HealthCheckResponse::ServingStatus readiness = HealthCheckResponse::SERVING;
+  while (readiness == HealthCheckResponse::SERVING &&
+         Clock::now() < sigterm + kDrainDelay) {
+    readiness = server.Health(kReadiness);
+  }
+  EXPECT_EQ(readiness, HealthCheckResponse::NOT_SERVING);
+  std::this_thread::sleep_until(sigterm + kDrainDelay +
+                                std::chrono::milliseconds(500));
+  stop = true;
+  for (std::thread& t : clients) t.join();
+  const int exit_code = server.WaitExit(std::chrono::seconds(10));
+  const auto exited_after = Clock::now() - sigterm;
+  EXPECT_EQ(exit_code, 0) << server.Log();
+  // Nothing is in flight after the drain, so the grace is not needed.
+  EXPECT_LT(exited_after, kDrainDelay + std::chrono::seconds(2));
+
+  // Calls that started well before the listener closed (drain delay after
+  // SIGTERM; the margin covers signal delivery on a loaded machine) were
+  // accepted and must all succeed. Later ones may only be refused: new
+  // connections get UNAVAILABLE; streams that race the server's GOAWAY on a
+  // connection it is closing are never accepted and gRPC core cancels them
+  // (CANCELLED). Clients behind a balancer are gone by then (readiness).
+  const Clock::time_point accepted_before =
+      sigterm + kDrainDelay - std::chrono::milliseconds(200);
+  int before_sigterm = 0;
+  int during_drain = 0;
+  int refused = 0;
+  Clock::duration first_refused = Clock::duration::max();
+  for (const std::vector<Call>& client : calls) {
+    for (const Call& call : client) {
+      if (call.start < accepted_before) {
+        ++(call.start < sigterm ? before_sigterm : during_drain);
+        EXPECT_EQ(call.code, grpc::StatusCode::OK)
+            << call.message << " (started "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(
+                   call.start - sigterm)
+                   .count()
+            << " ms after SIGTERM)";
+      } else if (call.code != grpc::StatusCode::OK) {
+        EXPECT_THAT(call.code, ::testing::AnyOf(grpc::StatusCode::UNAVAILABLE,
+                                                grpc::StatusCode::CANCELLED))
+            << call.message << " (started "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(
+                   call.start - sigterm)
+                   .count()
+            << " ms after SIGTERM)";
+        ++refused;
+        first_refused = std::min(first_refused, call.start - sigterm);
+      }
+    }
+  }
+  EXPECT_GT(before_sigterm, 0);
+  EXPECT_GE(during_drain, kClients) << "the load must go on during the drain";
+  std::cout << "drain under load: " << before_sigterm
+            << " calls before SIGTERM, " << during_drain
+            << " accepted during the drain, " << refused
+            << " refused after the listener closed, the first started "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(
+                   first_refused)
+                   .count()
+            << " ms after SIGTERM\n";
+}
+
+// Certificates made at test time with openssl; empty when it is missing.
+class TlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!Shell("command -v openssl >/dev/null 2>&1")) {
+      GTEST_SKIP() << "openssl is not installed: cannot make test "
+                      "certificates (apt-get install openssl)";
+    }
+    dir_ = MakeTempDir();
+    ASSERT_FALSE(dir_.empty());
+    for (const char* name : {"server", "client"}) {
+      ASSERT_TRUE(Shell(absl::StrCat(
+          "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "
+          "/CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 "
+          "-keyout ",
+          dir_, "/", name, ".key -out ", dir_, "/", name,
+          ".crt >/dev/null 2>&1")))
+          << name;
+    }
+  }
+  void TearDown() override {
+    if (!dir_.empty()) Shell(absl::StrCat("rm -rf '", dir_, "'"));
+  }
+
+  std::string File(const std::string& name) const {
+    std::ifstream in(absl::StrCat(dir_, "/", name));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::string Path(const std::string& name) const {
+    return absl::StrCat(dir_, "/", name);
+  }
+  // Trusts the server certificate; presents the client one when asked to.
+  std::shared_ptr<grpc::ChannelCredentials> Tls(bool client_cert) const {
+    grpc::SslCredentialsOptions options;
+    options.pem_root_certs = File("server.crt");
+    if (client_cert) {
+      options.pem_private_key = File("client.key");
+      options.pem_cert_chain = File("client.crt");
+    }
+    return grpc::SslCredentials(options);
+  }
+
+  std::string dir_;
+};
+
+grpc::StatusCode ListOver(const std::shared_ptr<grpc::Channel>& channel) {
+  auto stub = v1::TrainingPlanner::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(3));
+  v1::ListAcceleratorsResponse response;
+  return stub->ListAccelerators(&context, {}, &response).error_code();
+}
+
+TEST_F(TlsTest, TlsChannelWorksAndPlaintextFails) {
+  ServerProcess server({absl::StrCat("--tls_cert=", Path("server.crt")),
+                        absl::StrCat("--tls_key=", Path("server.key"))},
+                       ACCELPLAN_TEST_CATALOG_DB, Tls(false));
+  ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
+  EXPECT_EQ(ListOver(server.channel()), grpc::StatusCode::OK);
+  EXPECT_NE(ListOver(server.Channel()), grpc::StatusCode::OK);
+}
+
+TEST_F(TlsTest, MutualTlsRequiresATrustedClientCertificate) {
+  ServerProcess server({absl::StrCat("--tls_cert=", Path("server.crt")),
+                        absl::StrCat("--tls_key=", Path("server.key")),
+                        absl::StrCat("--tls_client_ca=", Path("client.crt"))},
+                       ACCELPLAN_TEST_CATALOG_DB, Tls(true));
+  ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
+  EXPECT_EQ(ListOver(server.channel()), grpc::StatusCode::OK);
+  EXPECT_NE(ListOver(server.Channel(Tls(false))), grpc::StatusCode::OK);
+  EXPECT_NE(ListOver(server.Channel()), grpc::StatusCode::OK);
+}
+
+TEST(ServerLifecycleTest, TlsKeyWithoutCertificateIsAStartupError) {
+  ServerProcess server({"--tls_key=/nonexistent/key.pem"});
+  EXPECT_EQ(server.WaitExit(std::chrono::seconds(30)), 1) << server.Log();
+  EXPECT_THAT(server.Log(), HasSubstr("--tls_cert and --tls_key"));
 }
 
 TEST(ServerLifecycleTest, MissingCatalogExitsNonZeroWithAClearError) {
