@@ -10,7 +10,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev prometheus-cpp-dev libsqlitecpp-dev libsqlite3-dev
   # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev nghttp2-client
+  libgtest-dev libgmock-dev libbenchmark-dev nghttp2-client openssl
   # Python client package and its tests (for /usr/bin/python3)
   python3-grpcio python3-protobuf python3-pytest
 )
