@@ -1,7 +1,10 @@
 #include "server/training_planner_service.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <string>
 #include <exception>
 #include <utility>
 
@@ -54,8 +57,20 @@ grpc::ServerUnaryReactor* Serve(
       std::chrono::duration<double>(Clock::now() - start).count();
   if (metrics) metrics->Handled(method, status.error_code(), seconds);
   if (LogEnabled(LogLevel::kDebug)) {
+    // The caller's x-request-id when it sends one (load balancers and
+    // pipelines do), else a process-local sequence number.
+    static std::atomic<uint64_t> next_id{1};
+    std::string request_id;
+    const auto& metadata = context->client_metadata();
+    auto it = metadata.find("x-request-id");
+    if (it != metadata.end()) {
+      request_id.assign(it->second.data(), std::min<size_t>(it->second.size(), 128));
+    } else {
+      request_id = absl::StrCat(next_id.fetch_add(1, std::memory_order_relaxed));
+    }
     Log(LogLevel::kDebug, "call",
-        {{"method", MethodName(method)},
+        {{"request_id", request_id},
+         {"method", MethodName(method)},
          {"code", std::string(GoCodeName(status.error_code()))},
          {"latency_seconds", seconds}});
   }
