@@ -1,6 +1,7 @@
 #include "planner/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "planner/job_spec.h"
 #include "planner/util.h"
 
@@ -624,10 +626,20 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
 // parallel; FSDP/ZeRO-3; tensor parallel inside the NVLink/ICI domain with
 // FSDP; tensor parallel inside the VM + pipeline across VMs + ZeRO-1 data
 // parallel. Multislice keeps FSDP/TP inside each slice.
-std::vector<std::pair<ShardingLayout, Strategy>> LayoutsFor(const Job& job,
-                                                            const Family& f,
-                                                            const Config& c) {
-  std::vector<std::pair<ShardingLayout, Strategy>> out;
+// At most data parallel, FSDP, TP+FSDP and five pipeline depths: a fixed
+// array keeps this inner loop free of allocation.
+struct LayoutList {
+  std::array<std::pair<ShardingLayout, Strategy>, 8> items;
+  size_t size = 0;
+  void push_back(std::pair<ShardingLayout, Strategy> v) {
+    if (size < items.size()) items[size++] = v;
+  }
+  const std::pair<ShardingLayout, Strategy>* begin() const { return items.data(); }
+  const std::pair<ShardingLayout, Strategy>* end() const { return items.data() + size; }
+};
+
+LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c) {
+  LayoutList out;
   const int n = c.devices;
   ShardingLayout dp;
   dp.data = n;
@@ -818,11 +830,14 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
     return;
   }
 
-  std::vector<Recompute> levels = {w.recompute};
-  if (w.recompute == Recompute::kUnspecified &&
-      w.transformer_shape.layers > 0) {
-    levels.push_back(Recompute::kFull);  // trade compute for memory if needed
-  }
+  // The requested level, then (when unspecified) full recompute to trade
+  // compute for memory.
+  const Recompute levels_storage[2] = {w.recompute, Recompute::kFull};
+  const size_t level_count = w.recompute == Recompute::kUnspecified &&
+                                     w.transformer_shape.layers > 0
+                                 ? 2
+                                 : 1;
+  const auto levels = absl::MakeConstSpan(levels_storage, level_count);
   std::optional<Config> first_fit;
   Config smallest = c;
   smallest.required_bytes = std::numeric_limits<double>::infinity();
@@ -1120,6 +1135,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
 
   // -- Offer on the run platform.
   std::vector<const Shape*> shapes;
+  shapes.reserve(f.shapes.size());
   const auto rp = ToCatalogRunPlatform(k.run_platform);
   for (const Shape& s : f.shapes) {
     if (rp.has_value()) {
@@ -1161,6 +1177,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     return std::nullopt;
   };
   std::vector<const Shape*> obtainable;
+  obtainable.reserve(shapes.size());
   for (const Shape* s : shapes) {
     if (provisioning_for(*s).has_value()) obtainable.push_back(s);
   }
@@ -1209,6 +1226,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
 
   // -- Sizes to consider, smallest first.
   std::vector<Option> options;
+  options.reserve(f.shapes.size() + 20);
   const int max_acc = k.max_accelerators;
   std::vector<Option> excluded_host, excluded_max;
   auto consider = [&](const Shape* s, int units) {
@@ -1462,6 +1480,20 @@ double JobBytesPerReplica(const Job& job, int replicas) {
   // With gradient accumulation each replica holds one sequence at a time.
   return Memory(job, dp, job.workload.recompute,
                 job.workload.global_batch_size > 0 ? dp.data : 0)
+      .total_bytes;
+}
+
+double JobBytesWith(const Job& job, int devices, int zero_stage,
+                    Recompute recompute) {
+  if (!job.model_size_known || job.classical) return JobBytesOnOneDevice(job);
+  ShardingLayout l;
+  l.data = std::max(1, devices);
+  l.zero_stage = zero_stage;
+  l.fsdp = zero_stage > 0 ? l.data : 1;
+  return Memory(job,
+                l, recompute == Recompute::kUnspecified ? job.workload.recompute
+                                                        : recompute,
+                job.workload.global_batch_size > 0 ? l.data : 0)
       .total_bytes;
 }
 

@@ -101,6 +101,11 @@ double JobBytesOnOneDevice(const Job& job);
 // Bytes per device for plain data parallelism over `replicas` devices, with
 // gradient accumulation when a global batch is given.
 double JobBytesPerReplica(const Job& job, int replicas);
+// Bytes per device with `devices` devices sharing the job under ZeRO
+// `zero_stage` (0: plain data parallel) and a recompute level (unspecified:
+// the job's own); 0 when the model size is unknown.
+double JobBytesWith(const Job& job, int devices, int zero_stage,
+                    Recompute recompute);
 
 // A family at a chosen size, with its numbers.
 struct Config {

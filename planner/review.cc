@@ -3,6 +3,7 @@
 // the objective; at most one proposal is RECOMMENDED.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -436,6 +437,57 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
         j.Reject(ReasonCode::kPreemptionRisk,
                  "Spot VMs can be preempted before the hard deadline and the "
                  "job does not checkpoint.");
+      }
+      // Out of memory: judge each memory remedy by what it leaves per device
+      // on the current hardware (or the target), when the numbers are known.
+      if (internal::HasSymptom(job, Symptom::kOutOfMemory) &&
+          job.model_size_known && !j.rejected) {
+        const int n = std::max(1, job.current_devices);
+        const catalog::Accelerator* device = job.current_accelerator;
+        if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+          const catalog::MachineType* mt =
+              m.target->machine_type.empty()
+                  ? nullptr
+                  : cat.FindMachineType(m.target->machine_type);
+          device = mt && !mt->accelerator_id.empty()
+                       ? cat.FindAccelerator(mt->accelerator_id)
+                       : (!m.target->accelerator.empty()
+                              ? cat.FindAccelerator(m.target->accelerator)
+                              : nullptr);
+        }
+        const double usable = device && device->memory_bytes
+                                  ? device->memory_bytes->value * 0.9
+                                  : 0;
+        double need = 0;
+        switch (m.kind) {
+          case RemedyKind::kShardOptimizerState:
+            if (n <= 1) {
+              j.Reject(ReasonCode::kNotApplicable,
+                       "The job runs on one device: there is nothing to shard "
+                       "the optimizer state across.");
+            } else {
+              need = internal::JobBytesWith(job, n, 3, Recompute::kUnspecified);
+            }
+            break;
+          case RemedyKind::kActivationRecompute:
+            need = internal::JobBytesWith(job, n, 0, Recompute::kFull);
+            break;
+          case RemedyKind::kMoveToHardware:
+          case RemedyKind::kMoreMemoryPerDevice:
+            need = std::min(internal::JobBytesWith(job, n, 0, Recompute::kUnspecified),
+                            n > 1 ? internal::JobBytesWith(job, n, 3, Recompute::kUnspecified)
+                                  : std::numeric_limits<double>::infinity());
+            break;
+          default:
+            break;
+        }
+        if (need > 0 && usable > 0 && need > usable) {
+          j.Reject(ReasonCode::kHbmTooSmall,
+                   absl::StrFormat("%s still needs %.1f GiB per device; %.1f "
+                                   "GiB is usable on %s.",
+                                   RemedyLabel(m.kind), need / kGiB,
+                                   usable / kGiB, device->name));
+        }
       }
       if (internal::AnySymptom(job)) {
         bool addresses = false;

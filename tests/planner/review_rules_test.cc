@@ -635,5 +635,47 @@ TEST_F(ReviewRulesTest, SameReviewTwiceIsIdentical) {
   }
 }
 
+
+// ------------------------------------------------------------ out of memory
+
+// A 7B model with full Adam state (16 B/param = 112 GB) on A100 40GB GPUs.
+ReviewRequest OutOfMemoryOn(const std::string& machine, int gpus) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kPytorch, 7e9, Shape(32, 4096, 32, 2048));
+  r.current_setup.hardware = machine;
+  r.current_setup.accelerator_count = gpus;
+  r.current_setup.node_count = 1;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+TEST_F(ReviewRulesTest, ShardingIsNotApplicableOnOneDevice) {
+  const ProposalVerdict v = One(OutOfMemoryOn("a2-highgpu-1g", 1),
+                                RemedyKind::kShardOptimizerState);
+  EXPECT_EQ(v.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, ShardingIsRecommendedWhenItFitsAcrossTheDevices) {
+  // 112 GB of state over 8 GPUs is ~14 GB each: ZeRO-3 fixes the OOM.
+  const ProposalVerdict v = One(OutOfMemoryOn("a2-highgpu-8g", 8),
+                                RemedyKind::kShardOptimizerState);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+}
+
+TEST_F(ReviewRulesTest, MovingToABiggerGpuThatStillCannotHoldTheJobIsRejected) {
+  ReviewRequest r = OutOfMemoryOn("a2-highgpu-1g", 1);
+  Proposal move = RemedyP(RemedyKind::kMoveToHardware, "move");
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->machine_type = "a2-ultragpu-1g";  // one 80 GB A100
+  r.proposals = {move};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall))
+      << out.verdicts[0].reason;
+}
+
 }  // namespace
 }  // namespace accelplan::planner
