@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -1250,14 +1251,36 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     }
     options.push_back({s, units});
   };
+  // Multi-unit sequences (VMs of one shape, or identical TPU slices) whose
+  // unit count is searched below, over [2, max units].
+  struct Sequence {
+    const Shape* shape;
+    int max_units;
+  };
+  std::vector<Sequence> sequences;
+  // Adds a sequence, clipped to the request's constraints; the first count
+  // the constraints exclude is kept to explain a rejection.
+  auto add_sequence = [&](const Shape* s, int max_units) {
+    if (pinned_devices > 0 || !pinned_topology.empty() || pinned_slices > 0) {
+      for (int u = 2; u <= max_units; ++u) consider(s, u);
+      return;
+    }
+    int allowed = max_units;
+    if (k.single_host_only) {  // two or more units always span hosts
+      excluded_host.push_back({s, max_units});
+      return;
+    }
+    if (max_acc > 0 && f.platform != Platform::kCpu) {
+      allowed = std::min(allowed, max_acc / std::max(1, s->devices));
+      if (allowed < max_units) excluded_max.push_back({s, max_units});
+    }
+    if (allowed >= 2) sequences.push_back({s, allowed});
+  };
   for (const Shape* s : obtainable) consider(s, 1);
   if (f.platform == Platform::kGpu && f.inter_vm_bytes_per_s > 0 &&
       !obtainable.empty()) {
     const Shape* big = obtainable.back();
-    for (int h : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512}) {
-      if (big->devices * h > 8192) break;
-      consider(big, h);
-    }
+    add_sequence(big, std::min(512, 8192 / std::max(1, big->devices)));
   }
   // XGBoost and LightGBM train across VMs (Dask / Spark, multi-node
   // CUDA); scikit-learn does not.
@@ -1271,7 +1294,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
         big = s;
       }
     }
-    for (int h : {2, 4, 8, 16, 32, 64}) consider(big, h);
+    add_sequence(big, 64);
   }
   if (f.platform == Platform::kTpu && pinned_slices > 1) {
     // A pinned Multislice setup: that many identical multi-host slices.
@@ -1283,7 +1306,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       rp != catalog::RunPlatform::kVertexTraining) {
     const Shape* slice = f.largest_multi_host_slice;
     if (std::find(obtainable.begin(), obtainable.end(), slice) != obtainable.end()) {
-      for (int sl : {2, 3, 4, 6, 8, 12, 16, 24, 32}) consider(slice, sl);
+      add_sequence(slice, 32);
     }
   }
   // Pinned current hardware that the catalog shapes do not reproduce
@@ -1322,10 +1345,72 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     return c;
   };
 
+  // Unit counts of each sequence. The domain is every count up to 32 and
+  // the multiples of 32 beyond (so that every pipeline depth up to 32
+  // divides the VM count evenly past 32). Exhaustive mode evaluates all of
+  // it. The default evaluates every count up to 32, and above that a
+  // geometric grid of multiples refined by bisection wherever the
+  // configuration's state (fits, communication-bound, in time, in budget,
+  // layout, recompute, accumulation) changes between grid points: within an
+  // interval of equal state cost does not fall and time does not rise with
+  // more units, so the interval's ends hold every optimum the exhaustive
+  // search finds (tests/planner/count_search_test.cc checks this).
+  constexpr int kDenseUnits = 32;
+  std::vector<std::pair<Option, Config>> built;
+  auto build_cached = [&](const Shape* s, int u) -> const Config& {
+    for (const auto& [o, c] : built) {
+      if (o.shape == s && o.units == u) return c;
+    }
+    built.push_back({Option{s, u}, build(Option{s, u})});
+    return built.back().second;
+  };
+  auto state = [&](const Config& c) {
+    const bool in_time = !job.has_dataset || c.hours.expected <= job.deadline_hours;
+    const bool in_budget = !job.has_dataset || job.goal.budget_usd <= 0 ||
+                           !c.price_known || c.cost.expected <= job.goal.budget_usd;
+    return std::make_tuple(c.fits, c.comm_bound, in_time, in_budget,
+                           c.layout.zero_stage, c.layout.tensor,
+                           c.layout.pipeline, static_cast<int>(c.recompute),
+                           c.accumulation_steps > 1);
+  };
+  for (const Sequence& seq : sequences) {
+    std::vector<int> units;
+    for (int u = 2; u <= std::min(kDenseUnits, seq.max_units); ++u) units.push_back(u);
+    // Multiples of kDenseUnits above it, as indices m (units = m * 32).
+    const int max_m = seq.max_units / kDenseUnits;
+    if (max_m >= 2) {
+      if (job.exhaustive_counts) {
+        for (int m = 2; m <= max_m; ++m) units.push_back(m * kDenseUnits);
+      } else {
+        std::vector<int> grid;
+        for (int m = 2; m <= max_m; m = m < 4 ? m + 1 : m + m / 2) grid.push_back(m);
+        if (grid.back() != max_m) grid.push_back(max_m);
+        std::set<int> picked(grid.begin(), grid.end());
+        for (size_t i = 0; i + 1 < grid.size(); ++i) {
+          int lo = grid[i], hi = grid[i + 1];
+          const auto state_lo = state(build_cached(seq.shape, lo * kDenseUnits));
+          if (state(build_cached(seq.shape, hi * kDenseUnits)) == state_lo) continue;
+          while (hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            if (state(build_cached(seq.shape, mid * kDenseUnits)) == state_lo) {
+              lo = mid;
+            } else {
+              hi = mid;
+            }
+          }
+          picked.insert(lo);
+          picked.insert(hi);
+        }
+        for (int m : picked) units.push_back(m * kDenseUnits);
+      }
+    }
+    for (int u : units) options.push_back({seq.shape, u});
+  }
+
   std::vector<Config> fitting;
   double best_required = -1, best_usable = 0;
   for (const Option& o : options) {
-    Config c = build(o);
+    Config c = o.units > 1 ? build_cached(o.shape, o.units) : build(o);
     if (!c.fits) {
       best_required = c.required_bytes;
       best_usable = c.usable_bytes;
