@@ -11,6 +11,7 @@ import time
 import grpc
 import pytest
 
+import accelplan
 from accelplan import Client, InvalidRequestError
 from accelplan.pipeline_step import plan_and_emit_job_spec
 from accelplan.v1 import accelplan_pb2
@@ -170,3 +171,18 @@ def test_cli_remote_catalog_and_bad_input(server):
     assert json.loads(result.stdout)["accelerators"]
     bad = cli("plan", "--server", server, "--framework=jax", "--params=-1")
     assert bad.returncode == 2, bad.stderr
+
+
+def test_accessors_give_plain_values(client):
+    plan = client.plan({"workload": {"framework": "JAX", "parameterCount": 7e9,
+                                     "datasetTokens": 1e11}})
+    config = accelplan.vertex_config(plan)
+    assert config is None or config["workerPoolSpecs"]
+    assert accelplan.to_dict(plan)["catalogVersion"] == plan.catalog_version
+    rejected = accelplan.rejections(plan)
+    assert rejected and all(codes for codes in rejected.values())
+    review = client.review({
+        "workload": {"framework": "PYTORCH", "parameterCount": 1e9},
+        "proposals": [{"label": "tpu", "hardware": {"platform": "TPU"}}]})
+    verdict, codes = accelplan.verdicts(review)["tpu"]
+    assert verdict == "REJECTED" and "FRAMEWORK_UNSUPPORTED" in codes

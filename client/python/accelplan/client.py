@@ -167,3 +167,48 @@ class Client:
     def __exit__(self, *exc_info):
         self.close()
         return False
+
+
+# ------------------------------------------------------------ accessors
+# Small helpers for orchestration code that wants plain Python values out of
+# the generated messages.
+
+def to_dict(message):
+    """The message as a dict in the protobuf JSON mapping (lowerCamelCase)."""
+    return json_format.MessageToDict(message)
+
+
+def vertex_config(plan_response):
+    """The recommended plan's Vertex AI CustomJob spec as a dict (the JSON
+    `gcloud ai custom-jobs create --config` accepts), or None when the plan
+    has none (no recommendation, edge hardware, Multislice on GKE)."""
+    if not plan_response.HasField("recommendation"):
+        return None
+    text = plan_response.recommendation.job_spec.vertex.config_json
+    return json.loads(text) if text else None
+
+
+def gke_manifest(plan_response):
+    """The recommended plan's GKE JobSet YAML, or None."""
+    if not plan_response.HasField("recommendation"):
+        return None
+    return plan_response.recommendation.job_spec.gke.manifest_yaml or None
+
+
+def rejections(plan_response):
+    """{hardware label: [reason code names]} for every rejected option."""
+    out = {}
+    for rejection in plan_response.rejected:
+        h = rejection.hardware
+        label = h.series + (" / " + h.accelerator if h.accelerator else "")
+        out.setdefault(label, []).extend(
+            accelplan_pb2.ReasonCode.Name(c) for c in rejection.codes)
+    return out
+
+
+def verdicts(review_response):
+    """{proposal label: (verdict name, [reason code names])}."""
+    return {v.label or str(v.index): (
+        accelplan_pb2.Verdict.Name(v.verdict),
+        [accelplan_pb2.ReasonCode.Name(c) for c in v.codes])
+        for v in review_response.verdicts}
