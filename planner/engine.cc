@@ -290,7 +290,7 @@ Index BuildIndex(const Catalog& catalog) {
           std::max(f.max_devices_per_vm,
                    s.topology ? std::max(1, s.machine->accelerator_count)
                               : s.devices);
-      if (AnyPreview(s.machine->offerings)) f.preview = f.preview || false;
+      f.preview = f.preview || AnyPreview(s.machine->offerings);
     }
     f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
     if (f.platform == Platform::kGpu) {
@@ -325,17 +325,13 @@ Index BuildIndex(const Catalog& catalog) {
           }
         }
       }
-      for (const Shape& s : f.shapes) {
-        if (s.vms > 1) f.largest_multi_host_slice = &s;
-      }
     }
     index.families.push_back(std::move(f));
   }
   std::sort(index.families.begin(), index.families.end(),
             [](const Family& a, const Family& b) { return a.name < b.name; });
-  // Pointers into shapes were taken after the move: fix largest slice.
+  // Pointers into `shapes` are taken once the families are in place.
   for (Family& f : index.families) {
-    f.largest_multi_host_slice = nullptr;
     for (const Shape& s : f.shapes) {
       if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
     }
@@ -1828,12 +1824,10 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
 
 // ---------------------------------------------------------------- matching
 
-std::vector<const Family*> MatchFamilies(const Index& index, const Catalog& catalog,
-                                         Platform platform,
+std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
                                          const std::string& series,
                                          const std::string& accelerator,
                                          const std::string& machine_type) {
-  (void)catalog;
   std::vector<const Family*> out;
   const std::string s = NormalizeName(series);
   const std::string a = NormalizeName(accelerator);

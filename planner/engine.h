@@ -174,9 +174,7 @@ void RankCandidates(const Job& job, std::vector<Candidate>& candidates);
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a
 // platform. Empty when nothing matches.
-std::vector<const Family*> MatchFamilies(const Index& index,
-                                         const catalog::Catalog& catalog,
-                                         Platform platform,
+std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
                                          const std::string& series,
                                          const std::string& accelerator,
                                          const std::string& machine_type);

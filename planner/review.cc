@@ -150,7 +150,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
   // with the pinned candidate in place of the family's own.
   auto judge_hardware = [&](const HardwareProposal& h, Judged& j) {
     std::vector<const Family*> fams = internal::MatchFamilies(
-        *index_, cat, h.platform, h.series, h.accelerator, h.machine_type);
+        *index_, h.platform, h.series, h.accelerator, h.machine_type);
     if (h.platform == Platform::kUnspecified) {
       // "N1" in a hardware question means its GPUs, not its CPU-only shapes.
       bool any_accel = false;
@@ -537,7 +537,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
         const Candidate* fewest = nullptr;
         std::vector<Candidate> evaluated;
         for (const Family* f : internal::MatchFamilies(
-                 *index_, cat, t.platform, t.series, t.accelerator, t.machine_type)) {
+                 *index_, t.platform, t.series, t.accelerator, t.machine_type)) {
           evaluated.push_back(internal::Evaluate(cat, relaxed, *f));
         }
         for (const Candidate& c : evaluated) {
