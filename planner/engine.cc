@@ -744,8 +744,9 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
     if (pp > 1) {
       const int seq = std::max(1, shape.sequence_length);
       in.pipeline_stages = pp;
-      in.microbatches = std::max(
-          1, static_cast<int>(job.tokens_per_step / seq / replicas));
+      // Clamped before the cast: absurd-but-valid batches must not overflow.
+      in.microbatches = static_cast<int>(
+          std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
     }
   }
   c.step = EstimateStepTime(in);
@@ -1513,7 +1514,10 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
         if (c->price_known) min_cost = std::min(min_cost, c->cost.expected);
         min_hours = std::min(min_hours, c->hours.expected);
       }
-      double best = 1e300;
+      // The first option stands unless another scores strictly better
+      // (scores can be inf/NaN for degenerate inputs).
+      chosen = in_budget.front();
+      double best = std::numeric_limits<double>::infinity();
       for (const Config* c : in_budget) {
         const double s = (c->price_known ? c->cost.expected / min_cost : 2.0) +
                          c->hours.expected / min_hours;
@@ -1523,7 +1527,8 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
         }
       }
     } else {
-      double best = 1e300;
+      chosen = in_budget.front();
+      double best = std::numeric_limits<double>::infinity();
       for (const Config* c : in_budget) {
         const double s = FamilyScore(job, *c);
         if (s < best * (1 - 1e-9)) {
