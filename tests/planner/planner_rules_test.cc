@@ -123,17 +123,17 @@ std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
   return out;
 }
 
-const class Plan* Viable(const PlanResponse& r, const std::string& accel) {
+const struct Plan* Viable(const PlanResponse& r, const std::string& accel) {
   if (r.recommendation && r.recommendation->hardware.accelerator == accel) {
     return &*r.recommendation;
   }
-  for (const class Plan& p : r.alternatives) {
+  for (const struct Plan& p : r.alternatives) {
     if (p.hardware.accelerator == accel) return &p;
   }
   return nullptr;
 }
 
-bool HasReason(const class Plan& p, ReasonCode code) {
+bool HasReason(const struct Plan& p, ReasonCode code) {
   for (const Reason& why : p.reasons) {
     if (why.code == code) return true;
   }
@@ -738,7 +738,7 @@ TEST_F(PlannerRulesTest, RanksSparseCoreTpuFirstForEmbeddingDominatedJob) {
   EXPECT_TRUE(h.accelerator == "tpu-v5p" || h.accelerator == "tpu-v6e" ||
               h.accelerator == "tpu7x")
       << h.accelerator;
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     EXPECT_NE(alt.hardware.platform, Platform::kCpu);
   }
 }
@@ -762,7 +762,7 @@ TEST_F(PlannerRulesTest, DenseJobGetsNoSparseCorePreference) {
   for (const Reason& why : r.recommendation->reasons) {
     EXPECT_EQ(why.message.find("SparseCore"), std::string::npos) << why.message;
   }
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     for (const Reason& why : alt.reasons) {
       EXPECT_EQ(why.message.find("SparseCore"), std::string::npos)
           << why.message;
@@ -794,7 +794,7 @@ TEST_F(PlannerRulesTest, AppliesSparseCorePreferenceOnlyForJaxOrTensorflow) {
   for (const Reason& why : r.recommendation->reasons) {
     sparse_core_ranking |= why.message.find("SparseCore") != std::string::npos;
   }
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     for (const Reason& why : alt.reasons) {
       sparse_core_ranking |=
           why.message.find("SparseCore") != std::string::npos;
@@ -1061,7 +1061,7 @@ TEST_F(PlannerRulesTest, RanksUnknownPriceBelowPricedUnderEveryObjective) {
     EXPECT_EQ(r.recommendation->hardware.series, "A3 Ultra")
         << static_cast<int>(o);
     EXPECT_TRUE(r.recommendation->estimates.price_known);
-    const class Plan* a4x = Viable(r, "nvidia-gb200");
+    const struct Plan* a4x = Viable(r, "nvidia-gb200");
     ASSERT_NE(a4x, nullptr) << "A4X should be viable, ranked below";
     EXPECT_TRUE(HasReason(*a4x, ReasonCode::kPriceUnknown));
     EXPECT_FALSE(a4x->estimates.price_known);
@@ -1125,7 +1125,7 @@ TEST_F(PlannerRulesTest, MinCostRecommendsTheCheapestPricedOption) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const double best = r.recommendation->estimates.on_demand_cost_usd.expected;
   ASSERT_GT(best, 0);
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     if (!alt.estimates.price_known) continue;
     EXPECT_GE(alt.estimates.on_demand_cost_usd.expected, best * (1 - 1e-9))
         << alt.hardware.series;
@@ -1139,7 +1139,7 @@ TEST_F(PlannerRulesTest, RanksByCostPerTokenWithoutDataset) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const double best = r.recommendation->estimates.cost_per_million_tokens_usd;
   ASSERT_GT(best, 0);
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     if (!alt.estimates.price_known) continue;
     EXPECT_GE(alt.estimates.cost_per_million_tokens_usd, best * (1 - 1e-9))
         << alt.hardware.series;
@@ -1152,7 +1152,7 @@ TEST_F(PlannerRulesTest, MinTimeRecommendsTheFastestOption) {
   const PlanResponse r = Plan(q);
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const double best = r.recommendation->estimates.total_hours.expected;
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     if (!alt.estimates.price_known) continue;
     EXPECT_GE(alt.estimates.total_hours.expected, best * (1 - 1e-9))
         << alt.hardware.series;
@@ -1209,7 +1209,7 @@ TEST_F(PlannerRulesTest, UsesDataParallelWhenModelFitsOneDevice) {
   const PlanResponse r =
       Plan(ManyH100(Llm(1.3e9, 1e11, Shape(24, 2048, 16, 2048)), 24));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
-  const class Plan& p = *r.recommendation;
+  const struct Plan& p = *r.recommendation;
   ASSERT_GT(p.hardware.total_accelerators, 1);
   EXPECT_EQ(p.distribution.strategy, Strategy::kDataParallel);
   EXPECT_EQ(p.distribution.data_parallelism, p.hardware.total_accelerators);
@@ -1234,7 +1234,7 @@ TEST_F(PlannerRulesTest, PlansMultisliceMeshWhenOneSliceIsNotEnough) {
   q.goal.objective = Objective::kMinTime;
   const PlanResponse r = Plan(q);
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
-  const class Plan& p = *r.recommendation;
+  const struct Plan& p = *r.recommendation;
   ASSERT_GT(p.hardware.slices, 1) << "v5e tops out at 256 chips per slice";
   ASSERT_TRUE(p.distribution.multislice.has_value());
   const MultisliceMesh& m = *p.distribution.multislice;
@@ -1271,7 +1271,7 @@ PlanRequest SyncBoundPytorch(double deadline) {
 TEST_F(PlannerRulesTest, PlansReductionServerForMultiHostGpuDataParallel) {
   const PlanResponse r = Plan(SyncBoundPytorch(24));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
-  const class Plan& p = *r.recommendation;
+  const struct Plan& p = *r.recommendation;
   ASSERT_GT(p.hardware.hosts, 1);
   ASSERT_TRUE(p.distribution.reduction_server.has_value());
   EXPECT_GE(p.distribution.reduction_server->replica_count, 1);
@@ -1299,7 +1299,7 @@ TEST_F(PlannerRulesTest, NoReductionServerOnTpus) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   EXPECT_EQ(r.recommendation->hardware.platform, Platform::kTpu);
   EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
-  for (const class Plan& alt : r.alternatives) {
+  for (const struct Plan& alt : r.alternatives) {
     EXPECT_FALSE(alt.distribution.reduction_server.has_value());
   }
 }
@@ -1333,7 +1333,7 @@ TEST_F(PlannerRulesTest, NoHorovodUnlessAsked) {
   const PlanResponse r = Plan(Req(w));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   EXPECT_FALSE(r.recommendation->distribution.horovod);
-  for (const class Plan& alt : r.alternatives)
+  for (const struct Plan& alt : r.alternatives)
     EXPECT_FALSE(alt.distribution.horovod);
 }
 
@@ -1369,7 +1369,7 @@ TEST_F(PlannerRulesTest, KeepsCurrentHardwareWhenPinned) {
 
 // ------------------------------------------------------------ determinism
 
-void ExpectSamePlan(const class Plan& a, const class Plan& b) {
+void ExpectSamePlan(const struct Plan& a, const struct Plan& b) {
   EXPECT_EQ(a.hardware.machine_type, b.hardware.machine_type);
   EXPECT_EQ(a.hardware.accelerator, b.hardware.accelerator);
   EXPECT_EQ(a.hardware.total_accelerators, b.hardware.total_accelerators);
