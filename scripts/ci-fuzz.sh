@@ -14,19 +14,7 @@ ROOT="$(pwd)"
 BUILD_DIR="$(cd "${1:-build-asan}" && pwd)"
 SECONDS_PER_TARGET="${2:-60}"
 
-PACKAGES=(clang-14 libclang-rt-14-dev llvm-14 protobuf-compiler python3-protobuf)
-missing=()
-for package in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "${package}" 2>/dev/null |
-    grep -q "install ok installed" || missing+=("${package}")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  SUDO=()
-  [[ "$(id -u)" -ne 0 ]] && SUDO=(sudo)
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    "${missing[@]}"
-fi
+scripts/sanitizers/ensure-packages.sh clang-14 libclang-rt-14-dev llvm-14 protobuf-compiler python3-protobuf
 
 for target in accelplan_fuzz_plan_request accelplan_fuzz_catalog_loader; do
   if [[ ! -x "${BUILD_DIR}/fuzz/${target}" ]]; then

@@ -14,19 +14,7 @@ BUILD_DIR="${1:-build-asan}"
 
 # clang-14 and its compiler-rt (ASan, UBSan, libFuzzer runtimes). The rest of
 # the toolchain comes from scripts/install-deps.sh.
-PACKAGES=(clang-14 libclang-rt-14-dev llvm-14)
-missing=()
-for package in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "${package}" 2>/dev/null |
-    grep -q "install ok installed" || missing+=("${package}")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-  SUDO=()
-  [[ "$(id -u)" -ne 0 ]] && SUDO=(sudo)
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    "${missing[@]}"
-fi
+scripts/sanitizers/ensure-packages.sh clang-14 libclang-rt-14-dev llvm-14
 
 # The whole build is instrumented (simplest, and our static libraries must be
 # for the fuzzers anyway); Debian's gRPC/protobuf/abseil/SQLite are not.
