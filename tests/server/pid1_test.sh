@@ -11,7 +11,17 @@ unshare --pid --fork --mount-proc true 2>/dev/null || { echo "no PID namespaces 
 port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 mport=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+wrapper=""
+cleanup() {
+  # Whatever happened, leave no server behind: killing the namespace's PID 1
+  # (through its parent, unshare) ends everything in it.
+  if [[ -n "$wrapper" ]] && kill -0 "$wrapper" 2>/dev/null; then
+    pkill -KILL -P "$wrapper" 2>/dev/null || true
+    kill -KILL "$wrapper" 2>/dev/null || true
+  fi
+  rm -f "$log"
+}
+trap cleanup EXIT
 unshare --pid --fork --mount-proc "$server" --listen=127.0.0.1:"$port" \
   --metrics_listen=127.0.0.1:"$mport" --catalog="$catalog" \
   --drain_delay_seconds=1 --shutdown_grace_seconds=2 >"$log" 2>&1 &
@@ -20,9 +30,11 @@ for _ in $(seq 1 300); do
   "$cli" catalog --server 127.0.0.1:"$port" --timeout_seconds=2 >/dev/null 2>&1 && break
   sleep 0.1
 done
-"$cli" catalog --server 127.0.0.1:"$port" --timeout_seconds=2 >/dev/null
+"$cli" catalog --server 127.0.0.1:"$port" --timeout_seconds=2 >/dev/null ||
+  { echo "server never answered"; cat "$log"; exit 1; }
 # The server's PID outside the namespace (it is PID 1 inside).
-pid=$(pgrep -f -- "--listen=127.0.0.1:$port" | grep -v "^$wrapper\$" | tail -1)
+pid=$(pgrep -P "$wrapper" | head -1)
+[[ -n "$pid" ]] || { echo "server process not found"; cat "$log"; exit 1; }
 grep -q '^1$' <(awk '/^NSpid/{print $NF}' /proc/"$pid"/status) || { echo "server is not PID 1"; exit 1; }
 kill -TERM "$pid"
 status=0
