@@ -843,37 +843,74 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
   // global batch while cutting activation memory, at no extra compute: it is
   // tried before full recompute.
   const bool can_accumulate = w.global_batch_size > 0;
+  const LayoutList layouts = LayoutsFor(job, f, c);
+  // Every data-parallel rank needs at least one sequence of the global
+  // batch: more ranks than sequences cannot be used.
+  auto usable_layout = [&](const ShardingLayout& layout) {
+    const int ranks = std::max(1, n / (std::max(1, layout.tensor) *
+                                       std::max(1, layout.pipeline)));
+    return w.global_batch_size <= 0 || ranks <= w.global_batch_size;
+  };
+  auto trial = [&](const ShardingLayout& layout, Strategy strategy,
+                   Recompute level, bool accumulate) {
+    const int64_t replicas = std::max(1, layout.data);
+    Config t = c;
+    t.layout = layout;
+    t.strategy = c.slices > 1 ? Strategy::kMultislice : strategy;
+    t.recompute = level;
+    t.accumulation_steps =
+        accumulate ? static_cast<int>((w.global_batch_size + replicas - 1) / replicas) : 1;
+    t.memory = Memory(job, layout, level, accumulate ? replicas : 0);
+    t.required_bytes = t.memory.total_bytes;
+    t.fits = t.required_bytes <= usable_per_device;
+    return t;
+  };
+  // Memory only falls with full recompute and with gradient accumulation,
+  // so a layout whose most frugal variant does not fit has no variant that
+  // fits. The frugal variants are checked in order of preference up to the
+  // first that fits; the layouts before it are then skipped. When none fits
+  // (small counts of large models) that is all the work, and the smallest
+  // requirement is among the frugal variants.
+  size_t first_candidate = layouts.size;
+  for (size_t i = 0; i < layouts.size; ++i) {
+    const auto& [layout, strategy] = layouts.items[i];
+    if (!usable_layout(layout)) continue;
+    const bool accumulate =
+        can_accumulate && w.global_batch_size > std::max(1, layout.data);
+    const MemoryEstimate m = Memory(job, layout, levels.back(),
+                                    accumulate ? std::max(1, layout.data) : 0);
+    if (m.total_bytes <= usable_per_device) {
+      first_candidate = i;
+      break;
+    }
+    if (m.total_bytes < smallest.required_bytes) {
+      smallest = trial(layout, strategy, levels.back(), accumulate);
+    }
+  }
+  if (first_candidate == layouts.size) {
+    c = smallest;
+    c.fits = false;
+    return;
+  }
   for (Recompute level : levels) {
-    for (const auto& [layout, strategy] : LayoutsFor(job, f, c)) {
-     // Every data-parallel rank needs at least one sequence of the global
-     // batch: more ranks than sequences cannot be used.
-     const int ranks = std::max(1, c.devices / (std::max(1, layout.tensor) *
-                                                std::max(1, layout.pipeline)));
-     if (w.global_batch_size > 0 && ranks > w.global_batch_size) continue;
-     for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
-      const int64_t replicas =
-          std::max(1, layout.data);
-      if (accumulate && w.global_batch_size <= replicas) continue;
-      Config t = c;
-      t.layout = layout;
-      t.strategy = c.slices > 1 ? Strategy::kMultislice : strategy;
-      t.recompute = level;
-      t.accumulation_steps =
-          accumulate ? static_cast<int>((w.global_batch_size + replicas - 1) / replicas) : 1;
-      t.memory = Memory(job, layout, level, accumulate ? replicas : 0);
-      t.required_bytes = t.memory.total_bytes;
-      t.fits = t.required_bytes <= usable_per_device;
-      if (!t.fits) {
-        if (t.required_bytes < smallest.required_bytes) smallest = t;
-        continue;
+    for (size_t i = first_candidate; i < layouts.size; ++i) {
+      const auto& [layout, strategy] = layouts.items[i];
+      if (!usable_layout(layout)) continue;
+      for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
+        if (accumulate && w.global_batch_size <= std::max(1, layout.data)) continue;
+        Config t = trial(layout, strategy, level, accumulate != 0);
+        if (!t.fits) continue;
+        EstimateTime(job, f, t);
+        if (!t.comm_bound) {
+          c = t;
+          return;
+        }
+        if (!first_fit) first_fit = t;
+        // Accumulation changes memory only: once this layout fits without
+        // it, the accumulated variant would be the same communication-bound
+        // configuration.
+        break;
       }
-      EstimateTime(job, f, t);
-      if (!t.comm_bound) {
-        c = t;
-        return;
-      }
-      if (!first_fit) first_fit = t;
-     }
     }
   }
   if (first_fit) {
@@ -1342,72 +1379,26 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     return c;
   };
 
-  // Unit counts of each sequence. The domain is every count up to 32 and
-  // the multiples of 32 beyond (so that every pipeline depth up to 32
-  // divides the VM count evenly past 32). Exhaustive mode evaluates all of
-  // it. The default evaluates every count up to 32, and above that a
-  // geometric grid of multiples refined by bisection wherever the
-  // configuration's state (fits, communication-bound, in time, in budget,
-  // layout, recompute, accumulation) changes between grid points: within an
-  // interval of equal state cost does not fall and time does not rise with
-  // more units, so the interval's ends hold every optimum the exhaustive
-  // search finds (tests/planner/count_search_test.cc checks this).
+  // Unit counts of each sequence: every count up to 32 and the multiples of
+  // 32 beyond, so that every pipeline depth up to 32 divides the VM count
+  // evenly past 32. All of them are evaluated: a grid refined by bisection
+  // was tried and, on random jobs, missed optima (cost and time are not
+  // monotone in the count once pipeline bubbles and layout switches enter).
   constexpr int kDenseUnits = 32;
-  std::vector<std::pair<Option, Config>> built;
-  auto build_cached = [&](const Shape* s, int u) -> const Config& {
-    for (const auto& [o, c] : built) {
-      if (o.shape == s && o.units == u) return c;
-    }
-    built.push_back({Option{s, u}, build(Option{s, u})});
-    return built.back().second;
-  };
-  auto state = [&](const Config& c) {
-    const bool in_time = !job.has_dataset || c.hours.expected <= job.deadline_hours;
-    const bool in_budget = !job.has_dataset || job.goal.budget_usd <= 0 ||
-                           !c.price_known || c.cost.expected <= job.goal.budget_usd;
-    return std::make_tuple(c.fits, c.comm_bound, in_time, in_budget,
-                           c.layout.zero_stage, c.layout.tensor,
-                           c.layout.pipeline, static_cast<int>(c.recompute),
-                           c.accumulation_steps > 1);
-  };
   for (const Sequence& seq : sequences) {
-    std::vector<int> units;
-    for (int u = 2; u <= std::min(kDenseUnits, seq.max_units); ++u) units.push_back(u);
-    // Multiples of kDenseUnits above it, as indices m (units = m * 32).
-    const int max_m = seq.max_units / kDenseUnits;
-    if (max_m >= 2) {
-      if (job.exhaustive_counts) {
-        for (int m = 2; m <= max_m; ++m) units.push_back(m * kDenseUnits);
-      } else {
-        std::vector<int> grid;
-        for (int m = 2; m <= max_m; m = m < 4 ? m + 1 : m + m / 2) grid.push_back(m);
-        if (grid.back() != max_m) grid.push_back(max_m);
-        std::set<int> picked(grid.begin(), grid.end());
-        for (size_t i = 0; i + 1 < grid.size(); ++i) {
-          int lo = grid[i], hi = grid[i + 1];
-          const auto state_lo = state(build_cached(seq.shape, lo * kDenseUnits));
-          if (state(build_cached(seq.shape, hi * kDenseUnits)) == state_lo) continue;
-          while (hi - lo > 1) {
-            const int mid = lo + (hi - lo) / 2;
-            if (state(build_cached(seq.shape, mid * kDenseUnits)) == state_lo) {
-              lo = mid;
-            } else {
-              hi = mid;
-            }
-          }
-          picked.insert(lo);
-          picked.insert(hi);
-        }
-        for (int m : picked) units.push_back(m * kDenseUnits);
-      }
+    for (int u = 2; u <= std::min(kDenseUnits, seq.max_units); ++u) {
+      options.push_back({seq.shape, u});
     }
-    for (int u : units) options.push_back({seq.shape, u});
+    for (int m = 2; m <= seq.max_units / kDenseUnits; ++m) {
+      options.push_back({seq.shape, m * kDenseUnits});
+    }
   }
 
   std::vector<Config> fitting;
+  fitting.reserve(options.size());
   double best_required = -1, best_usable = 0;
   for (const Option& o : options) {
-    Config c = o.units > 1 ? build_cached(o.shape, o.units) : build(o);
+    Config c = build(o);
     if (!c.fits) {
       best_required = c.required_bytes;
       best_usable = c.usable_bytes;
@@ -2013,11 +2004,15 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
     mesh.dcn_tensor_parallelism = 1;
     mesh.dcn_pipeline_parallelism = 1;
     d.multislice = mesh;
-    d.data_parallelism = c.slices;
+    const bool sharded = mesh.ici_fsdp_parallelism > 1;
+    const bool tensor = mesh.ici_tensor_parallelism > 1;
     d.notes = absl::StrFormat(
-        "%d identical %s slices: FSDP/TP inside each slice over ICI, data "
+        "%d identical %s slices: %s inside each slice over ICI, data "
         "parallel across slices over DCN (dcn_data_parallelism = %d).",
-        c.slices, c.shape->topology ? c.shape->topology->topology : "", c.slices);
+        c.slices, c.shape->topology ? c.shape->topology->topology : "",
+        sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
+                : (tensor ? "data + tensor parallel" : "data parallel"),
+        c.slices);
   }
   const bool horovod = job.constraints.framework_agnostic_distribution &&
                        f.platform != Platform::kTpu;

@@ -90,8 +90,6 @@ struct Job {
   int current_devices = 0;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
-  // Tests: search every unit count instead of the refined grid.
-  bool exhaustive_counts = false;
 };
 
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,

@@ -221,8 +221,7 @@ std::string JoinWhy(const Candidate& c) { return absl::StrJoin(c.why, " "); }
 
 }  // namespace
 
-Planner::Planner(catalog::CatalogPtr catalog, PlannerOptions options)
-    : catalog_(std::move(catalog)), options_(options) {
+Planner::Planner(catalog::CatalogPtr catalog) : catalog_(std::move(catalog)) {
   auto index = std::make_unique<Index>();
   static_cast<internal::Index&>(*index) = internal::BuildIndex(*catalog_);
   index->listing = BuildListing(*catalog_);
@@ -264,7 +263,6 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
   const catalog::Catalog& cat = *catalog_;
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
                               r.current_setup, r.as_of);
-  job.exhaustive_counts = options_.exhaustive_counts;
   const bool full = r.view != View::kBasic;
   PlanResponse out;
   out.catalog_version = cat.version;

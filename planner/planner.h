@@ -12,16 +12,10 @@
 
 namespace accelplan::planner {
 
-struct PlannerOptions {
-  // Search every VM/slice count instead of the refined grid; for the test
-  // that proves the two choose the same plans.
-  bool exhaustive_counts = false;
-};
-
 class Planner {
  public:
   // Precomputes everything that depends only on the catalog.
-  explicit Planner(catalog::CatalogPtr catalog, PlannerOptions options = {});
+  explicit Planner(catalog::CatalogPtr catalog);
   ~Planner();
   Planner(const Planner&) = delete;
   Planner& operator=(const Planner&) = delete;
@@ -35,7 +29,6 @@ class Planner {
  private:
   struct Index;  // precomputed candidate shapes
   catalog::CatalogPtr catalog_;
-  PlannerOptions options_;
   std::unique_ptr<const Index> index_;
 };
 

@@ -128,7 +128,6 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
   const catalog::Catalog& cat = *catalog_;
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
                               r.current_setup, r.as_of);
-  job.exhaustive_counts = options_.exhaustive_counts;
   ReviewResponse out;
   out.catalog_version = cat.version;
   out.warnings = job.warnings;
