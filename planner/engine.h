@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "planner/memory_model.h"
+#include "planner/planner.h"
 #include "planner/time_model.h"
 #include "planner/types.h"
 
@@ -57,6 +58,16 @@ struct Index {
 };
 
 Index BuildIndex(const catalog::Catalog& catalog);
+
+}  // namespace accelplan::planner::internal
+
+namespace accelplan::planner {
+// The Planner's private snapshot index, defined once for planner.cc and
+// review.cc.
+struct Planner::Index : internal::Index {};
+}  // namespace accelplan::planner
+
+namespace accelplan::planner::internal {
 
 // The request, normalised once: defaults resolved, quantities derived.
 struct Job {

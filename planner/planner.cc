@@ -18,8 +18,6 @@ using internal::Candidate;
 using internal::Family;
 using internal::Job;
 
-struct Planner::Index : internal::Index {};
-
 namespace {
 
 Platform ToPlatform(catalog::Platform p) {

@@ -21,8 +21,6 @@ using internal::Candidate;
 using internal::Family;
 using internal::Job;
 
-struct Planner::Index : internal::Index {};
-
 namespace {
 
 struct Judged {
