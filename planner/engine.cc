@@ -525,6 +525,17 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   } else if (per_node > 0) {
     job.current_devices = per_node * std::max(1, cur.node_count);
   }
+  MemoryModelInput mem;
+  mem.params = job.params;
+  mem.method = job.method;
+  mem.precision = job.precision;
+  mem.optimizer = job.workload.optimizer;
+  mem.shape = job.workload.transformer_shape.layers > 0
+                  ? &job.workload.transformer_shape
+                  : nullptr;
+  mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
+  mem.lora_rank = job.workload.lora_rank;
+  job.memory_model = PrepareMemoryModel(mem);
   return job;
 }
 
@@ -599,20 +610,12 @@ DeviceClass ClassOf(const Family& f) {
 // level (unspecified recompute means selective, as the API documents).
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
                       Recompute recompute, int64_t global_batch_override = 0) {
-  const Workload& w = job.workload;
-  MemoryModelInput in;
-  in.params = job.params;
-  in.method = job.method;
-  in.precision = job.precision;
-  in.optimizer = w.optimizer;
-  in.recompute = recompute == Recompute::kUnspecified ? Recompute::kSelective
-                                                      : recompute;
-  in.shape = w.transformer_shape.layers > 0 ? &w.transformer_shape : nullptr;
-  in.global_batch_size =
-      global_batch_override > 0 ? global_batch_override : w.global_batch_size;
-  in.embedding_bytes = w.embedding_table_gib * kGiB;
-  in.lora_rank = w.lora_rank;
-  return EstimateMemoryPerDevice(in, layout);
+  return EstimateMemoryPerDevice(
+      job.memory_model,
+      recompute == Recompute::kUnspecified ? Recompute::kSelective : recompute,
+      global_batch_override > 0 ? global_batch_override
+                                : job.workload.global_batch_size,
+      layout);
 }
 
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {

@@ -101,6 +101,8 @@ struct Job {
   int current_devices = 0;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
+  // The memory model's per-job part, prepared once (MakeJob).
+  PreparedMemoryModel memory_model;
 };
 
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,

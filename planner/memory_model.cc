@@ -190,7 +190,54 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
   }
 }
 
-MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
+PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
+  PreparedMemoryModel m;
+  m.has_shape = HasShape(input.shape);
+  if (m.has_shape) m.shape = *input.shape;
+  const ModelStateBytes bpp = BytesPerParam(input.precision, input.optimizer);
+  const double params = std::max(0.0, input.params);
+  m.gathered_weight_bytes_per_param = bpp.weights;
+  m.gathered_grad_bytes_per_param = GradientWireBytesPerParam(input.precision);
+
+  const bool lora = input.method == TrainingMethod::kLora;
+  const bool qlora = input.method == TrainingMethod::kQlora;
+  if (lora || qlora) {
+    const double rank =
+        input.lora_rank > 0 ? input.lora_rank : kDefaultLoraRank;
+    const double adapters =
+        m.has_shape ? 2.0 * rank * input.shape->hidden_size *
+                          input.shape->layers * kLoraAdaptedMatricesPerLayer
+                    : kLoraAdapterFractionWithoutShape * params;
+    const double base_bytes = qlora
+                                  ? kQloraWeightBytes + kQloraQuantConstantBytes
+                                  : FrozenWeightBytes(input.precision);
+    m.weight_bytes = base_bytes * params + bpp.weights * adapters;
+    m.gradient_bytes = bpp.gradients * adapters;
+    m.optimizer_bytes = bpp.optimizer * adapters;
+    m.gathered_weight_bytes_per_param = base_bytes;
+    m.gathered_grad_bytes_per_param = 0;  // the base is frozen
+    m.method_assumption =
+        qlora ? (m.has_shape ? kMethodQloraShape : kMethodQloraNoShape)
+              : (m.has_shape ? kMethodLoraShape : kMethodLoraNoShape);
+  } else {
+    m.weight_bytes = bpp.weights * params;
+    m.gradient_bytes = bpp.gradients * params;
+    m.optimizer_bytes = bpp.optimizer * params;
+    if (bpp.gradients > 2) m.grad_16bit_copy_bytes = 2.0 * params;
+    m.method_assumption = kMethodFull;
+  }
+  m.largest_layer_params = input.largest_layer_params;
+  if (m.largest_layer_params <= 0 && m.has_shape) {
+    m.largest_layer_params = LargestLayerParamsFromShape(*input.shape);
+  }
+  m.embedding_bytes = std::max(0.0, input.embedding_bytes);
+  m.activation_word_scale = ActivationWordScale(input.precision);
+  return m;
+}
+
+MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
+                                       Recompute recompute,
+                                       int64_t global_batch_size,
                                        const ShardingLayout& layout) {
   MemoryEstimate out;
   const int tensor = AtLeastOne(layout.tensor);
@@ -200,77 +247,43 @@ MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
   const double w_shard = layout.zero_stage >= 3 ? fsdp : 1;
   const double g_shard = layout.zero_stage >= 2 ? fsdp : 1;
   const double o_shard = layout.zero_stage >= 1 ? fsdp : 1;
-  const bool has_shape = HasShape(input.shape);
-  const ModelStateBytes bpp = BytesPerParam(input.precision, input.optimizer);
-  const double params = std::max(0.0, input.params);
 
-  double gathered_weight_bytes_per_param = bpp.weights;
-  double gathered_grad_bytes_per_param =
-      GradientWireBytesPerParam(input.precision);
-
-  const bool lora = input.method == TrainingMethod::kLora;
-  const bool qlora = input.method == TrainingMethod::kQlora;
-  if (lora || qlora) {
-    const double rank =
-        input.lora_rank > 0 ? input.lora_rank : kDefaultLoraRank;
-    const double adapters =
-        has_shape ? 2.0 * rank * input.shape->hidden_size *
-                        input.shape->layers * kLoraAdaptedMatricesPerLayer
-                  : kLoraAdapterFractionWithoutShape * params;
-    const double base_bytes = qlora
-                                  ? kQloraWeightBytes + kQloraQuantConstantBytes
-                                  : FrozenWeightBytes(input.precision);
-    out.weights_bytes =
-        (base_bytes * params + bpp.weights * adapters) / model_split / w_shard;
-    out.gradients_bytes = bpp.gradients * adapters / model_split / g_shard;
-    out.optimizer_bytes = bpp.optimizer * adapters / model_split / o_shard;
-    gathered_weight_bytes_per_param = base_bytes;
-    gathered_grad_bytes_per_param = 0;  // the base is frozen
-    out.method_assumption =
-        qlora ? (has_shape ? kMethodQloraShape : kMethodQloraNoShape)
-              : (has_shape ? kMethodLoraShape : kMethodLoraNoShape);
-  } else {
-    out.weights_bytes = bpp.weights * params / model_split / w_shard;
-    out.gradients_bytes = bpp.gradients * params / model_split / g_shard;
-    out.optimizer_bytes = bpp.optimizer * params / model_split / o_shard;
-    if (layout.keep_16bit_grad_copy && bpp.gradients > 2 &&
-        (layout.zero_stage == 1 || layout.zero_stage == 2)) {
-      out.gradients_bytes += 2.0 * params / model_split / g_shard;
-    }
-    out.method_assumption = kMethodFull;
+  out.weights_bytes = m.weight_bytes / model_split / w_shard;
+  out.gradients_bytes = m.gradient_bytes / model_split / g_shard;
+  out.optimizer_bytes = m.optimizer_bytes / model_split / o_shard;
+  if (layout.keep_16bit_grad_copy && m.grad_16bit_copy_bytes > 0 &&
+      (layout.zero_stage == 1 || layout.zero_stage == 2)) {
+    out.gradients_bytes += m.grad_16bit_copy_bytes / model_split / g_shard;
   }
+  out.method_assumption = m.method_assumption;
 
   // ZeRO-3 materialises the largest module whole (16-bit weights and grads)
   // before computing with it.
   if (layout.zero_stage >= 3 && fsdp > 1) {
-    double largest = input.largest_layer_params;
-    if (largest <= 0 && has_shape) {
-      largest = LargestLayerParamsFromShape(*input.shape);
-    }
-    out.weights_bytes += gathered_weight_bytes_per_param * largest / tensor;
-    out.gradients_bytes += gathered_grad_bytes_per_param * largest / tensor;
+    out.weights_bytes +=
+        m.gathered_weight_bytes_per_param * m.largest_layer_params / tensor;
+    out.gradients_bytes +=
+        m.gathered_grad_bytes_per_param * m.largest_layer_params / tensor;
   }
 
-  out.embeddings_bytes =
-      std::max(0.0, input.embedding_bytes) / tensor / w_shard;
+  out.embeddings_bytes = m.embedding_bytes / tensor / w_shard;
 
   const double model_states =
       out.weights_bytes + out.gradients_bytes + out.optimizer_bytes;
-  if (has_shape) {
+  if (m.has_shape) {
+    const TransformerShape& shape = m.shape;
     const int data = std::max(AtLeastOne(layout.data), fsdp);
     const double global_batch =
-        input.global_batch_size > 0
-            ? static_cast<double>(input.global_batch_size)
-            : 1.0;
+        global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
     const double micro_batch = std::max(1.0, std::ceil(global_batch / data));
     const double layers_per_stage =
-        std::ceil(static_cast<double>(input.shape->layers) / pipeline);
+        std::ceil(static_cast<double>(shape.layers) / pipeline);
     out.activations_bytes =
         layers_per_stage *
-        ActivationBytesPerLayer(*input.shape, micro_batch, input.recompute,
-                                tensor, layout.sequence_parallel) *
-        ActivationWordScale(input.precision);
-    switch (input.recompute) {
+        ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
+                                layout.sequence_parallel) *
+        m.activation_word_scale;
+    switch (recompute) {
       case Recompute::kFull:
         out.activation_assumption = kActFull;
         break;
@@ -291,6 +304,12 @@ MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
 
   out.total_bytes = model_states + out.activations_bytes + out.embeddings_bytes;
   return out;
+}
+
+MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
+                                       const ShardingLayout& layout) {
+  return EstimateMemoryPerDevice(PrepareMemoryModel(input), input.recompute,
+                                 input.global_batch_size, layout);
 }
 
 }  // namespace accelplan::planner

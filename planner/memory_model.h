@@ -101,6 +101,32 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
 MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
                                        const ShardingLayout& layout);
 
+// What EstimateMemoryPerDevice derives from the input alone, computed once
+// per job: the planner evaluates hundreds of layouts per request, with only
+// the layout, the recompute level and the batch varying.
+struct PreparedMemoryModel {
+  TransformerShape shape;  // a copy: the model outlives the input
+  bool has_shape = false;
+  double weight_bytes = 0;     // unsharded totals
+  double gradient_bytes = 0;
+  double optimizer_bytes = 0;
+  double grad_16bit_copy_bytes = 0;  // DeepSpeed's extra copy (ZeRO-1/2)
+  double gathered_weight_bytes_per_param = 0;
+  double gathered_grad_bytes_per_param = 0;
+  double largest_layer_params = 0;
+  double embedding_bytes = 0;
+  double activation_word_scale = 1;
+  const char* method_assumption = "";
+};
+PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input);
+
+// As above with `recompute` and `global_batch_size` in place of the
+// input's (identical results).
+MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& model,
+                                       Recompute recompute,
+                                       int64_t global_batch_size,
+                                       const ShardingLayout& layout);
+
 }  // namespace accelplan::planner
 
 #endif  // ACCELPLAN_PLANNER_MEMORY_MODEL_H_
