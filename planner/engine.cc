@@ -840,8 +840,6 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
                                  : 1;
   const auto levels = absl::MakeConstSpan(levels_storage, level_count);
   std::optional<Config> first_fit;
-  Config smallest = c;
-  smallest.required_bytes = std::numeric_limits<double>::infinity();
   // Gradient accumulation (one sequence per device per micro-step) keeps the
   // global batch while cutting activation memory, at no extra compute: it is
   // tried before full recompute.
@@ -854,8 +852,13 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
                                        std::max(1, layout.pipeline)));
     return w.global_batch_size <= 0 || ranks <= w.global_batch_size;
   };
+  auto memory_of = [&](const ShardingLayout& layout, Recompute level,
+                       bool accumulate) {
+    return Memory(job, layout, level, accumulate ? std::max(1, layout.data) : 0);
+  };
+  // The configuration for a variant whose memory is already known.
   auto trial = [&](const ShardingLayout& layout, Strategy strategy,
-                   Recompute level, bool accumulate) {
+                   Recompute level, bool accumulate, const MemoryEstimate& m) {
     const int64_t replicas = std::max(1, layout.data);
     Config t = c;
     t.layout = layout;
@@ -863,8 +866,8 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
     t.recompute = level;
     t.accumulation_steps =
         accumulate ? static_cast<int>((w.global_batch_size + replicas - 1) / replicas) : 1;
-    t.memory = Memory(job, layout, level, accumulate ? replicas : 0);
-    t.required_bytes = t.memory.total_bytes;
+    t.memory = m;
+    t.required_bytes = m.total_bytes;
     t.fits = t.required_bytes <= usable_per_device;
     return t;
   };
@@ -875,23 +878,34 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
   // (small counts of large models) that is all the work, and the smallest
   // requirement is among the frugal variants.
   size_t first_candidate = layouts.size;
+  size_t smallest = layouts.size;  // the frugal variant needing least memory
+  MemoryEstimate smallest_memory;
+  smallest_memory.total_bytes = std::numeric_limits<double>::infinity();
+  bool smallest_accumulates = false;
   for (size_t i = 0; i < layouts.size; ++i) {
-    const auto& [layout, strategy] = layouts.items[i];
+    const ShardingLayout& layout = layouts.items[i].first;
     if (!usable_layout(layout)) continue;
     const bool accumulate =
         can_accumulate && w.global_batch_size > std::max(1, layout.data);
-    const MemoryEstimate m = Memory(job, layout, levels.back(),
-                                    accumulate ? std::max(1, layout.data) : 0);
+    const MemoryEstimate m = memory_of(layout, levels.back(), accumulate);
     if (m.total_bytes <= usable_per_device) {
       first_candidate = i;
       break;
     }
-    if (m.total_bytes < smallest.required_bytes) {
-      smallest = trial(layout, strategy, levels.back(), accumulate);
+    if (m.total_bytes < smallest_memory.total_bytes) {
+      smallest = i;
+      smallest_memory = m;
+      smallest_accumulates = accumulate;
     }
   }
   if (first_candidate == layouts.size) {
-    c = smallest;
+    if (smallest < layouts.size) {
+      const auto& [layout, strategy] = layouts.items[smallest];
+      c = trial(layout, strategy, levels.back(), smallest_accumulates,
+                smallest_memory);
+    } else {
+      c.required_bytes = std::numeric_limits<double>::infinity();
+    }
     c.fits = false;
     return;
   }
@@ -901,8 +915,9 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
       if (!usable_layout(layout)) continue;
       for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
         if (accumulate && w.global_batch_size <= std::max(1, layout.data)) continue;
-        Config t = trial(layout, strategy, level, accumulate != 0);
-        if (!t.fits) continue;
+        const MemoryEstimate m = memory_of(layout, level, accumulate != 0);
+        if (m.total_bytes > usable_per_device) continue;
+        Config t = trial(layout, strategy, level, accumulate != 0, m);
         EstimateTime(job, f, t);
         if (!t.comm_bound) {
           c = t;
@@ -920,8 +935,7 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
     c = *first_fit;
     return;
   }
-  c = smallest;
-  c.fits = false;
+  c.fits = false;  // not reached: first_candidate's frugal variant fits
 }
 
 void Price(const Job& job, Config& c, Provisioning prov) {
