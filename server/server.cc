@@ -136,7 +136,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
     if (!ports.empty()) s->metrics_port_ = ports.front();
   }
 
-  s->service_ = std::make_unique<TrainingPlannerService>(s->metrics_.get());
+  s->service_ = std::make_unique<TrainingPlannerService>(
+      s->metrics_.get(), options.plan_training_handler);
   // Explicit calls keep the reflection library linked despite --as-needed.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   // Links health.pb.cc in, whose descriptor reflection then serves for the

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "catalog/catalog.h"
+#include "server/training_planner_service.h"
 
 namespace grpc {
 class Server;
@@ -65,6 +66,8 @@ struct ServerOptions {
   int max_receive_message_bytes = 1 << 20;  // requests are a few KiB
   ConnectionOptions connection;
   TlsOptions tls;
+  // Bench-only, see PlanTrainingHandler; empty: the planner answers.
+  PlanTrainingHandler plan_training_handler;
 };
 
 using CatalogLoader =

@@ -81,8 +81,9 @@ grpc::ServerUnaryReactor* Serve(
 
 }  // namespace
 
-TrainingPlannerService::TrainingPlannerService(const Metrics* metrics)
-    : metrics_(metrics) {}
+TrainingPlannerService::TrainingPlannerService(
+    const Metrics* metrics, PlanTrainingHandler plan_handler)
+    : metrics_(metrics), plan_handler_(std::move(plan_handler)) {}
 
 void TrainingPlannerService::SetSnapshot(
     std::shared_ptr<const ServingSnapshot> snapshot) {
@@ -98,6 +99,12 @@ grpc::ServerUnaryReactor* TrainingPlannerService::PlanTraining(
     grpc::CallbackServerContext* context,
     const v1::PlanTrainingRequest* request,
     v1::PlanTrainingResponse* response) {
+  if (plan_handler_) {
+    return Serve(Method::kPlanTraining, metrics_, snapshot(), context,
+                 [&](const ServingSnapshot&) {
+                   return plan_handler_(*request, response);
+                 });
+  }
   return Serve(
       Method::kPlanTraining, metrics_, snapshot(), context,
       [&](const ServingSnapshot& snap) {

@@ -4,6 +4,7 @@
 #ifndef ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 #define ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 
+#include <functional>
 #include <memory>
 
 #include "accelplan/v1/accelplan.grpc.pb.h"
@@ -18,11 +19,18 @@ struct ServingSnapshot {
   std::shared_ptr<const PlanCounters> plan_counters;  // may be null
 };
 
+// Bench-only (bench/load's replay server): answers PlanTraining in place of
+// validation + planning + conversion, so a replay server shares every other
+// part of the serving stack with the real one. Empty in accelplan-server.
+using PlanTrainingHandler = std::function<grpc::Status(
+    const v1::PlanTrainingRequest&, v1::PlanTrainingResponse*)>;
+
 class TrainingPlannerService final
     : public v1::TrainingPlanner::CallbackService {
  public:
   // `metrics` may be null (no metrics); it must outlive the service.
-  explicit TrainingPlannerService(const Metrics* metrics);
+  explicit TrainingPlannerService(const Metrics* metrics,
+                                  PlanTrainingHandler plan_handler = nullptr);
 
   // Installs a snapshot; safe to call while calls are in flight. Calls that
   // already started finish on the snapshot they read.
@@ -44,6 +52,7 @@ class TrainingPlannerService final
 
  private:
   const Metrics* metrics_;
+  const PlanTrainingHandler plan_handler_;
   // Read with std::atomic_load, written with std::atomic_store (reload).
   std::shared_ptr<const ServingSnapshot> snapshot_;
 };
