@@ -305,21 +305,13 @@ int Main(int argc, char** argv) {
     e.request = HealthCheckRequestBytes();
     mix.push_back(std::move(e));
   } else {
-    absl::StatusOr<std::vector<MixEntry>> built;
-    if (!mix_file.empty() && examples.empty()) {
-      built = ReadMixFile(mix_file);
-    } else if (!examples.empty() && mix_file.empty()) {
-      MixOptions o;
-      o.examples_dir = examples;
-      o.seed = absl::GetFlag(FLAGS_seed);
-      o.size = absl::GetFlag(FLAGS_mix_size);
-      o.invalid_fraction = absl::GetFlag(FLAGS_invalid_fraction);
-      o.other_fraction = absl::GetFlag(FLAGS_other_fraction);
-      built = BuildMix(o);
-    } else {
-      built = absl::InvalidArgumentError(
-          "give exactly one of --examples_dir and --mix (or --rpc=health)");
-    }
+    MixOptions o;
+    o.examples_dir = examples;
+    o.seed = absl::GetFlag(FLAGS_seed);
+    o.size = absl::GetFlag(FLAGS_mix_size);
+    o.invalid_fraction = absl::GetFlag(FLAGS_invalid_fraction);
+    o.other_fraction = absl::GetFlag(FLAGS_other_fraction);
+    absl::StatusOr<std::vector<MixEntry>> built = LoadMix(mix_file, o);
     if (!built.ok()) {
       std::fprintf(stderr, "accelplan_loadgen: %s\n",
                    built.status().ToString().c_str());

@@ -391,4 +391,16 @@ absl::Status ApplyView(absl::string_view view, std::vector<MixEntry>* mix) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::vector<MixEntry>> LoadMix(const std::string& mix_file,
+                                              const MixOptions& options) {
+  if (!mix_file.empty() && options.examples_dir.empty()) {
+    return ReadMixFile(mix_file);
+  }
+  if (!options.examples_dir.empty() && mix_file.empty()) {
+    return BuildMix(options);
+  }
+  return absl::InvalidArgumentError(
+      "give exactly one of --examples_dir and --mix");
+}
+
 }  // namespace accelplan::load

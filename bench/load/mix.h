@@ -43,6 +43,11 @@ absl::StatusOr<std::vector<MixEntry>> BuildMix(const MixOptions& options);
 // One entry per line: rpc<TAB>expected code<TAB>name<TAB>request JSON.
 // Lines starting with '#' and blank lines are skipped.
 absl::StatusOr<std::vector<MixEntry>> ReadMixFile(const std::string& path);
+
+// The mix a bench tool was asked for: the file `mix_file`, or one built from
+// `options.examples_dir`; exactly one of the two must be given.
+absl::StatusOr<std::vector<MixEntry>> LoadMix(const std::string& mix_file,
+                                              const MixOptions& options);
 absl::Status WriteMixFile(const std::vector<MixEntry>& mix,
                           const std::string& path);
 

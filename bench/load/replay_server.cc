@@ -66,22 +66,13 @@ Answer Precompute(const planner::Planner& planner,
 
 absl::StatusOr<std::shared_ptr<const AnswerTable>> BuildTable(
     const std::string& catalog_path) {
-  absl::StatusOr<std::vector<MixEntry>> mix;
-  const std::string mix_file = absl::GetFlag(FLAGS_mix);
-  const std::string examples = absl::GetFlag(FLAGS_examples_dir);
-  if (!mix_file.empty() && examples.empty()) {
-    mix = ReadMixFile(mix_file);
-  } else if (!examples.empty() && mix_file.empty()) {
-    MixOptions o;
-    o.examples_dir = examples;
-    o.seed = absl::GetFlag(FLAGS_seed);
-    o.size = absl::GetFlag(FLAGS_mix_size);
-    o.invalid_fraction = absl::GetFlag(FLAGS_invalid_fraction);
-    mix = BuildMix(o);
-  } else {
-    return absl::InvalidArgumentError(
-        "give exactly one of --examples_dir and --mix");
-  }
+  MixOptions o;
+  o.examples_dir = absl::GetFlag(FLAGS_examples_dir);
+  o.seed = absl::GetFlag(FLAGS_seed);
+  o.size = absl::GetFlag(FLAGS_mix_size);
+  o.invalid_fraction = absl::GetFlag(FLAGS_invalid_fraction);
+  const absl::StatusOr<std::vector<MixEntry>> mix =
+      LoadMix(absl::GetFlag(FLAGS_mix), o);
   if (!mix.ok()) return mix.status();
   absl::StatusOr<catalog::CatalogPtr> catalog =
       catalog::LoadCatalog(catalog_path);
