@@ -19,6 +19,7 @@ WORKDIR /src
 # Only what the server, the CLI and the catalog are built from, so edits to
 # docs, tests or deploy/ keep the compile layer cached.
 COPY CMakeLists.txt ./
+COPY cmake/ cmake/
 COPY proto/ proto/
 COPY catalog/ catalog/
 COPY planner/ planner/
