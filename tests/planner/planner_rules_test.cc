@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "catalog/loader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
 
 namespace accelplan::planner {
 namespace {
@@ -18,24 +18,13 @@ namespace {
 using ::testing::Contains;
 using ::testing::Not;
 
-class PlannerRulesTest : public ::testing::Test {
+class PlannerRulesTest : public CatalogPlannerTest {
  public:
-  static void SetUpTestSuite() {
-    auto cat = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
-    ASSERT_TRUE(cat.ok()) << cat.status();
-    planner_ = new Planner(*cat);
-  }
-  static void TearDownTestSuite() {
-    delete planner_;
-    planner_ = nullptr;
-  }
   static PlanResponse Plan(const PlanRequest& r) {
     EXPECT_TRUE(ValidatePlanRequest(r).empty());
     return planner_->Plan(r);
   }
-  static Planner* planner_;
 };
-Planner* PlannerRulesTest::planner_ = nullptr;
 
 // ------------------------------------------------------------ workloads
 

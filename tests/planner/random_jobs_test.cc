@@ -10,25 +10,15 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "catalog/loader.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
 
 namespace accelplan::planner {
 namespace {
 
-class RandomJobsTest : public ::testing::Test {
- public:
-  static void SetUpTestSuite() {
-    auto cat = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
-    ASSERT_TRUE(cat.ok()) << cat.status();
-    planner_ = new Planner(*cat);
-  }
-  static void TearDownTestSuite() { delete planner_; }
-  static Planner* planner_;
-};
-Planner* RandomJobsTest::planner_ = nullptr;
+using RandomJobsTest = CatalogPlannerTest;
 
 std::vector<PlanRequest> RandomJobs(int n, unsigned seed) {
   std::mt19937 rng(seed);

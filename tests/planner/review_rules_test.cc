@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "catalog/loader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
 
 namespace accelplan::planner {
 namespace {
@@ -19,17 +19,8 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::Not;
 
-class ReviewRulesTest : public ::testing::Test {
+class ReviewRulesTest : public CatalogPlannerTest {
  public:
-  static void SetUpTestSuite() {
-    auto cat = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
-    ASSERT_TRUE(cat.ok()) << cat.status();
-    planner_ = new Planner(*cat);
-  }
-  static void TearDownTestSuite() {
-    delete planner_;
-    planner_ = nullptr;
-  }
   static ReviewResponse Review(const ReviewRequest& r) {
     EXPECT_TRUE(ValidateReviewRequest(r).empty());
     ReviewResponse out = planner_->Review(r);
@@ -42,9 +33,7 @@ class ReviewRulesTest : public ::testing::Test {
     return out;
   }
   static PlanResponse Plan(const PlanRequest& r) { return planner_->Plan(r); }
-  static Planner* planner_;
 };
-Planner* ReviewRulesTest::planner_ = nullptr;
 
 // ------------------------------------------------------------ builders
 
