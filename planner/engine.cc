@@ -6,7 +6,6 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
