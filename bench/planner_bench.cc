@@ -1,7 +1,7 @@
 // Google Benchmark of the planner core (SPEC §6 "Planner core: median and p99
 // per scenario"). Every request is one of the seed scenarios in examples/,
 // decoded exactly as the server decodes it (protobuf JSON -> proto -> planner
-// structs via server/conversion.h), plus a synthetic worst case.
+// structs via api/convert.h), plus a synthetic worst case.
 //
 // Reported per benchmark (repetitions, aggregates only):
 //   - real/cpu time: mean time per call within one repetition; the
@@ -40,7 +40,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "planner/planner.h"
 #include "planner/types.h"
-#include "server/conversion.h"
+#include "api/convert.h"
+#include "core/planning_core.h"
 
 namespace accelplan::bench {
 namespace {
@@ -104,7 +105,7 @@ absl::Status ParseJson(const std::string& json, const std::string& what,
 // A seed request must decode and validate cleanly: benchmarking the
 // rejection path instead of planning would silently flatter the figures.
 absl::Status CheckClean(const std::string& what,
-                        const server::Violations& violations) {
+                        const api::Violations& violations) {
   if (violations.empty()) return absl::OkStatus();
   std::vector<std::string> fields;
   for (const auto& v : violations) fields.push_back(v.field);
@@ -137,8 +138,8 @@ absl::StatusOr<PlanScenario> DecodePlan(const std::string& name,
   PlanScenario s;
   s.name = name;
   if (auto st = ParseJson(json, name, &s.proto); !st.ok()) return st;
-  server::Violations violations;
-  s.request = server::FromProto(s.proto, &violations);
+  api::Violations violations;
+  s.request = api::FromProto(s.proto, &violations);
   for (auto& v : planner::ValidatePlanRequest(s.request)) {
     violations.push_back(std::move(v));
   }
@@ -162,7 +163,7 @@ absl::StatusOr<Scenarios> LoadScenarios(const fs::path& dir) {
     const std::string name = path.stem().string();
     absl::StatusOr<std::string> json = ReadFile(path);
     if (!json.ok()) return json.status();
-    server::Violations violations;
+    api::Violations violations;
     if (absl::EndsWith(name, "_plan")) {
       absl::StatusOr<PlanScenario> s = DecodePlan(name, *json);
       if (!s.ok()) return s.status();
@@ -170,7 +171,7 @@ absl::StatusOr<Scenarios> LoadScenarios(const fs::path& dir) {
     } else if (absl::EndsWith(name, "_review")) {
       v1::ReviewPlanRequest proto;
       if (auto st = ParseJson(*json, name, &proto); !st.ok()) return st;
-      ReviewScenario s{name, server::FromProto(proto, &violations)};
+      ReviewScenario s{name, api::FromProto(proto, &violations)};
       for (auto& v : planner::ValidateReviewRequest(s.request)) {
         violations.push_back(std::move(v));
       }
@@ -179,7 +180,7 @@ absl::StatusOr<Scenarios> LoadScenarios(const fs::path& dir) {
     } else if (absl::StartsWith(name, "catalog_")) {
       v1::ListAcceleratorsRequest proto;
       if (auto st = ParseJson(*json, name, &proto); !st.ok()) return st;
-      ListScenario s{name, server::FromProto(proto, &violations)};
+      ListScenario s{name, api::FromProto(proto, &violations)};
       for (auto& v : planner::ValidateListRequest(s.request)) {
         violations.push_back(std::move(v));
       }
@@ -253,18 +254,14 @@ void CountPlan(benchmark::State& state, const planner::PlanResponse& r) {
   state.counters["has_plan"] = r.recommendation.has_value() ? 1 : 0;
 }
 
-// The server's per-call CPU work minus gRPC: proto -> structs, validation,
-// planning, the view, structs -> proto and serialization.
+// The server's per-call CPU work minus gRPC: the core's PlanTraining (proto
+// -> structs, validation, planning with the view, structs -> proto) and
+// serialization.
 size_t Serve(const planner::Planner& planner,
              const v1::PlanTrainingRequest& proto, v1::PlanTrainingResponse* out,
              std::string* wire) {
-  server::Violations violations;
-  planner::PlanRequest request = server::FromProto(proto, &violations);
-  auto more = planner::ValidatePlanRequest(request);
-  if (!violations.empty() || !more.empty()) return 0;
-  planner::PlanResponse plan = planner.Plan(request);
-  if (server::IsBasicView(request)) server::ApplyBasicView(&plan);
-  server::ToProto(plan, out);
+  out->Clear();
+  if (!core::PlanTraining(planner, proto, {}, out).ok()) return 0;
   out->SerializeToString(wire);
   return wire->size();
 }

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/cord.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -78,23 +80,34 @@ absl::Status ToAbslStatus(const grpc::Status& status) {
   if (status.ok()) return absl::OkStatus();
   std::string message = status.error_message();
   google::rpc::Status details;
+  std::vector<std::pair<std::string, std::string>> payloads;
   if (!status.error_details().empty() &&
       details.ParseFromString(status.error_details())) {
-    std::vector<std::string> violations;
+    std::vector<std::string> missing;
     for (const google::protobuf::Any& any : details.details()) {
+      payloads.emplace_back(any.type_url(), any.value());
       google::rpc::BadRequest bad_request;
       if (!any.UnpackTo(&bad_request)) continue;
       for (const auto& v : bad_request.field_violations()) {
-        violations.push_back(absl::StrCat(v.field(), ": ", v.description()));
+        // accelplan's own servers already name every violation in the
+        // message; other servers may not, so name only what is missing.
+        std::string text = absl::StrCat(v.field(), ": ", v.description());
+        if (!absl::StrContains(message, text)) missing.push_back(text);
       }
     }
-    if (!violations.empty()) {
-      absl::StrAppend(&message, " [", absl::StrJoin(violations, "; "), "]");
+    if (!missing.empty()) {
+      absl::StrAppend(&message, " [", absl::StrJoin(missing, "; "), "]");
     }
   }
   // grpc::StatusCode and absl::StatusCode share their numbering.
-  return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
-                      message);
+  absl::Status out(static_cast<absl::StatusCode>(status.error_code()),
+                   message);
+  // The details' Anys become payloads, as the server's core made them
+  // (api/errors.h reads the BadRequest back from there).
+  for (const auto& [type_url, value] : payloads) {
+    out.SetPayload(type_url, absl::Cord(value));
+  }
+  return out;
 }
 
 Client::Client(const std::string& target, ClientOptions options)

@@ -49,8 +49,10 @@ std::string ServiceConfigJson(const ClientOptions& options);
 std::shared_ptr<grpc::Channel> CreateChannel(const std::string& target,
                                              const ClientOptions& options);
 
-// grpc::Status → absl::Status with the same code. When the server attached a
-// google.rpc.BadRequest, every field violation is appended to the message.
+// grpc::Status → absl::Status with the same code and message. The details'
+// payloads (e.g. a google.rpc.BadRequest) become absl payloads under their
+// type URLs (api::FieldViolations reads them); a violation the message does
+// not already name is appended to it.
 absl::Status ToAbslStatus(const grpc::Status& status);
 
 class Client {

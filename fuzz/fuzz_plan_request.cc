@@ -3,7 +3,7 @@
 // The first byte chooses how the rest is decoded (binary PlanTrainingRequest,
 // binary ReviewPlanRequest, or either as proto3 JSON), so one corpus covers
 // both RPCs and both encodings. Whatever decodes goes through the server's
-// path: conversion (unknown enum numbers become violations), semantic
+// path, the core (core/planning_core.h): conversion (unknown enum numbers become violations), semantic
 // validation, and only when both are clean, Plan or Review.
 #include <cstddef>
 #include <cstdint>
@@ -15,10 +15,10 @@
 #include "absl/status/statusor.h"
 #include "accelplan/v1/accelplan.pb.h"
 #include "catalog/loader.h"
+#include "core/planning_core.h"
 #include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/util/json_util.h"
 #include "planner/planner.h"
-#include "server/conversion.h"
 
 namespace {
 
@@ -42,30 +42,15 @@ const Planner& GetPlanner() {
   return *planner;
 }
 
+// The same path as the server and the CLI: the transport-neutral core.
 void FuzzPlan(const accelplan::v1::PlanTrainingRequest& proto) {
-  accelplan::server::Violations violations;
-  accelplan::planner::PlanRequest request =
-      accelplan::server::FromProto(proto, &violations);
-  if (!violations.empty()) return;
-  if (!accelplan::planner::ValidatePlanRequest(request).empty()) return;
-  accelplan::planner::PlanResponse response = GetPlanner().Plan(request);
-  // The server converts every response; BASIC trims it first.
-  if (accelplan::server::IsBasicView(request)) {
-    accelplan::server::ApplyBasicView(&response);
-  }
   accelplan::v1::PlanTrainingResponse out;
-  accelplan::server::ToProto(response, &out);
+  (void)accelplan::core::PlanTraining(GetPlanner(), proto, {}, &out);
 }
 
 void FuzzReview(const accelplan::v1::ReviewPlanRequest& proto) {
-  accelplan::server::Violations violations;
-  accelplan::planner::ReviewRequest request =
-      accelplan::server::FromProto(proto, &violations);
-  if (!violations.empty()) return;
-  if (!accelplan::planner::ValidateReviewRequest(request).empty()) return;
-  accelplan::planner::ReviewResponse response = GetPlanner().Review(request);
   accelplan::v1::ReviewPlanResponse out;
-  accelplan::server::ToProto(response, &out);
+  (void)accelplan::core::ReviewPlan(GetPlanner(), proto, {}, &out);
 }
 
 template <typename Message>

@@ -257,10 +257,11 @@ ListResponse Planner::List(const ListRequest& r) const {
   return out;
 }
 
-PlanResponse Planner::Plan(const PlanRequest& r) const {
+PlanResponse Planner::Plan(const PlanRequest& r,
+                           const CallContext& context) const {
   const catalog::Catalog& cat = *catalog_;
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
-                              r.current_setup, r.as_of);
+                              r.current_setup, context.AsOf(r.as_of));
   const bool full = r.view != View::kBasic;
   PlanResponse out;
   out.catalog_version = cat.version;
@@ -268,6 +269,7 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
   std::vector<Candidate> cands;
   cands.reserve(index_->families.size());
   for (const Family& f : index_->families) {
+    if (context.Cancelled()) return out;
     const bool pinned =
         r.constraints.keep_current_hardware &&
         ((job.current_accelerator != nullptr && f.accelerator == job.current_accelerator) ||
@@ -414,7 +416,12 @@ PlanResponse Planner::Plan(const PlanRequest& r) const {
   if (best != nullptr && job.has_dataset && job.current_devices > 0) {
     out.savings = internal::SavingsAgainstCurrent(cat, *index_, job, *best);
   }
-  if (full) out.facts_used = internal::MakeFactRefs(cat, fact_ids);
+  if (full) {
+    out.facts_used = internal::MakeFactRefs(cat, fact_ids);
+  } else {
+    out.assumptions.clear();
+    out.savings.reset();
+  }
   return out;
 }
 

@@ -4,13 +4,33 @@
 #ifndef ACCELPLAN_PLANNER_PLANNER_H_
 #define ACCELPLAN_PLANNER_PLANNER_H_
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "planner/types.h"
 
 namespace accelplan::planner {
+
+// What the caller supplies for one call. The planner reads no clock and knows
+// no transport: the server passes today's UTC date and a hook wired to the
+// call's cancellation and deadline; tests pass fixed dates.
+struct CallContext {
+  // YYYY-MM-DD: the date an empty `as_of` means. Empty: the catalog's
+  // data date.
+  std::string today;
+  // Polled between stages; once it returns true the planner stops and its
+  // partial result must be discarded (the caller answers CANCELLED or
+  // DEADLINE_EXCEEDED).
+  std::function<bool()> cancelled;
+
+  bool Cancelled() const { return cancelled && cancelled(); }
+  const std::string& AsOf(const std::string& as_of) const {
+    return as_of.empty() ? today : as_of;
+  }
+};
 
 class Planner {
  public:
@@ -20,8 +40,14 @@ class Planner {
   Planner(const Planner&) = delete;
   Planner& operator=(const Planner&) = delete;
 
-  PlanResponse Plan(const PlanRequest& request) const;
-  ReviewResponse Review(const ReviewRequest& request) const;
+  // view=BASIC keeps only what a pipeline needs to launch the job (the
+  // recommendation, remedies, warnings, catalog_version, no_plan_reason):
+  // alternatives, rejections, facts used, assumptions and savings are
+  // neither built nor returned. This is the one place the view is applied.
+  PlanResponse Plan(const PlanRequest& request,
+                    const CallContext& context = {}) const;
+  ReviewResponse Review(const ReviewRequest& request,
+                        const CallContext& context = {}) const;
   ListResponse List(const ListRequest& request) const;
 
   const catalog::Catalog& catalog() const { return *catalog_; }
@@ -35,7 +61,7 @@ class Planner {
 // Semantic validation of already-decoded requests: negative, non-finite and
 // absurd numbers, malformed dates and topologies. Every violation is
 // reported at once, with the proto field path. Unknown enum values are
-// caught during proto conversion (server/conversion.h).
+// caught during proto conversion (api/convert.h).
 std::vector<FieldViolation> ValidatePlanRequest(const PlanRequest& request);
 std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& request);
 std::vector<FieldViolation> ValidateListRequest(const ListRequest& request);

@@ -42,7 +42,17 @@ const char* ReasonCodeName(ReasonCode code) {
       "NOT_IN_ALLOWED_SET",
       "NEEDS_IDENTICAL_SLICES",
       "ASSUMPTION",
+      "CHEAPER",
+      "FASTER",
+      "BATCH_TOO_SMALL",
+      "IMPLAUSIBLE_ESTIMATE",
+      "CPU_ONLY_OPS",
+      "LEGACY_HARDWARE",
+      "PRICES_STALE",
+      "NEEDS_MULTI_HOST_SLICES",
   };
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == kMaxReasonCode + 1,
+                "one name per ReasonCode");
   const int i = static_cast<int>(code);
   if (i < 0 || i > kMaxReasonCode) return "REASON_CODE_UNSPECIFIED";
   return kNames[i];

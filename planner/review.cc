@@ -122,10 +122,11 @@ bool CurrentIsTpu(const Job& job) {
 
 }  // namespace
 
-ReviewResponse Planner::Review(const ReviewRequest& r) const {
+ReviewResponse Planner::Review(const ReviewRequest& r,
+                               const CallContext& context) const {
   const catalog::Catalog& cat = *catalog_;
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
-                              r.current_setup, r.as_of);
+                              r.current_setup, context.AsOf(r.as_of));
   ReviewResponse out;
   out.catalog_version = cat.version;
   out.warnings = job.warnings;
@@ -134,6 +135,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r) const {
   std::vector<Candidate> field;
   field.reserve(index_->families.size());
   for (const Family& f : index_->families) {
+    if (context.Cancelled()) return out;
     field.push_back(internal::Evaluate(cat, job, f));
   }
   internal::RankCandidates(job, field);

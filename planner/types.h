@@ -28,12 +28,13 @@ enum class Provisioning { kUnspecified = 0, kOnDemand, kSpot, kFlexStart, kReser
 enum class DeploymentTarget { kUnspecified = 0, kCloudTraining, kOnDeviceInference };
 enum class ModelFormat { kUnspecified = 0, kTflite, kSavedModel, kOnnx, kTorchscript, kOther };
 enum class Quantization { kUnspecified = 0, kFullInt8, kDynamicRange, kFloat16, kNone };
-enum class Symptom { kUnspecified = 0, kGradientSyncBound, kInputBound, kHeavyPadding, kOutOfMemory, kLowUtilization };
+enum class Symptom { kUnspecified = 0, kGradientSyncBound, kInputBound, kHeavyPadding, kOutOfMemory, kLowUtilization, kEdgeOpsOnCpu };
 enum class Strategy { kUnspecified = 0, kSingleDevice, kDataParallel, kFsdp, kTensorParallel, kPipelineParallel, kHybrid, kMultislice, kHorovod, kParameterServer, kIndependentModels };
 enum class DcnParallelism { kUnspecified = 0, kData, kFsdp, kTensor, kPipeline, kNone };
 enum class View { kUnspecified = 0, kBasic, kFull };
 enum class Verdict { kUnspecified = 0, kRecommended, kViable, kRejected };
-enum class RemedyKind { kUnspecified = 0, kAddReductionServer, kFasterInputPipeline, kUseSpot, kAddEvaluatorPool, kAddAccelerators, kFixTensorShapes, kMoveToHardware, kShardOptimizerState, kActivationRecompute, kMoreMemoryPerDevice, kUseHorovod };
+enum class RemedyKind { kUnspecified = 0, kAddReductionServer, kFasterInputPipeline, kUseSpot, kAddEvaluatorPool, kAddAccelerators, kFixTensorShapes, kMoveToHardware, kShardOptimizerState, kActivationRecompute, kMoreMemoryPerDevice, kUseHorovod, kQuantizeFullInt8, kReplaceUnsupportedOp };
+enum class Attention { kUnspecified = 0, kFlash, kStandard };
 
 enum class ReasonCode {
   kUnspecified = 0,
@@ -73,12 +74,30 @@ enum class ReasonCode {
   kNotInAllowedSet = 34,
   kNeedsIdenticalSlices = 35,
   kAssumption = 36,
+  kCheaper = 37,
+  kFaster = 38,
+  kBatchTooSmall = 39,
+  kImplausibleEstimate = 40,
+  kCpuOnlyOps = 41,
+  kLegacyHardware = 42,
+  kPricesStale = 43,
+  kNeedsMultiHostSlices = 44,
 };
-inline constexpr int kMaxReasonCode = 36;
+inline constexpr int kMaxReasonCode = 44;
 // "HBM_TOO_SMALL" etc., the proto enum value names.
 const char* ReasonCodeName(ReasonCode code);
 
 // ---------------------------------------------------------------- request
+
+struct MultisliceMesh {
+  int32_t ici_data_parallelism = 0;
+  int32_t ici_fsdp_parallelism = 0;
+  int32_t ici_tensor_parallelism = 0;
+  int32_t dcn_data_parallelism = 0;
+  int32_t dcn_fsdp_parallelism = 0;
+  int32_t dcn_tensor_parallelism = 0;
+  int32_t dcn_pipeline_parallelism = 0;
+};
 
 struct TransformerShape {
   int32_t layers = 0;
@@ -87,11 +106,15 @@ struct TransformerShape {
   int32_t sequence_length = 0;
   int32_t vocab_size = 0;
   int32_t ffn_hidden_size = 0;
+  int32_t num_kv_heads = 0;  // 0: attention_heads
+  bool gated_ffn = false;
 };
 
 struct EdgeDeployment {
   ModelFormat model_format = ModelFormat::kUnspecified;
   Quantization quantization = Quantization::kUnspecified;
+  bool has_unmapped_ops = false;
+  int32_t unmapped_op_count = 0;
 };
 
 struct Workload {
@@ -121,6 +144,14 @@ struct Workload {
   DeploymentTarget deployment_target = DeploymentTarget::kUnspecified;
   EdgeDeployment edge;
   double lora_rank = 0;
+  std::string model_name;
+  int64_t micro_batch_size = 0;
+  int64_t gradient_accumulation_steps = 0;
+  std::optional<int32_t> zero_stage;
+  Attention attention = Attention::kUnspecified;
+  double active_parameter_count = 0;
+  int32_t num_experts = 0;
+  bool cpu_only_custom_ops = false;
 };
 
 struct Goal {
@@ -157,6 +188,8 @@ struct CurrentSetup {
   std::vector<int64_t> layer_widths;
   bool uses_nccl = false;
   double observed_hours = 0;
+  std::vector<std::string> slice_topologies;
+  std::optional<MultisliceMesh> mesh;
 };
 
 struct PlanRequest {
@@ -185,16 +218,6 @@ struct Hardware {
   RunPlatform run_platform = RunPlatform::kUnspecified;
   double memory_per_accelerator_gib = 0;
   int32_t vcpus_per_host = 0;
-};
-
-struct MultisliceMesh {
-  int32_t ici_data_parallelism = 0;
-  int32_t ici_fsdp_parallelism = 0;
-  int32_t ici_tensor_parallelism = 0;
-  int32_t dcn_data_parallelism = 0;
-  int32_t dcn_fsdp_parallelism = 0;
-  int32_t dcn_tensor_parallelism = 0;
-  int32_t dcn_pipeline_parallelism = 0;
 };
 
 struct ReductionServerPool {
@@ -352,16 +375,6 @@ struct PlanResponse {
 
 // ---------------------------------------------------------------- review
 
-struct HardwareProposal {
-  Platform platform = Platform::kUnspecified;
-  std::string series;
-  std::string machine_type;
-  std::string accelerator;
-  std::string tpu_topology;
-  int32_t slices = 0;
-  int32_t count = 0;
-};
-
 struct DistributionProposal {
   Strategy strategy = Strategy::kUnspecified;
   DcnParallelism across_slices = DcnParallelism::kUnspecified;
@@ -371,6 +384,17 @@ struct DistributionProposal {
   int32_t tensor_parallelism = 0;
   int32_t pipeline_parallelism = 0;
   int32_t fsdp_parallelism = 0;
+};
+
+struct HardwareProposal {
+  Platform platform = Platform::kUnspecified;
+  std::string series;
+  std::string machine_type;
+  std::string accelerator;
+  std::string tpu_topology;
+  int32_t slices = 0;
+  int32_t count = 0;
+  std::optional<DistributionProposal> layout;
 };
 
 struct RemedyProposal {

@@ -98,10 +98,87 @@ void CheckWorkload(const Workload& w, Checker& c) {
   }
 }
 
+// Model details: grouped-query attention, mixture-of-experts, batching, a
+// pinned ZeRO stage and the preset name.
+void CheckModelDetails(const Workload& w, Checker& c) {
+  const TransformerShape& s = w.transformer_shape;
+  c.Integer("workload.transformer_shape.num_kv_heads", s.num_kv_heads, 1 << 16);
+  if (s.num_kv_heads > 0 && s.attention_heads > 0 &&
+      (s.num_kv_heads > s.attention_heads ||
+       s.attention_heads % s.num_kv_heads != 0)) {
+    c.Add("workload.transformer_shape.num_kv_heads",
+          absl::StrCat("must divide attention_heads (", s.attention_heads,
+                       " heads, ", s.num_kv_heads, " KV heads)"));
+  }
+  c.Text("workload.model_name", w.model_name);
+  c.Integer("workload.micro_batch_size", w.micro_batch_size, kMaxBatch);
+  if (w.global_batch_size > 0 && w.micro_batch_size > w.global_batch_size) {
+    c.Add("workload.micro_batch_size",
+          absl::StrCat("must not exceed global_batch_size (",
+                       w.micro_batch_size, " > ", w.global_batch_size, ")"));
+  }
+  c.Integer("workload.gradient_accumulation_steps",
+            w.gradient_accumulation_steps, kMaxSteps);
+  if (w.zero_stage && (*w.zero_stage < 0 || *w.zero_stage > 3)) {
+    c.Add("workload.zero_stage",
+          absl::StrCat("must be 0, 1, 2 or 3 (got ", *w.zero_stage, ")"));
+  }
+  c.Number("workload.active_parameter_count", w.active_parameter_count,
+           kMaxParams);
+  if (w.parameter_count > 0 &&
+      w.active_parameter_count > w.parameter_count) {
+    c.Add("workload.active_parameter_count",
+          absl::StrFormat("must not exceed parameter_count (%g > %g)",
+                          w.active_parameter_count, w.parameter_count));
+  }
+  c.Integer("workload.num_experts", w.num_experts, 1 << 16);
+  c.Integer("workload.edge.unmapped_op_count", w.edge.unmapped_op_count,
+            1 << 20);
+}
+
+void CheckMesh(const std::string& prefix, const MultisliceMesh& m, Checker& c) {
+  c.Integer(prefix + "ici_data_parallelism", m.ici_data_parallelism, kMaxCount);
+  c.Integer(prefix + "ici_fsdp_parallelism", m.ici_fsdp_parallelism, kMaxCount);
+  c.Integer(prefix + "ici_tensor_parallelism", m.ici_tensor_parallelism,
+            kMaxCount);
+  c.Integer(prefix + "dcn_data_parallelism", m.dcn_data_parallelism, 4096);
+  c.Integer(prefix + "dcn_fsdp_parallelism", m.dcn_fsdp_parallelism, 4096);
+  c.Integer(prefix + "dcn_tensor_parallelism", m.dcn_tensor_parallelism, 4096);
+  c.Integer(prefix + "dcn_pipeline_parallelism", m.dcn_pipeline_parallelism,
+            4096);
+}
+
+// The current slices: one topology each, as many as slice_count says.
+void CheckSlices(const CurrentSetup& cur, Checker& c) {
+  for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
+    c.Topology(absl::StrCat("current_setup.slice_topologies[", i, "]"),
+               cur.slice_topologies[i]);
+  }
+  if (!cur.slice_topologies.empty() && cur.slice_count > 0 &&
+      static_cast<size_t>(cur.slice_count) != cur.slice_topologies.size()) {
+    c.Add("current_setup.slice_topologies",
+          absl::StrCat("must list one topology per slice (",
+                       cur.slice_topologies.size(), " for slice_count ",
+                       cur.slice_count, ")"));
+  }
+  if (cur.mesh) CheckMesh("current_setup.mesh.", *cur.mesh, c);
+}
+
+void CheckDistributionProposal(const std::string& path,
+                               const DistributionProposal& d, Checker& c) {
+  c.Integer(path + ".slices", d.slices, 4096);
+  c.Integer(path + ".data_parallelism", d.data_parallelism, kMaxCount);
+  c.Integer(path + ".tensor_parallelism", d.tensor_parallelism, kMaxCount);
+  c.Integer(path + ".pipeline_parallelism", d.pipeline_parallelism, kMaxCount);
+  c.Integer(path + ".fsdp_parallelism", d.fsdp_parallelism, kMaxCount);
+  if (d.mesh) CheckMesh(path + ".mesh.", *d.mesh, c);
+}
+
 void CheckCommon(const Workload& w, const Goal& g, const Constraints& k,
                  const CurrentSetup& cur, const std::string& as_of,
                  Checker& c) {
   CheckWorkload(w, c);
+  CheckModelDetails(w, c);
   c.Number("goal.deadline_hours", g.deadline_hours, kMaxHours);
   c.Number("goal.budget_usd", g.budget_usd, kMaxUsd);
   c.Integer("constraints.max_accelerators", k.max_accelerators, kMaxCount);
@@ -125,6 +202,7 @@ void CheckCommon(const Workload& w, const Goal& g, const Constraints& k,
               cur.layer_widths[i], 1 << 24);
   }
   c.Number("current_setup.observed_hours", cur.observed_hours, kMaxHours);
+  CheckSlices(cur, c);
   c.Date("as_of", as_of);
 }
 
@@ -136,6 +214,7 @@ void CheckHardwareProposal(const std::string& path, const HardwareProposal& h,
   c.Topology(path + ".tpu_topology", h.tpu_topology);
   c.Integer(path + ".slices", h.slices, 4096);
   c.Integer(path + ".count", h.count, kMaxCount);
+  if (h.layout) CheckDistributionProposal(path + ".layout", *h.layout, c);
 }
 
 }  // namespace
@@ -164,23 +243,7 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
     }
     if (p.hardware) CheckHardwareProposal(path + ".hardware", *p.hardware, c);
     if (p.distribution) {
-      const DistributionProposal& d = *p.distribution;
-      c.Integer(path + ".distribution.slices", d.slices, 4096);
-      c.Integer(path + ".distribution.data_parallelism", d.data_parallelism, kMaxCount);
-      c.Integer(path + ".distribution.tensor_parallelism", d.tensor_parallelism, kMaxCount);
-      c.Integer(path + ".distribution.pipeline_parallelism", d.pipeline_parallelism, kMaxCount);
-      c.Integer(path + ".distribution.fsdp_parallelism", d.fsdp_parallelism, kMaxCount);
-      if (d.mesh) {
-        const MultisliceMesh& m = *d.mesh;
-        const std::string mp = path + ".distribution.mesh.";
-        c.Integer(mp + "ici_data_parallelism", m.ici_data_parallelism, kMaxCount);
-        c.Integer(mp + "ici_fsdp_parallelism", m.ici_fsdp_parallelism, kMaxCount);
-        c.Integer(mp + "ici_tensor_parallelism", m.ici_tensor_parallelism, kMaxCount);
-        c.Integer(mp + "dcn_data_parallelism", m.dcn_data_parallelism, 4096);
-        c.Integer(mp + "dcn_fsdp_parallelism", m.dcn_fsdp_parallelism, 4096);
-        c.Integer(mp + "dcn_tensor_parallelism", m.dcn_tensor_parallelism, 4096);
-        c.Integer(mp + "dcn_pipeline_parallelism", m.dcn_pipeline_parallelism, 4096);
-      }
+      CheckDistributionProposal(path + ".distribution", *p.distribution, c);
     }
     if (p.remedy) {
       const RemedyProposal& m = *p.remedy;

@@ -9,8 +9,20 @@ namespace accelplan::server {
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   // absl and gRPC share the canonical code numbers 0..16.
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()));
+  const auto code = static_cast<grpc::StatusCode>(status.code());
+  std::string message(status.message());
+  // Payloads (e.g. api::InvalidRequest's google.rpc.BadRequest) travel as
+  // the Any details of a google.rpc.Status in grpc-status-details-bin.
+  google::rpc::Status details;
+  status.ForEachPayload([&](absl::string_view type_url, const absl::Cord& v) {
+    google::protobuf::Any* any = details.add_details();
+    any->set_type_url(std::string(type_url));
+    any->set_value(std::string(v));
+  });
+  if (details.details().empty()) return grpc::Status(code, message);
+  details.set_code(static_cast<int>(code));
+  details.set_message(message);
+  return grpc::Status(code, message, details.SerializeAsString());
 }
 
 std::string DescribeViolations(

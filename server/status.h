@@ -15,7 +15,8 @@
 
 namespace accelplan::server {
 
-// Maps an absl::Status to the grpc::Status with the same code and message.
+// Maps an absl::Status to the grpc::Status with the same code and message;
+// its payloads become the details of a google.rpc.Status.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // INVALID_ARGUMENT whose message names every bad field

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "server/conversion.h"
+#include "core/planning_core.h"
 #include "server/log.h"
 #include "server/status.h"
 
@@ -18,9 +18,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void AppendAll(Violations more, Violations* out) {
-  out->insert(out->end(), std::make_move_iterator(more.begin()),
-              std::make_move_iterator(more.end()));
+// Today's UTC date and a cancellation hook wired to the call: the client
+// cancelled, or the call's deadline passed.
+core::CallOptions CallOptionsFor(grpc::CallbackServerContext* context) {
+  core::CallOptions options;
+  options.context.today = core::TodayUtc();
+  options.context.cancelled = [context] {
+    return context->IsCancelled() ||
+           context->deadline() <= std::chrono::system_clock::now();
+  };
+  return options;
 }
 
 // Runs one unary call: bookkeeping around `body`, which does the work on the
@@ -45,6 +52,11 @@ grpc::ServerUnaryReactor* Serve(
   } else {
     try {
       status = body(*snapshot);
+      if (status.error_code() == grpc::StatusCode::CANCELLED &&
+          context->deadline() <= std::chrono::system_clock::now()) {
+        status = grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                              "deadline passed while planning");
+      }
     } catch (const std::exception& e) {
       // A planner bug must not take the process down with it.
       Log(LogLevel::kError, "call failed with an exception",
@@ -105,20 +117,16 @@ grpc::ServerUnaryReactor* TrainingPlannerService::PlanTraining(
                    return plan_handler_(*request, response);
                  });
   }
-  return Serve(
-      Method::kPlanTraining, metrics_, snapshot(), context,
-      [&](const ServingSnapshot& snap) {
-        Violations violations;
-        planner::PlanRequest plan_request = FromProto(*request, &violations);
-        AppendAll(planner::ValidatePlanRequest(plan_request), &violations);
-        if (!violations.empty()) return InvalidArgument(violations);
-        planner::PlanResponse plan = snap.planner->Plan(plan_request);
-        if (metrics_) metrics_->Rejections(plan);
-        if (snap.plan_counters) snap.plan_counters->Count(plan);
-        if (IsBasicView(plan_request)) ApplyBasicView(&plan);
-        ToProto(plan, response);
-        return grpc::Status::OK;
-      });
+  return Serve(Method::kPlanTraining, metrics_, snapshot(), context,
+               [&](const ServingSnapshot& snap) {
+                 core::CallOptions options = CallOptionsFor(context);
+                 options.on_plan = [&](const planner::PlanResponse& plan) {
+                   if (metrics_) metrics_->Rejections(plan);
+                   if (snap.plan_counters) snap.plan_counters->Count(plan);
+                 };
+                 return ToGrpcStatus(core::PlanTraining(
+                     *snap.planner, *request, options, response));
+               });
 }
 
 grpc::ServerUnaryReactor* TrainingPlannerService::ReviewPlan(
@@ -126,14 +134,9 @@ grpc::ServerUnaryReactor* TrainingPlannerService::ReviewPlan(
     v1::ReviewPlanResponse* response) {
   return Serve(Method::kReviewPlan, metrics_, snapshot(), context,
                [&](const ServingSnapshot& snap) {
-                 Violations violations;
-                 planner::ReviewRequest review_request =
-                     FromProto(*request, &violations);
-                 AppendAll(planner::ValidateReviewRequest(review_request),
-                           &violations);
-                 if (!violations.empty()) return InvalidArgument(violations);
-                 ToProto(snap.planner->Review(review_request), response);
-                 return grpc::Status::OK;
+                 return ToGrpcStatus(core::ReviewPlan(
+                     *snap.planner, *request, CallOptionsFor(context),
+                     response));
                });
 }
 
@@ -141,16 +144,12 @@ grpc::ServerUnaryReactor* TrainingPlannerService::ListAccelerators(
     grpc::CallbackServerContext* context,
     const v1::ListAcceleratorsRequest* request,
     v1::ListAcceleratorsResponse* response) {
-  return Serve(
-      Method::kListAccelerators, metrics_, snapshot(), context,
-      [&](const ServingSnapshot& snap) {
-        Violations violations;
-        planner::ListRequest list_request = FromProto(*request, &violations);
-        AppendAll(planner::ValidateListRequest(list_request), &violations);
-        if (!violations.empty()) return InvalidArgument(violations);
-        ToProto(snap.planner->List(list_request), response);
-        return grpc::Status::OK;
-      });
+  return Serve(Method::kListAccelerators, metrics_, snapshot(), context,
+               [&](const ServingSnapshot& snap) {
+                 return ToGrpcStatus(core::ListAccelerators(
+                     *snap.planner, *request, CallOptionsFor(context),
+                     response));
+               });
 }
 
 }  // namespace accelplan::server

@@ -1,6 +1,7 @@
-// accelplan.v1.TrainingPlanner over the callback API. Thin on purpose:
-// proto -> planner structs -> Validate* -> Planner -> proto. Every decision
-// lives in planner/.
+// accelplan.v1.TrainingPlanner over the callback API. Thin on purpose: each
+// handler calls one function of the transport-neutral core
+// (core/planning_core.h) and maps its status (server/status.h). Every
+// decision lives in planner/.
 #ifndef ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 #define ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 

@@ -21,7 +21,7 @@
 #include "bench/load/mix.h"
 #include "catalog/loader.h"
 #include "planner/planner.h"
-#include "server/conversion.h"
+#include "core/planning_core.h"
 #include "server/flags.h"
 #include "server/log.h"
 #include "server/server.h"
@@ -44,23 +44,13 @@ struct Answer {
 };
 using AnswerTable = absl::flat_hash_map<std::string, Answer>;
 
-// Planned with the real planner and converted with the server's own code,
-// exactly as TrainingPlannerService::PlanTraining does.
+// Planned, validated and converted by the core, exactly as
+// TrainingPlannerService::PlanTraining does.
 Answer Precompute(const planner::Planner& planner,
                   const v1::PlanTrainingRequest& request) {
   Answer a;
-  server::Violations violations;
-  planner::PlanRequest plan_request = server::FromProto(request, &violations);
-  for (auto& v : planner::ValidatePlanRequest(plan_request)) {
-    violations.push_back(std::move(v));
-  }
-  if (!violations.empty()) {
-    a.status = server::InvalidArgument(violations);
-    return a;
-  }
-  planner::PlanResponse plan = planner.Plan(plan_request);
-  if (server::IsBasicView(plan_request)) server::ApplyBasicView(&plan);
-  server::ToProto(plan, &a.response);
+  a.status = server::ToGrpcStatus(
+      core::PlanTraining(planner, request, {}, &a.response));
   return a;
 }
 

@@ -8,10 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "catalog/loader.h"
 #include "planner/planner.h"
-#include "server/conversion.h"
+#include "core/planning_core.h"
 
 namespace accelplan::cli {
 namespace {
@@ -38,21 +37,8 @@ class RemoteBackend final : public Backend {
   client::Client client_;
 };
 
-// The same message shape the server uses for INVALID_ARGUMENT.
-absl::Status ViolationsError(const server::Violations& violations) {
-  std::vector<std::string> parts;
-  for (const planner::FieldViolation& v : violations) {
-    parts.push_back(absl::StrCat(v.field, ": ", v.description));
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("invalid request: ", absl::StrJoin(parts, "; ")));
-}
-
-void Append(server::Violations* to, std::vector<planner::FieldViolation> from) {
-  to->insert(to->end(), std::make_move_iterator(from.begin()),
-             std::make_move_iterator(from.end()));
-}
-
+// In-process: the same core the server's handlers call, so a request gets
+// the same answer, code, message and violations either way.
 class LocalBackend final : public Backend {
  public:
   explicit LocalBackend(catalog::CatalogPtr catalog)
@@ -60,44 +46,31 @@ class LocalBackend final : public Backend {
 
   absl::StatusOr<v1::PlanTrainingResponse> Plan(
       const v1::PlanTrainingRequest& request) const override {
-    server::Violations violations;
-    planner::PlanRequest in = server::FromProto(request, &violations);
-    if (violations.empty())
-      Append(&violations, planner::ValidatePlanRequest(in));
-    if (!violations.empty()) return ViolationsError(violations);
-    planner::PlanResponse out = planner_.Plan(in);
-    if (server::IsBasicView(in)) server::ApplyBasicView(&out);
-    v1::PlanTrainingResponse response;
-    server::ToProto(out, &response);
-    return response;
+    return Call(core::PlanTraining, request);
   }
-
   absl::StatusOr<v1::ReviewPlanResponse> Review(
       const v1::ReviewPlanRequest& request) const override {
-    server::Violations violations;
-    planner::ReviewRequest in = server::FromProto(request, &violations);
-    if (violations.empty()) {
-      Append(&violations, planner::ValidateReviewRequest(in));
-    }
-    if (!violations.empty()) return ViolationsError(violations);
-    v1::ReviewPlanResponse response;
-    server::ToProto(planner_.Review(in), &response);
-    return response;
+    return Call(core::ReviewPlan, request);
   }
-
   absl::StatusOr<v1::ListAcceleratorsResponse> List(
       const v1::ListAcceleratorsRequest& request) const override {
-    server::Violations violations;
-    planner::ListRequest in = server::FromProto(request, &violations);
-    if (violations.empty())
-      Append(&violations, planner::ValidateListRequest(in));
-    if (!violations.empty()) return ViolationsError(violations);
-    v1::ListAcceleratorsResponse response;
-    server::ToProto(planner_.List(in), &response);
-    return response;
+    return Call(core::ListAccelerators, request);
   }
 
  private:
+  template <typename Request, typename Response>
+  absl::StatusOr<Response> Call(
+      absl::Status (*rpc)(const planner::Planner&, const Request&,
+                          const core::CallOptions&, Response*),
+      const Request& request) const {
+    core::CallOptions options;
+    options.context.today = core::TodayUtc();
+    Response response;
+    absl::Status status = rpc(planner_, request, options, &response);
+    if (!status.ok()) return status;
+    return response;
+  }
+
   planner::Planner planner_;
 };
 

@@ -1,4 +1,4 @@
-#include "server/conversion.h"
+#include "api/convert.h"
 
 #include <string>
 #include <utility>
@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/generated_enum_reflection.h"
 
-namespace accelplan::server {
+namespace accelplan::api {
 namespace {
 
 namespace pb = ::google::protobuf;
@@ -108,6 +108,8 @@ planner::TransformerShape FromProto(const v1::TransformerShape& in) {
   out.sequence_length = in.sequence_length();
   out.vocab_size = in.vocab_size();
   out.ffn_hidden_size = in.ffn_hidden_size();
+  out.num_kv_heads = in.num_kv_heads();
+  out.gated_ffn = in.gated_ffn();
   return out;
 }
 
@@ -118,6 +120,8 @@ void ToProto(const planner::TransformerShape& in, v1::TransformerShape* out) {
   out->set_sequence_length(in.sequence_length);
   out->set_vocab_size(in.vocab_size);
   out->set_ffn_hidden_size(in.ffn_hidden_size);
+  out->set_num_kv_heads(in.num_kv_heads);
+  out->set_gated_ffn(in.gated_ffn);
 }
 
 planner::Workload FromProto(const v1::Workload& in, const Path& path) {
@@ -155,7 +159,17 @@ planner::Workload FromProto(const v1::Workload& in, const Path& path) {
                                                      edge, "model_format");
   out.edge.quantization = Enum<planner::Quantization>(in.edge().quantization(),
                                                       edge, "quantization");
+  out.edge.has_unmapped_ops = in.edge().has_unmapped_ops();
+  out.edge.unmapped_op_count = in.edge().unmapped_op_count();
   out.lora_rank = in.lora_rank();
+  out.model_name = in.model_name();
+  out.micro_batch_size = in.micro_batch_size();
+  out.gradient_accumulation_steps = in.gradient_accumulation_steps();
+  if (in.has_zero_stage()) out.zero_stage = in.zero_stage();
+  out.attention = Enum<planner::Attention>(in.attention(), path, "attention");
+  out.active_parameter_count = in.active_parameter_count();
+  out.num_experts = in.num_experts();
+  out.cpu_only_custom_ops = in.cpu_only_custom_ops();
   return out;
 }
 
@@ -189,7 +203,17 @@ void ToProto(const planner::Workload& in, v1::Workload* out) {
       ToEnum<v1::ModelFormat>(in.edge.model_format));
   out->mutable_edge()->set_quantization(
       ToEnum<v1::Quantization>(in.edge.quantization));
+  out->mutable_edge()->set_has_unmapped_ops(in.edge.has_unmapped_ops);
+  out->mutable_edge()->set_unmapped_op_count(in.edge.unmapped_op_count);
   out->set_lora_rank(in.lora_rank);
+  out->set_model_name(in.model_name);
+  out->set_micro_batch_size(in.micro_batch_size);
+  out->set_gradient_accumulation_steps(in.gradient_accumulation_steps);
+  if (in.zero_stage) out->set_zero_stage(*in.zero_stage);
+  out->set_attention(ToEnum<v1::Attention>(in.attention));
+  out->set_active_parameter_count(in.active_parameter_count);
+  out->set_num_experts(in.num_experts);
+  out->set_cpu_only_custom_ops(in.cpu_only_custom_ops);
 }
 
 planner::Goal FromProto(const v1::Goal& in, const Path& path) {
@@ -240,62 +264,6 @@ void ToProto(const planner::Constraints& in, v1::Constraints* out) {
   out->set_region(in.region);
 }
 
-planner::CurrentSetup FromProto(const v1::CurrentSetup& in, const Path& path) {
-  planner::CurrentSetup out;
-  out.hardware = in.hardware();
-  out.accelerator_count = in.accelerator_count();
-  out.node_count = in.node_count();
-  out.slice_count = in.slice_count();
-  out.tpu_topology = in.tpu_topology();
-  out.strategy = Enum<planner::Strategy>(in.strategy(), path, "strategy");
-  out.symptoms =
-      Enums<planner::Symptom, v1::Symptom>(in.symptoms(), path, "symptoms");
-  out.current_global_batch_size = in.current_global_batch_size();
-  out.max_tolerated_global_batch_size = in.max_tolerated_global_batch_size();
-  out.layer_widths = Vec(in.layer_widths());
-  out.uses_nccl = in.uses_nccl();
-  out.observed_hours = in.observed_hours();
-  return out;
-}
-
-void ToProto(const planner::CurrentSetup& in, v1::CurrentSetup* out) {
-  out->set_hardware(in.hardware);
-  out->set_accelerator_count(in.accelerator_count);
-  out->set_node_count(in.node_count);
-  out->set_slice_count(in.slice_count);
-  out->set_tpu_topology(in.tpu_topology);
-  out->set_strategy(ToEnum<v1::Strategy>(in.strategy));
-  AddEnums(in.symptoms, out->mutable_symptoms());
-  out->set_current_global_batch_size(in.current_global_batch_size);
-  out->set_max_tolerated_global_batch_size(in.max_tolerated_global_batch_size);
-  AddAll(in.layer_widths, out->mutable_layer_widths());
-  out->set_uses_nccl(in.uses_nccl);
-  out->set_observed_hours(in.observed_hours);
-}
-
-planner::HardwareProposal FromProto(const v1::HardwareProposal& in,
-                                    const Path& path) {
-  planner::HardwareProposal out;
-  out.platform = Enum<planner::Platform>(in.platform(), path, "platform");
-  out.series = in.series();
-  out.machine_type = in.machine_type();
-  out.accelerator = in.accelerator();
-  out.tpu_topology = in.tpu_topology();
-  out.slices = in.slices();
-  out.count = in.count();
-  return out;
-}
-
-void ToProto(const planner::HardwareProposal& in, v1::HardwareProposal* out) {
-  out->set_platform(ToEnum<v1::Platform>(in.platform));
-  out->set_series(in.series);
-  out->set_machine_type(in.machine_type);
-  out->set_accelerator(in.accelerator);
-  out->set_tpu_topology(in.tpu_topology);
-  out->set_slices(in.slices);
-  out->set_count(in.count);
-}
-
 planner::MultisliceMesh FromProto(const v1::MultisliceMesh& in) {
   planner::MultisliceMesh out;
   out.ici_data_parallelism = in.ici_data_parallelism();
@@ -316,6 +284,43 @@ void ToProto(const planner::MultisliceMesh& in, v1::MultisliceMesh* out) {
   out->set_dcn_fsdp_parallelism(in.dcn_fsdp_parallelism);
   out->set_dcn_tensor_parallelism(in.dcn_tensor_parallelism);
   out->set_dcn_pipeline_parallelism(in.dcn_pipeline_parallelism);
+}
+
+planner::CurrentSetup FromProto(const v1::CurrentSetup& in, const Path& path) {
+  planner::CurrentSetup out;
+  out.hardware = in.hardware();
+  out.accelerator_count = in.accelerator_count();
+  out.node_count = in.node_count();
+  out.slice_count = in.slice_count();
+  out.tpu_topology = in.tpu_topology();
+  out.strategy = Enum<planner::Strategy>(in.strategy(), path, "strategy");
+  out.symptoms =
+      Enums<planner::Symptom, v1::Symptom>(in.symptoms(), path, "symptoms");
+  out.current_global_batch_size = in.current_global_batch_size();
+  out.max_tolerated_global_batch_size = in.max_tolerated_global_batch_size();
+  out.layer_widths = Vec(in.layer_widths());
+  out.uses_nccl = in.uses_nccl();
+  out.observed_hours = in.observed_hours();
+  out.slice_topologies = Vec(in.slice_topologies());
+  if (in.has_mesh()) out.mesh = FromProto(in.mesh());
+  return out;
+}
+
+void ToProto(const planner::CurrentSetup& in, v1::CurrentSetup* out) {
+  out->set_hardware(in.hardware);
+  out->set_accelerator_count(in.accelerator_count);
+  out->set_node_count(in.node_count);
+  out->set_slice_count(in.slice_count);
+  out->set_tpu_topology(in.tpu_topology);
+  out->set_strategy(ToEnum<v1::Strategy>(in.strategy));
+  AddEnums(in.symptoms, out->mutable_symptoms());
+  out->set_current_global_batch_size(in.current_global_batch_size);
+  out->set_max_tolerated_global_batch_size(in.max_tolerated_global_batch_size);
+  AddAll(in.layer_widths, out->mutable_layer_widths());
+  out->set_uses_nccl(in.uses_nccl);
+  out->set_observed_hours(in.observed_hours);
+  AddAll(in.slice_topologies, out->mutable_slice_topologies());
+  if (in.mesh) ToProto(*in.mesh, out->mutable_mesh());
 }
 
 planner::DistributionProposal FromProto(const v1::DistributionProposal& in,
@@ -343,6 +348,33 @@ void ToProto(const planner::DistributionProposal& in,
   out->set_tensor_parallelism(in.tensor_parallelism);
   out->set_pipeline_parallelism(in.pipeline_parallelism);
   out->set_fsdp_parallelism(in.fsdp_parallelism);
+}
+
+planner::HardwareProposal FromProto(const v1::HardwareProposal& in,
+                                    const Path& path) {
+  planner::HardwareProposal out;
+  out.platform = Enum<planner::Platform>(in.platform(), path, "platform");
+  out.series = in.series();
+  out.machine_type = in.machine_type();
+  out.accelerator = in.accelerator();
+  out.tpu_topology = in.tpu_topology();
+  out.slices = in.slices();
+  out.count = in.count();
+  if (in.has_layout()) {
+    out.layout = FromProto(in.layout(), Path(path, "layout"));
+  }
+  return out;
+}
+
+void ToProto(const planner::HardwareProposal& in, v1::HardwareProposal* out) {
+  out->set_platform(ToEnum<v1::Platform>(in.platform));
+  out->set_series(in.series);
+  out->set_machine_type(in.machine_type);
+  out->set_accelerator(in.accelerator);
+  out->set_tpu_topology(in.tpu_topology);
+  out->set_slices(in.slices);
+  out->set_count(in.count);
+  if (in.layout) ToProto(*in.layout, out->mutable_layout());
 }
 
 planner::RemedyProposal FromProto(const v1::RemedyProposal& in,
@@ -1024,12 +1056,4 @@ planner::ListResponse FromProto(const v1::ListAcceleratorsResponse& in) {
   return out;
 }
 
-void ApplyBasicView(planner::PlanResponse* response) {
-  response->alternatives.clear();
-  response->rejected.clear();
-  response->facts_used.clear();
-  response->assumptions.clear();
-  response->savings.reset();
-}
-
-}  // namespace accelplan::server
+}  // namespace accelplan::api

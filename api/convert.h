@@ -1,16 +1,16 @@
 // Mechanical conversion between the accelplan.v1 protos and the planner's
-// plain structs (planner/types.h mirrors the proto field for field). Shared by
-// the server and by the CLI's in-process mode, so it depends only on the
-// generated protos and the planner types.
-#ifndef ACCELPLAN_SERVER_CONVERSION_H_
-#define ACCELPLAN_SERVER_CONVERSION_H_
+// plain structs (planner/types.h mirrors the proto field for field). Used by
+// the core (core/planning_core.h), the server, the clients and the benches;
+// it depends only on the generated protos and the planner types.
+#ifndef ACCELPLAN_API_CONVERT_H_
+#define ACCELPLAN_API_CONVERT_H_
 
 #include <vector>
 
 #include "accelplan/v1/accelplan.pb.h"
 #include "planner/types.h"
 
-namespace accelplan::server {
+namespace accelplan::api {
 
 using Violations = std::vector<planner::FieldViolation>;
 
@@ -41,17 +41,6 @@ planner::PlanResponse FromProto(const v1::PlanTrainingResponse& in);
 planner::ReviewResponse FromProto(const v1::ReviewPlanResponse& in);
 planner::ListResponse FromProto(const v1::ListAcceleratorsResponse& in);
 
-// view=BASIC: keeps only what a pipeline needs to launch the job (the
-// recommendation with its hardware, distribution, estimates, reasons and job
-// spec; remedies; warnings; catalog_version; no_plan_reason) and drops the
-// rest (alternatives, rejections, facts used, assumptions, savings). Applied
-// before conversion so the dropped parts are never copied.
-void ApplyBasicView(planner::PlanResponse* response);
-// True when the request asked for BASIC (UNSPECIFIED means FULL).
-inline bool IsBasicView(const planner::PlanRequest& request) {
-  return request.view == planner::View::kBasic;
-}
+}  // namespace accelplan::api
 
-}  // namespace accelplan::server
-
-#endif  // ACCELPLAN_SERVER_CONVERSION_H_
+#endif  // ACCELPLAN_API_CONVERT_H_
