@@ -1,8 +1,10 @@
 #include "server/flags.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -62,6 +64,14 @@ ABSL_FLAG(int32_t, max_receive_message_bytes, 1 << 20,
           "Larger requests get RESOURCE_EXHAUSTED "
           "(env ACCELPLAN_MAX_RECEIVE_MESSAGE_BYTES).");
 
+ABSL_FLAG(int32_t, planning_threads, 0,
+          "Plans computed at once; 0: one per core. Health checks and "
+          "reflection never wait behind them (env ACCELPLAN_PLANNING_THREADS).");
+ABSL_FLAG(int32_t, planning_queue, 8,
+          "Calls that may wait for a planning thread; beyond that a call is "
+          "answered RESOURCE_EXHAUSTED with a RetryInfo delay "
+          "(env ACCELPLAN_PLANNING_QUEUE).");
+
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate chain; with --tls_key serves TLS instead of "
           "plaintext (env ACCELPLAN_TLS_CERT).");
@@ -89,6 +99,8 @@ constexpr const char* kFlagNames[] = {"listen",
                                       "min_client_ping_interval_seconds",
                                       "max_concurrent_streams",
                                       "max_receive_message_bytes",
+                                      "planning_threads",
+                                      "planning_queue",
                                       "tls_cert",
                                       "tls_key",
                                       "tls_client_ca"};
@@ -200,6 +212,18 @@ absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
         absl::StrCat("--max_receive_message_bytes must be >= 1024, got ",
                      o.max_receive_message_bytes));
   }
+  const int threads = absl::GetFlag(FLAGS_planning_threads);
+  const int queue = absl::GetFlag(FLAGS_planning_queue);
+  if (threads < 0 || threads > 1024 || queue < 0 || queue > 100000) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--planning_threads must be 0..1024 and --planning_queue 0..100000, "
+        "got ", threads, " and ", queue));
+  }
+  o.planning.threads =
+      threads > 0 ? threads
+                  : std::max(1, static_cast<int>(
+                                    std::thread::hardware_concurrency()));
+  o.planning.queue_capacity = queue;
   o.tls.cert_path = absl::GetFlag(FLAGS_tls_cert);
   o.tls.key_path = absl::GetFlag(FLAGS_tls_key);
   o.tls.client_ca_path = absl::GetFlag(FLAGS_tls_client_ca);

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "google/protobuf/stubs/logging.h"
 #include "grpc/support/log.h"
 
 namespace accelplan::server {
@@ -122,6 +123,28 @@ void Log(LogLevel level, absl::string_view msg,
   std::fflush(stderr);
 }
 
-void InstallGrpcLogBridge() { gpr_set_log_function(&GrpcLogFunction); }
+namespace {
+
+// protobuf's own messages (e.g. "String field ... contains invalid UTF-8
+// data" when a request is parsed) as JSON lines too.
+void ProtobufLogHandler(google::protobuf::LogLevel level, const char* file,
+                        int line, const std::string& message) {
+  const LogLevel ours = level >= google::protobuf::LOGLEVEL_ERROR
+                            ? LogLevel::kError
+                            : level == google::protobuf::LOGLEVEL_WARNING
+                                  ? LogLevel::kWarning
+                                  : LogLevel::kDebug;
+  Log(ours, message,
+      {{"source", "protobuf"},
+       {"file", file != nullptr ? file : ""},
+       {"line", static_cast<int64_t>(line)}});
+}
+
+}  // namespace
+
+void InstallGrpcLogBridge() {
+  gpr_set_log_function(&GrpcLogFunction);
+  google::protobuf::SetLogHandler(&ProtobufLogHandler);
+}
 
 }  // namespace accelplan::server

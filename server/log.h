@@ -40,7 +40,8 @@ void Log(LogLevel level, absl::string_view msg,
 // Encodes `s` as a JSON string literal, quotes included.
 std::string JsonString(absl::string_view s);
 
-// Routes gRPC core's own log lines through Log() so stderr stays JSON.
+// Routes gRPC core's and protobuf's own log lines through Log() so stderr
+// stays JSON.
 void InstallGrpcLogBridge();
 
 }  // namespace accelplan::server

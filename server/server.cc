@@ -137,7 +137,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   }
 
   s->service_ = std::make_unique<TrainingPlannerService>(
-      s->metrics_.get(), options.plan_training_handler);
+      s->metrics_.get(), options.planning, options.plan_training_handler);
   // Explicit calls keep the reflection library linked despite --as-needed.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   // Links health.pb.cc in, whose descriptor reflection then serves for the
@@ -184,7 +184,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
        {"tls", !options.tls.cert_path.empty()},
        {"mtls", !options.tls.client_ca_path.empty()},
        {"metrics_listen", options.metrics_listen},
-       {"metrics_port", s->metrics_port_}});
+       {"metrics_port", s->metrics_port_},
+       {"planning_threads", options.planning.threads},
+       {"planning_queue", options.planning.queue_capacity}});
 
   if (absl::Status loaded = s->LoadAndInstall(); !loaded.ok()) {
     s->server_->Shutdown(std::chrono::system_clock::now());

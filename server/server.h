@@ -65,6 +65,7 @@ struct ServerOptions {
   absl::Duration shutdown_grace = absl::Seconds(10);
   int max_receive_message_bytes = 1 << 20;  // requests are a few KiB
   ConnectionOptions connection;
+  PlanningLimits planning;
   TlsOptions tls;
   // Bench-only, see PlanTrainingHandler; empty: the planner answers.
   PlanTrainingHandler plan_training_handler;

@@ -1,16 +1,21 @@
 // accelplan.v1.TrainingPlanner over the callback API. Thin on purpose: each
-// handler calls one function of the transport-neutral core
-// (core/planning_core.h) and maps its status (server/status.h). Every
-// decision lives in planner/.
+// handler decodes the raw request bytes itself (so an undecodable body is
+// answered INVALID_ARGUMENT, counted and logged, instead of gRPC's silent
+// UNIMPLEMENTED), hands the call to the planning pool (so planning never
+// occupies the threads health checks and reflection run on), calls one
+// function of the transport-neutral core (core/planning_core.h) and maps
+// its status (server/status.h). Every decision lives in planner/.
 #ifndef ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 #define ACCELPLAN_SERVER_TRAINING_PLANNER_SERVICE_H_
 
 #include <functional>
 #include <memory>
 
+#include "absl/time/time.h"
 #include "accelplan/v1/accelplan.grpc.pb.h"
 #include "planner/planner.h"
 #include "server/metrics.h"
+#include "server/planning_pool.h"
 
 namespace accelplan::server {
 
@@ -26,36 +31,50 @@ struct ServingSnapshot {
 using PlanTrainingHandler = std::function<grpc::Status(
     const v1::PlanTrainingRequest&, v1::PlanTrainingResponse*)>;
 
-class TrainingPlannerService final
-    : public v1::TrainingPlanner::CallbackService {
+// How much planning runs at once, and what a refused call is told.
+struct PlanningLimits {
+  int threads = 2;         // concurrent plans (about the core count)
+  int queue_capacity = 8;  // calls that may wait for a thread
+  // google.rpc.RetryInfo.retry_delay of a RESOURCE_EXHAUSTED answer: about
+  // the time a few queued plans take (product choice).
+  absl::Duration retry_delay = absl::Milliseconds(100);
+};
+
+using RawService = v1::TrainingPlanner::WithRawCallbackMethod_PlanTraining<
+    v1::TrainingPlanner::WithRawCallbackMethod_ReviewPlan<
+        v1::TrainingPlanner::WithRawCallbackMethod_ListAccelerators<
+            v1::TrainingPlanner::Service>>>;
+
+class TrainingPlannerService final : public RawService {
  public:
   // `metrics` may be null (no metrics); it must outlive the service.
-  explicit TrainingPlannerService(const Metrics* metrics,
-                                  PlanTrainingHandler plan_handler = nullptr);
+  TrainingPlannerService(const Metrics* metrics, PlanningLimits limits,
+                         PlanTrainingHandler plan_handler = nullptr);
 
   // Installs a snapshot; safe to call while calls are in flight. Calls that
   // already started finish on the snapshot they read.
   void SetSnapshot(std::shared_ptr<const ServingSnapshot> snapshot);
   std::shared_ptr<const ServingSnapshot> snapshot() const;
 
-  grpc::ServerUnaryReactor* PlanTraining(
-      grpc::CallbackServerContext* context,
-      const v1::PlanTrainingRequest* request,
-      v1::PlanTrainingResponse* response) override;
-  grpc::ServerUnaryReactor* ReviewPlan(
-      grpc::CallbackServerContext* context,
-      const v1::ReviewPlanRequest* request,
-      v1::ReviewPlanResponse* response) override;
+  grpc::ServerUnaryReactor* PlanTraining(grpc::CallbackServerContext* context,
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
+  grpc::ServerUnaryReactor* ReviewPlan(grpc::CallbackServerContext* context,
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ListAccelerators(
-      grpc::CallbackServerContext* context,
-      const v1::ListAcceleratorsRequest* request,
-      v1::ListAcceleratorsResponse* response) override;
+      grpc::CallbackServerContext* context, const grpc::ByteBuffer* request,
+      grpc::ByteBuffer* response) override;
 
  private:
   const Metrics* metrics_;
+  const PlanningLimits limits_;
   const PlanTrainingHandler plan_handler_;
   // Read with std::atomic_load, written with std::atomic_store (reload).
   std::shared_ptr<const ServingSnapshot> snapshot_;
+  // Last member: destroyed first, so queued calls finish while the rest of
+  // the service is still alive.
+  PlanningPool pool_;
 };
 
 }  // namespace accelplan::server

@@ -1,0 +1,92 @@
+#include "tests/testing/metrics_scrape.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+
+namespace accelplan::testing {
+
+// GET http://127.0.0.1:port/metrics; empty on failure.
+std::string HttpGetMetrics(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return "";
+  }
+  const std::string request =
+      "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (::write(fd, request.data(), request.size()) < 0) {
+    ::close(fd);
+    return "";
+  }
+  std::string response;
+  char buffer[8192];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0)
+    response.append(buffer, n);
+  ::close(fd);
+  return response;
+}
+
+// The value of the first sample of `metric` whose labels contain every
+// `label="value"` in `labels`; -1 when absent.
+double Sample(const std::string& scrape, const std::string& metric,
+              const std::vector<std::string>& labels) {
+  for (absl::string_view line : absl::StrSplit(scrape, '\n')) {
+    if (!absl::StartsWith(line, absl::StrCat(metric, "{"))) continue;
+    bool all = true;
+    for (const std::string& l : labels) all = all && absl::StrContains(line, l);
+    if (!all) continue;
+    const size_t space = line.rfind(' ');
+    double value = -1;
+    if (absl::SimpleAtod(line.substr(space + 1), &value)) return value;
+  }
+  return -1;
+}
+
+// The sum over every sample of `metric` whose labels contain all of
+// `labels`; 0 when there is none.
+double SumSamples(const std::string& scrape, const std::string& metric,
+                  const std::vector<std::string>& labels) {
+  double sum = 0;
+  for (absl::string_view line : absl::StrSplit(scrape, '\n')) {
+    if (!absl::StartsWith(line, absl::StrCat(metric, "{"))) continue;
+    bool all = true;
+    for (const std::string& l : labels) all = all && absl::StrContains(line, l);
+    double value = 0;
+    if (all && absl::SimpleAtod(line.substr(line.rfind(' ') + 1), &value)) {
+      sum += value;
+    }
+  }
+  return sum;
+}
+
+// Polls the metrics endpoint until the sample reaches `want` (or 30 s pass);
+// the last value seen.
+double WaitForSample(int metrics_port, const std::string& metric,
+                     const std::vector<std::string>& labels, double want) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  double value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+  while (value < want && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+  }
+  return value;
+}
+
+}  // namespace accelplan::testing
