@@ -67,7 +67,7 @@ ABSL_FLAG(int32_t, max_receive_message_bytes, 1 << 20,
 ABSL_FLAG(int32_t, planning_threads, 0,
           "Plans computed at once; 0: one per core. Health checks and "
           "reflection never wait behind them (env ACCELPLAN_PLANNING_THREADS).");
-ABSL_FLAG(int32_t, planning_queue, 8,
+ABSL_FLAG(int32_t, planning_queue, 64,
           "Calls that may wait for a planning thread; beyond that a call is "
           "answered RESOURCE_EXHAUSTED with a RetryInfo delay "
           "(env ACCELPLAN_PLANNING_QUEUE).");
