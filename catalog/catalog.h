@@ -64,6 +64,9 @@ struct Offering {
   bool preview = false;
   std::string source_id;
   std::string note;
+  // YYYY-MM-DD after which the offering ends (e.g. end of support); empty
+  // when no end is documented.
+  std::string available_until;
 };
 
 struct Price {

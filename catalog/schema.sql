@@ -134,6 +134,10 @@ CREATE TABLE offerings (
   status       TEXT NOT NULL DEFAULT 'GA' CHECK (status IN ('GA','PREVIEW')),
   source_id    TEXT NOT NULL REFERENCES sources(id),
   note         TEXT,
+  -- YYYY-MM-DD after which the offering ends (end of support); NULL: no
+  -- documented end. Kept as a date, not available=0, so plans dated before
+  -- it still see the offering.
+  available_until TEXT,
   PRIMARY KEY (subject, run_platform, provisioning)
 );
 
