@@ -79,7 +79,7 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
   ('TPU-CHANGELOG', 'multani/gcp-changelog', 'content/cloud-tpu/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'Cloud TPU release notes (transcription, 2026-08-22)', NULL),
   ('GKE-CHANGELOG', 'multani/gcp-changelog', 'content/google-kubernetes-engine/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'GKE release notes (transcription, 2026-08-22)', NULL),
   ('CYC-FREQ', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/frequency.sql', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU clocks per platform (transcription of Google CPU platforms table, 2026-03-22)', NULL),
-  ('CYC-SERIES', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU platform per machine series', 'files n1.sql, e2.sql, n2.sql, n2d.sql, c3.sql, c3d.sql, c4.sql, n4.sql'),
+  ('CYC-SERIES', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU platform per machine series', 'files n1.sql, e2.sql, n2.sql, n2d.sql, c2.sql, m1.sql, c3.sql, c3d.sql, c4.sql, c4d.sql, n4.sql'),
   ('CYC-CM', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/coremark.csv', '6df0dc708acd757a325024ea0508e1b32850533d', 'CoreMark per machine type (copied from Google benchmarks-linux page)', NULL),
   ('SK-FAQ', 'scikit-learn/scikit-learn', 'doc/faq.rst', '005664499cd83c9a74539a6056e75881143b4850', 'scikit-learn FAQ: Will you add GPU support?', NULL),
   ('LGBM-PARAM', 'microsoft/LightGBM', 'docs/Parameters.rst', 'bae0b7ba953341a32b2a9c5c5c437a1b976f576f', 'LightGBM parameters (device_type)', NULL),
@@ -87,6 +87,9 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
 
 -- Third parties (used only where marked)
 INSERT INTO sources (id, url, title, note) VALUES
+  ('NV-L4', 'https://www.nvidia.com/en-us/data-center/l4/', 'NVIDIA L4 Tensor Core GPU', 'FP8 and INT8 Tensor Core 485 (with sparsity); the NVIDIA page itself is not in the search index, read via indexed copies that quote it (https://grokipedia.com/page/NVIDIA_L4_vs_L40S, https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820)'),
+  ('VERDA-GB300', 'https://verda.com/blog/gb300-nvl72-architecture', 'Verda: NVIDIA GB300 NVL72 per-GPU specifications (dense)', 'third party; per-GPU dense table (INT8 0.165 POPS for GB300). NVIDIA''s own GB300 NVL72 page is not in the search index'),
+  ('K80-EOL', 'https://cloud.google.com/compute/docs/eol/k80-eol', 'Compute Engine: NVIDIA K80 end of support', 'linked as the K80 end-of-life notice by https://github.com/GoogleCloudPlatform/java-docs-samples/pull/9342; the page text (and its date) is not in the search index'),
   ('NEOWIN', 'https://neowin.net/amp/google-takes-on-nvidia-blackwell-gpus-with-the-new-trillium-tpus', 'Neowin: Trillium GA pricing', 'quotes Google''s Trillium GA announcement'),
   ('DSTACK-3100', 'https://github.com/dstackai/dstack/pull/3100', 'dstack PR 3100 (B200 not on-demand, 2025-09-29)', NULL),
   ('DSTACK-3162', 'https://github.com/dstackai/dstack/issues/3162', 'dstack issue 3162 (2025-10-08)', NULL),
