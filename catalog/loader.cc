@@ -14,11 +14,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "catalog/dates.h"
 
 namespace accelplan::catalog {
 namespace {
@@ -67,24 +67,7 @@ std::optional<double> OptReal(const SQLite::Column& c) {
   return c.getDouble();
 }
 
-// A real calendar date in YYYY-MM-DD form: the shape alone would accept
-// 2026-13-45, which every date comparison downstream would then misread.
-bool IsDate(absl::string_view s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (!absl::ascii_isdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  auto num = [&](size_t pos, size_t len) {
-    int v = 0;
-    for (size_t i = pos; i < pos + len; ++i) v = v * 10 + (s[i] - '0');
-    return v;
-  };
-  const int year = num(0, 4), month = num(5, 2), day = num(8, 2);
-  if (month < 1 || month > 12 || day < 1) return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
+bool IsDate(absl::string_view s) { return IsCalendarDate(s); }
 
 bool PositiveFinite(double v) { return std::isfinite(v) && v > 0; }
 
@@ -665,7 +648,8 @@ class Loader {
       o.note = Text(q.getColumn(6));
       o.available_until = Text(q.getColumn(7));
       if (!o.available_until.empty() && !IsDate(o.available_until)) {
-        return Bad("offerings", row, "available_until is not a YYYY-MM-DD date");
+        return Bad("offerings", row,
+                   "available_until is not a YYYY-MM-DD date");
       }
       if (absl::Status st = CheckSource("offerings", row, o.source_id);
           !st.ok())

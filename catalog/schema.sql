@@ -40,7 +40,11 @@ CREATE TABLE accelerators (
   series_id TEXT REFERENCES series(id),  -- TPUs and edge: their own series
   legacy    INTEGER NOT NULL DEFAULT 0 CHECK (legacy IN (0,1)),
   source_id TEXT NOT NULL REFERENCES sources(id),
-  note      TEXT
+  note      TEXT,
+  -- GPU architecture ('Hopper', 'Ada Lovelace', ...) as NVIDIA names it for
+  -- the chip's compute capability [CUDA-GPUS]; NULL for TPUs and unknown.
+  -- The build-time invariants use it (INT8 >= FP8 on Ada and Hopper).
+  architecture TEXT
 );
 
 -- Which numeric facts exist and their units; the loader checks every fact

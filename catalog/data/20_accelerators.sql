@@ -24,3 +24,26 @@ INSERT INTO accelerators (id, platform, name, series_id, legacy, source_id, note
   ('tpu-v6e', 'TPU', 'TPU v6e (Trillium)', 'TPU v6e', 0, 'TPU-v6e', 'accelerator type names count chips (v6e-8)'),
   ('tpu7x', 'TPU', 'TPU7x (Ironwood)', 'TPU7x', 0, 'TPU7x', 'two TensorCores exposed as two devices per chip'),
   ('coral-edge-tpu', 'EDGE', 'Coral Edge TPU', 'Coral', 0, 'CORAL-TECH', '"a small ASIC built by Google ... to execute state-of-the-art neural networks at high speed, with a low power cost"; 2 TOPS per watt');
+
+-- NVIDIA architecture per chip, from the compute capability NVIDIA lists
+-- [CUDA-GPUS] (12.0 / 10.x Blackwell, 9.0 Hopper, 8.9 Ada Lovelace, 8.0
+-- Ampere, 7.5 Turing, 7.0 Volta, 6.x Pascal, 3.7 Kepler). GB300 is
+-- Blackwell Ultra [VERDA-GB300].
+UPDATE accelerators SET architecture = CASE id
+  WHEN 'nvidia-gb300' THEN 'Blackwell Ultra'
+  WHEN 'nvidia-gb200' THEN 'Blackwell'
+  WHEN 'nvidia-b200' THEN 'Blackwell'
+  WHEN 'nvidia-rtx-pro-6000' THEN 'Blackwell'
+  WHEN 'nvidia-h200-141gb' THEN 'Hopper'
+  WHEN 'nvidia-h100-mega-80gb' THEN 'Hopper'
+  WHEN 'nvidia-h100-80gb' THEN 'Hopper'
+  WHEN 'nvidia-a100-80gb' THEN 'Ampere'
+  WHEN 'nvidia-a100-40gb' THEN 'Ampere'
+  WHEN 'nvidia-l4' THEN 'Ada Lovelace'
+  WHEN 'nvidia-tesla-t4' THEN 'Turing'
+  WHEN 'nvidia-tesla-v100' THEN 'Volta'
+  WHEN 'nvidia-tesla-p100' THEN 'Pascal'
+  WHEN 'nvidia-tesla-p4' THEN 'Pascal'
+  WHEN 'nvidia-tesla-k80' THEN 'Kepler'
+END
+WHERE platform = 'GPU';

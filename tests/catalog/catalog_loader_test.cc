@@ -18,6 +18,7 @@
 #include "catalog/loader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/catalog/temp_dir.h"
 
 namespace accelplan::catalog {
 namespace {
@@ -26,27 +27,6 @@ using ::testing::HasSubstr;
 
 constexpr const char* kBuiltCatalog = ACCELPLAN_CATALOG_DB_PATH;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// A private folder under /tmp, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = "/tmp/accelplan-catalog-test-XXXXXX";
-    char* made = mkdtemp(templ.data());
-    if (made != nullptr) path_ = made;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-  bool ok() const { return !path_.empty(); }
-
- private:
-  std::string path_;
-};
 
 class CatalogLoaderTest : public ::testing::Test {
  protected:
