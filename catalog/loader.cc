@@ -1,9 +1,13 @@
 #include "catalog/loader.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -346,6 +350,12 @@ class Loader {
         return st;
       catalog_->machine_type_index[m.id] = catalog_->machine_types.size();
       catalog_->machine_types.push_back(std::move(m));
+    }
+    if (catalog_->machine_types.empty()) {
+      // Every plan would come back empty while readiness says SERVING.
+      return absl::FailedPreconditionError(absl::StrCat(
+          "catalog ", path_,
+          ": table machine_types is empty; nothing could be planned"));
     }
     return absl::OkStatus();
   }
@@ -801,13 +811,56 @@ class Loader {
   std::shared_ptr<Catalog> catalog_;
 };
 
+// What is at `path` before SQLite sees it: each way a path can fail to be a
+// catalog file gets its own message, so an operator is not told "not found"
+// about a directory or a pipe.
+absl::Status CheckFile(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {
+      return absl::NotFoundError(
+          absl::StrCat("catalog file not found: ", path));
+    }
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path, " cannot be examined: ", std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("catalog ", path, " is a directory, not a catalog file"));
+  }
+  if (S_ISFIFO(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path,
+        " is a FIFO (named pipe), not a regular file; SQLite needs a file it "
+        "can seek in"));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("catalog ", path, " is not a regular file"));
+  }
+  if (::access(path.c_str(), R_OK) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "catalog ", path, " cannot be read: ", std::strerror(errno)));
+  }
+  // An immutable open reads only the main file, so committed pages still in
+  // a write-ahead log would be silently missing from the snapshot.
+  const std::string wal = absl::StrCat(path, "-wal");
+  struct stat wal_st;
+  if (::stat(wal.c_str(), &wal_st) == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path, " has a write-ahead log beside it (", wal,
+        "); an immutable read-only open would ignore it and load stale data. "
+        "Checkpoint it (sqlite3 ",
+        path, " 'PRAGMA wal_checkpoint(TRUNCATE)') or rebuild the catalog"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<CatalogPtr> LoadCatalog(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return absl::NotFoundError(absl::StrCat("catalog file not found: ", path));
-  }
+  if (absl::Status s = CheckFile(path); !s.ok()) return s;
   try {
     // immutable=1: the file never changes while open, so SQLite takes no
     // locks and writes no journal; a swap happens by reopening.
