@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -43,7 +44,8 @@ constexpr const char* kTables[] = {"catalog_meta",
                                    "end_of_support",
                                    "series_workload_lists",
                                    "labels",
-                                   "service_facts"};
+                                   "service_facts",
+                                   "models"};
 
 // The region whose price is attached when a subject has several.
 constexpr absl::string_view kPreferredRegion = "us-central1";
@@ -107,7 +109,7 @@ class Loader {
           &Loader::LoadTopologies, &Loader::LoadPrices, &Loader::LoadFrameworks,
           &Loader::LoadOfferings, &Loader::LoadEndOfSupport,
           &Loader::LoadWorkloadLists, &Loader::LoadLabels,
-          &Loader::LoadServiceFacts}) {
+          &Loader::LoadServiceFacts, &Loader::LoadModels}) {
       if (absl::Status s = (this->*step)(); !s.ok()) return s;
     }
     // Last, so the row-level checks above report with ids, not rowids.
@@ -763,6 +765,68 @@ class Loader {
           !st.ok())
         return st;
       catalog_->service_facts[name] = {q.getColumn(1).getString(), source_id};
+    }
+    return absl::OkStatus();
+  }
+
+  static std::optional<int> OptInt(const SQLite::Column& c) {
+    if (c.isNull()) return std::nullopt;
+    return c.getInt();
+  }
+
+  absl::Status LoadModels() {
+    SQLite::Statement q(
+        db_,
+        "SELECT id, name, family, architecture, layers, decoder_layers, "
+        "hidden_size, attention_heads, kv_heads, head_dim, ffn_size, "
+        "gated_ffn, vocab_size, max_sequence, tied_embeddings, "
+        "learned_positions, patch_size, experts, experts_per_token, "
+        "total_params, active_params, source_id, note FROM models ORDER BY id");
+    while (q.executeStep()) {
+      ModelPreset m;
+      m.id = q.getColumn(0).getString();
+      const std::string row = absl::StrCat("'", m.id, "'");
+      if (m.id != absl::AsciiStrToLower(m.id)) {
+        return Bad("models", row, "id must be lowercase (lookups fold case)");
+      }
+      m.name = q.getColumn(1).getString();
+      m.family = q.getColumn(2).getString();
+      m.architecture = q.getColumn(3).getString();
+      m.layers = OptInt(q.getColumn(4));
+      m.decoder_layers = OptInt(q.getColumn(5));
+      m.hidden_size = OptInt(q.getColumn(6));
+      m.attention_heads = OptInt(q.getColumn(7));
+      m.kv_heads = OptInt(q.getColumn(8));
+      m.head_dim = OptInt(q.getColumn(9));
+      m.ffn_size = OptInt(q.getColumn(10));
+      m.gated_ffn = OptInt(q.getColumn(11)).value_or(0) != 0;
+      m.vocab_size = OptInt(q.getColumn(12));
+      m.max_sequence = OptInt(q.getColumn(13));
+      m.tied_embeddings = OptInt(q.getColumn(14)).value_or(0) != 0;
+      m.learned_positions = OptInt(q.getColumn(15)).value_or(0) != 0;
+      m.patch_size = OptInt(q.getColumn(16));
+      m.experts = OptInt(q.getColumn(17));
+      m.experts_per_token = OptInt(q.getColumn(18));
+      m.total_params = q.getColumn(19).getDouble();
+      m.active_params = OptReal(q.getColumn(20));
+      m.source_id = q.getColumn(21).getString();
+      m.note = Text(q.getColumn(22));
+      if (!PositiveFinite(m.total_params) ||
+          (m.active_params && (!PositiveFinite(*m.active_params) ||
+                               *m.active_params > m.total_params))) {
+        return Bad("models", row,
+                   "total_params must be positive and active_params at most "
+                   "total_params");
+      }
+      if (m.attention_heads && m.kv_heads &&
+          *m.attention_heads % *m.kv_heads != 0) {
+        return Bad("models", row,
+                   "attention_heads is not a multiple of kv_heads");
+      }
+      if (absl::Status st = CheckSource("models", row, m.source_id); !st.ok())
+        return st;
+      catalog_->model_index[m.id] = catalog_->models.size();
+      catalog_->models.push_back(std::move(m));
     }
     return absl::OkStatus();
   }

@@ -176,3 +176,34 @@ CREATE TABLE service_facts (
   source_id TEXT NOT NULL REFERENCES sources(id),
   note      TEXT
 );
+
+-- Well-known open models: published shape facts, so a request can name a
+-- model instead of spelling out its shape. Facts about models, never
+-- answers: no column says what hardware a model should use. Shape columns
+-- are NULL where they do not apply (ResNet-50 carries only its total).
+CREATE TABLE models (
+  id                TEXT PRIMARY KEY,  -- lowercase, e.g. 'llama-3.1-8b'
+  name              TEXT NOT NULL,     -- 'Llama 3.1 8B'
+  family            TEXT NOT NULL,     -- 'Llama 3.1', 'Gemma 2', 'BERT'
+  architecture      TEXT NOT NULL CHECK (architecture IN
+                      ('decoder','encoder','encoder-decoder','vision-transformer','cnn')),
+  layers            INTEGER CHECK (layers IS NULL OR layers > 0),  -- encoder layers for encoder-decoder
+  decoder_layers    INTEGER CHECK (decoder_layers IS NULL OR decoder_layers > 0),  -- encoder-decoder only
+  hidden_size       INTEGER CHECK (hidden_size IS NULL OR hidden_size > 0),
+  attention_heads   INTEGER CHECK (attention_heads IS NULL OR attention_heads > 0),
+  kv_heads          INTEGER CHECK (kv_heads IS NULL OR kv_heads > 0),
+  head_dim          INTEGER CHECK (head_dim IS NULL OR head_dim > 0),  -- NULL: hidden_size / attention_heads
+  ffn_size          INTEGER CHECK (ffn_size IS NULL OR ffn_size > 0),  -- per expert for MoE
+  gated_ffn         INTEGER CHECK (gated_ffn IS NULL OR gated_ffn IN (0,1)),  -- 3 FFN matrices (SwiGLU/GeGLU) instead of 2
+  vocab_size        INTEGER CHECK (vocab_size IS NULL OR vocab_size > 0),
+  max_sequence      INTEGER CHECK (max_sequence IS NULL OR max_sequence > 0),  -- tokens (patches + class token for ViT)
+  tied_embeddings   INTEGER CHECK (tied_embeddings IS NULL OR tied_embeddings IN (0,1)),
+  learned_positions INTEGER CHECK (learned_positions IS NULL OR learned_positions IN (0,1)),  -- a max_sequence x hidden table
+  patch_size        INTEGER CHECK (patch_size IS NULL OR patch_size > 0),  -- vision transformers, RGB input
+  experts           INTEGER CHECK (experts IS NULL OR experts > 0),  -- mixture of experts
+  experts_per_token INTEGER CHECK (experts_per_token IS NULL OR experts_per_token > 0),
+  total_params      REAL NOT NULL CHECK (total_params > 0),  -- as published
+  active_params     REAL CHECK (active_params IS NULL OR active_params > 0),  -- MoE, as published
+  source_id         TEXT NOT NULL REFERENCES sources(id),  -- the published config.json or paper
+  note              TEXT
+);

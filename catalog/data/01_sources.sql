@@ -113,3 +113,34 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CORAL-FAQ', 'https://coral.ai/docs/edgetpu/faq', 'Coral Edge TPU FAQ', NULL),
   ('CORAL-MODELS', 'https://coral.ai/docs/edgetpu/models-intro/#compatibility-overview', 'Coral: TensorFlow models on the Edge TPU', NULL),
   ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL);
+
+-- Model presets (95_models.sql): each model's published config or paper.
+-- Where a config is gated, the shape was read through the indexed copies
+-- named in the model row's note.
+INSERT INTO sources (id, url, title, note) VALUES
+  ('HF-LLAMA-3.2-1B', 'https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json', 'Llama 3.2 1B config.json', NULL),
+  ('HF-LLAMA-3.2-3B', 'https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json', 'Llama 3.2 3B config.json', NULL),
+  ('HF-LLAMA-3.1-8B', 'https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json', 'Llama 3.1 8B config.json', NULL),
+  ('HF-LLAMA-3.1-70B', 'https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json', 'Llama 3.1 70B config.json', NULL),
+  ('LLAMA3-PAPER', 'https://arxiv.org/abs/2407.21783', 'The Llama 3 Herd of Models (Table 3: 8B/70B/405B shapes)', NULL),
+  ('HF-GEMMA-2-2B', 'https://huggingface.co/google/gemma-2-2b/blob/main/config.json', 'Gemma 2 2B config.json', NULL),
+  ('HF-GEMMA-2-9B', 'https://huggingface.co/google/gemma-2-9b/blob/main/config.json', 'Gemma 2 9B config.json', NULL),
+  ('HF-GEMMA-2-27B', 'https://huggingface.co/google/gemma-2-27b/blob/main/config.json', 'Gemma 2 27B config.json', NULL),
+  ('HF-GEMMA-3-1B', 'https://huggingface.co/google/gemma-3-1b-pt/blob/main/config.json', 'Gemma 3 1B config.json', NULL),
+  ('HF-GEMMA-3-12B', 'https://huggingface.co/google/gemma-3-12b-pt/blob/main/config.json', 'Gemma 3 12B config.json (text_config)', NULL),
+  ('HF-MISTRAL-7B', 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json', 'Mistral 7B v0.1 config.json', NULL),
+  ('HF-MIXTRAL-8X7B', 'https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json', 'Mixtral 8x7B v0.1 config.json', NULL),
+  ('HF-QWEN2.5-7B', 'https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json', 'Qwen2.5 7B config.json', 'model card: 7.61B parameters'),
+  ('HF-QWEN2.5-72B', 'https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json', 'Qwen2.5 72B config.json', 'model card: 72.7B parameters'),
+  ('HF-BERT-LARGE', 'https://huggingface.co/google-bert/bert-large-uncased/blob/main/config.json', 'BERT-large uncased config.json', NULL),
+  ('BERT-PAPER', 'https://arxiv.org/abs/1810.04805', 'BERT paper (BERT-large: L=24, H=1024, A=16, 340M parameters)', NULL),
+  ('HF-T5-BASE', 'https://huggingface.co/google-t5/t5-base/blob/main/config.json', 'T5-base config.json', NULL),
+  ('T5-PAPER', 'https://arxiv.org/abs/1910.10683', 'T5 paper (Base: about 220 million parameters)', NULL),
+  ('VIT-PAPER', 'https://arxiv.org/abs/2010.11929', 'ViT paper (Table 1: ViT-Large 24 layers, 1024 hidden, MLP 4096, 16 heads, 307M)', NULL),
+  ('TV-RESNET50', 'https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html', 'torchvision ResNet-50 weights (num_params 25,557,032)', NULL);
+
+INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
+  ('KH-GEMMA3', 'keras-team/keras-hub', 'keras_hub/src/models/gemma3/gemma3_presets.py', '46f3b4a000be58c092fe2f1acf87d2fb620aefd0', 'KerasHub Gemma 3 presets (exact parameter counts)', NULL),
+  ('KH-MIXTRAL', 'keras-team/keras-hub', 'keras_hub/src/models/mixtral/README.md', 'b9bc2e3008f55c067b88b1b06b0a710ab9243699', 'KerasHub Mixtral module dump (layer shapes)', NULL),
+  ('OUMI-LLAMA31', 'vulkomilev/oumi', 'configs/recipes/llama3_1/README.md', '4d8296fb70dac07a8489398080fd740dab7b3814', 'oumi Llama 3.1 recipes: 8B/70B shapes', 'fork of oumi-ai/oumi'),
+  ('MQ-LLAMA', 'thamada/modelQuery', 'README.md', 'd567602fc87f937def2e14e9cfceb87653e576ee', 'Exact Llama 3.x parameter counts from the released checkpoints', NULL);
