@@ -4,7 +4,9 @@
 //   accelplan_build_catalog OUT.db schema.sql data/00_x.sql data/10_y.sql ...
 //
 // Writes to a temporary file next to OUT.db and renames it into place, so an
-// interrupted build never leaves a half-written catalog behind.
+// interrupted build never leaves a half-written catalog behind. Before the
+// rename it checks foreign keys and the sanity invariants of invariants.h;
+// any violation fails the build, naming the row.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +17,7 @@
 
 #include "SQLiteCpp/SQLiteCpp.h"
 #include "absl/strings/str_cat.h"
+#include "catalog/invariants.h"
 
 namespace {
 
@@ -73,6 +76,20 @@ int main(int argc, char** argv) {
                 << fk.getColumn(2).getString() << "\n";
     }
     if (bad) return Fail("foreign key violations");
+    current = "(invariants)";
+    const std::vector<std::string> violations =
+        accelplan::catalog::CheckInvariants(db);
+    for (const std::string& v : violations) {
+      std::cerr << "invariant violated: " << v << "\n";
+    }
+    if (!violations.empty()) {
+      // Unlinking the open file is fine on POSIX; no half-checked catalog
+      // is left behind to be mistaken for a good one.
+      std::filesystem::remove(tmp, ec);
+      return Fail(
+          absl::StrCat(violations.size(),
+                       " invariant violation(s); fix the rows named above"));
+    }
     db.exec("VACUUM;");
   } catch (const std::exception& e) {
     std::filesystem::remove(tmp, ec);

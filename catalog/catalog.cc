@@ -1,5 +1,7 @@
 #include "catalog/catalog.h"
 
+#include "absl/strings/ascii.h"
+
 namespace accelplan::catalog {
 namespace {
 
@@ -23,6 +25,10 @@ const Accelerator* Catalog::FindAccelerator(const std::string& id) const {
 }
 const MachineType* Catalog::FindMachineType(const std::string& id) const {
   return Find(machine_type_index, machine_types, id);
+}
+
+const ModelPreset* Catalog::FindModel(const std::string& name) const {
+  return Find(model_index, models, absl::AsciiStrToLower(name));
 }
 
 }  // namespace accelplan::catalog

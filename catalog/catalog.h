@@ -64,6 +64,9 @@ struct Offering {
   bool preview = false;
   std::string source_id;
   std::string note;
+  // YYYY-MM-DD after which the offering ends (e.g. end of support); empty
+  // when no end is documented.
+  std::string available_until;
 };
 
 struct Price {
@@ -150,6 +153,43 @@ struct MachineType {
   std::vector<Offering> offerings;
 };
 
+// A well-known open model's published shape (table `models`), so a request
+// can name a model instead of spelling out its size. Plain data: how a
+// planner turns it into a workload is the planner's business. Optional
+// fields are empty where the source gives nothing or the field does not
+// apply (a CNN has no layers/heads; only MoE models have experts).
+struct ModelPreset {
+  std::string id;                     // lowercase key, e.g. "llama-3.1-8b"
+  std::string name;                   // "Llama 3.1 8B"
+  std::string family;                 // "Llama 3.1"
+  std::string architecture;           // decoder | encoder | encoder-decoder |
+                                      // vision-transformer | cnn
+  std::optional<int> layers;          // encoder layers for encoder-decoder
+  std::optional<int> decoder_layers;  // encoder-decoder only
+  std::optional<int> hidden_size;
+  std::optional<int> attention_heads;
+  std::optional<int> kv_heads;
+  std::optional<int> head_dim;  // empty: hidden_size / attention_heads
+  std::optional<int> ffn_size;  // per expert for MoE
+  bool gated_ffn = false;       // three FFN matrices (SwiGLU/GeGLU)
+  std::optional<int> vocab_size;
+  std::optional<int> max_sequence;  // tokens
+  bool tied_embeddings = false;     // output head shares the embedding
+  bool learned_positions = false;   // a max_sequence x hidden table
+  std::optional<int> patch_size;    // vision transformers (RGB input)
+  std::optional<int> experts;       // mixture of experts
+  std::optional<int> experts_per_token;
+  double total_params = 0;              // as published
+  std::optional<double> active_params;  // MoE, as published
+  std::string source_id;
+  std::string note;
+
+  int HeadDim() const {
+    return head_dim.value_or(
+        hidden_size && attention_heads ? *hidden_size / *attention_heads : 0);
+  }
+};
+
 // Indices are stable for the life of the snapshot; the lookup maps hold
 // indices into the vectors.
 struct Catalog {
@@ -162,16 +202,20 @@ struct Catalog {
   std::map<std::string, FrameworkSupport> cpu_frameworks;
   // service_facts: name -> (value, source id).
   std::map<std::string, std::pair<std::string, std::string>> service_facts;
+  std::vector<ModelPreset> models;  // sorted by id
 
   absl::flat_hash_map<std::string, size_t> source_index;
   absl::flat_hash_map<std::string, size_t> series_index;
   absl::flat_hash_map<std::string, size_t> accelerator_index;
   absl::flat_hash_map<std::string, size_t> machine_type_index;
+  absl::flat_hash_map<std::string, size_t> model_index;  // by lowercase id
 
   const Source* FindSource(const std::string& id) const;
   const Series* FindSeries(const std::string& id) const;
   const Accelerator* FindAccelerator(const std::string& id) const;
   const MachineType* FindMachineType(const std::string& id) const;
+  // Case-insensitive on the id ("Llama-3.1-8B" finds "llama-3.1-8b").
+  const ModelPreset* FindModel(const std::string& name) const;
 };
 
 using CatalogPtr = std::shared_ptr<const Catalog>;

@@ -1,9 +1,13 @@
 #include "catalog/loader.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +23,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "catalog/dates.h"
 
 namespace accelplan::catalog {
 namespace {
@@ -39,7 +44,8 @@ constexpr const char* kTables[] = {"catalog_meta",
                                    "end_of_support",
                                    "series_workload_lists",
                                    "labels",
-                                   "service_facts"};
+                                   "service_facts",
+                                   "models"};
 
 // The region whose price is attached when a subject has several.
 constexpr absl::string_view kPreferredRegion = "us-central1";
@@ -67,13 +73,7 @@ std::optional<double> OptReal(const SQLite::Column& c) {
   return c.getDouble();
 }
 
-bool IsDate(absl::string_view s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (!absl::ascii_isdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
-}
+bool IsDate(absl::string_view s) { return IsCalendarDate(s); }
 
 bool PositiveFinite(double v) { return std::isfinite(v) && v > 0; }
 
@@ -109,7 +109,7 @@ class Loader {
           &Loader::LoadTopologies, &Loader::LoadPrices, &Loader::LoadFrameworks,
           &Loader::LoadOfferings, &Loader::LoadEndOfSupport,
           &Loader::LoadWorkloadLists, &Loader::LoadLabels,
-          &Loader::LoadServiceFacts}) {
+          &Loader::LoadServiceFacts, &Loader::LoadModels}) {
       if (absl::Status s = (this->*step)(); !s.ok()) return s;
     }
     // Last, so the row-level checks above report with ids, not rowids.
@@ -352,6 +352,12 @@ class Loader {
         return st;
       catalog_->machine_type_index[m.id] = catalog_->machine_types.size();
       catalog_->machine_types.push_back(std::move(m));
+    }
+    if (catalog_->machine_types.empty()) {
+      // Every plan would come back empty while readiness says SERVING.
+      return absl::FailedPreconditionError(absl::StrCat(
+          "catalog ", path_,
+          ": table machine_types is empty; nothing could be planned"));
     }
     return absl::OkStatus();
   }
@@ -612,7 +618,7 @@ class Loader {
     SQLite::Statement q(
         db_,
         "SELECT subject, run_platform, provisioning, available, "
-        "status, source_id, note FROM offerings "
+        "status, source_id, note, available_until FROM offerings "
         "ORDER BY subject, run_platform, provisioning");
     while (q.executeStep()) {
       const std::string subject = q.getColumn(0).getString();
@@ -652,6 +658,11 @@ class Loader {
       o.preview = status == "PREVIEW";
       o.source_id = q.getColumn(5).getString();
       o.note = Text(q.getColumn(6));
+      o.available_until = Text(q.getColumn(7));
+      if (!o.available_until.empty() && !IsDate(o.available_until)) {
+        return Bad("offerings", row,
+                   "available_until is not a YYYY-MM-DD date");
+      }
       if (absl::Status st = CheckSource("offerings", row, o.source_id);
           !st.ok())
         return st;
@@ -758,6 +769,68 @@ class Loader {
     return absl::OkStatus();
   }
 
+  static std::optional<int> OptInt(const SQLite::Column& c) {
+    if (c.isNull()) return std::nullopt;
+    return c.getInt();
+  }
+
+  absl::Status LoadModels() {
+    SQLite::Statement q(
+        db_,
+        "SELECT id, name, family, architecture, layers, decoder_layers, "
+        "hidden_size, attention_heads, kv_heads, head_dim, ffn_size, "
+        "gated_ffn, vocab_size, max_sequence, tied_embeddings, "
+        "learned_positions, patch_size, experts, experts_per_token, "
+        "total_params, active_params, source_id, note FROM models ORDER BY id");
+    while (q.executeStep()) {
+      ModelPreset m;
+      m.id = q.getColumn(0).getString();
+      const std::string row = absl::StrCat("'", m.id, "'");
+      if (m.id != absl::AsciiStrToLower(m.id)) {
+        return Bad("models", row, "id must be lowercase (lookups fold case)");
+      }
+      m.name = q.getColumn(1).getString();
+      m.family = q.getColumn(2).getString();
+      m.architecture = q.getColumn(3).getString();
+      m.layers = OptInt(q.getColumn(4));
+      m.decoder_layers = OptInt(q.getColumn(5));
+      m.hidden_size = OptInt(q.getColumn(6));
+      m.attention_heads = OptInt(q.getColumn(7));
+      m.kv_heads = OptInt(q.getColumn(8));
+      m.head_dim = OptInt(q.getColumn(9));
+      m.ffn_size = OptInt(q.getColumn(10));
+      m.gated_ffn = OptInt(q.getColumn(11)).value_or(0) != 0;
+      m.vocab_size = OptInt(q.getColumn(12));
+      m.max_sequence = OptInt(q.getColumn(13));
+      m.tied_embeddings = OptInt(q.getColumn(14)).value_or(0) != 0;
+      m.learned_positions = OptInt(q.getColumn(15)).value_or(0) != 0;
+      m.patch_size = OptInt(q.getColumn(16));
+      m.experts = OptInt(q.getColumn(17));
+      m.experts_per_token = OptInt(q.getColumn(18));
+      m.total_params = q.getColumn(19).getDouble();
+      m.active_params = OptReal(q.getColumn(20));
+      m.source_id = q.getColumn(21).getString();
+      m.note = Text(q.getColumn(22));
+      if (!PositiveFinite(m.total_params) ||
+          (m.active_params && (!PositiveFinite(*m.active_params) ||
+                               *m.active_params > m.total_params))) {
+        return Bad("models", row,
+                   "total_params must be positive and active_params at most "
+                   "total_params");
+      }
+      if (m.attention_heads && m.kv_heads &&
+          *m.attention_heads % *m.kv_heads != 0) {
+        return Bad("models", row,
+                   "attention_heads is not a multiple of kv_heads");
+      }
+      if (absl::Status st = CheckSource("models", row, m.source_id); !st.ok())
+        return st;
+      catalog_->model_index[m.id] = catalog_->models.size();
+      catalog_->models.push_back(std::move(m));
+    }
+    return absl::OkStatus();
+  }
+
   // Hash over a canonical dump: each table's rows ordered by every column,
   // each value tagged with its type, so the result depends on content only,
   // not on insert order or page layout.
@@ -802,13 +875,56 @@ class Loader {
   std::shared_ptr<Catalog> catalog_;
 };
 
+// What is at `path` before SQLite sees it: each way a path can fail to be a
+// catalog file gets its own message, so an operator is not told "not found"
+// about a directory or a pipe.
+absl::Status CheckFile(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {
+      return absl::NotFoundError(
+          absl::StrCat("catalog file not found: ", path));
+    }
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path, " cannot be examined: ", std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("catalog ", path, " is a directory, not a catalog file"));
+  }
+  if (S_ISFIFO(st.st_mode)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path,
+        " is a FIFO (named pipe), not a regular file; SQLite needs a file it "
+        "can seek in"));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("catalog ", path, " is not a regular file"));
+  }
+  if (::access(path.c_str(), R_OK) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "catalog ", path, " cannot be read: ", std::strerror(errno)));
+  }
+  // An immutable open reads only the main file, so committed pages still in
+  // a write-ahead log would be silently missing from the snapshot.
+  const std::string wal = absl::StrCat(path, "-wal");
+  struct stat wal_st;
+  if (::stat(wal.c_str(), &wal_st) == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "catalog ", path, " has a write-ahead log beside it (", wal,
+        "); an immutable read-only open would ignore it and load stale data. "
+        "Checkpoint it (sqlite3 ",
+        path, " 'PRAGMA wal_checkpoint(TRUNCATE)') or rebuild the catalog"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<CatalogPtr> LoadCatalog(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return absl::NotFoundError(absl::StrCat("catalog file not found: ", path));
-  }
+  if (absl::Status s = CheckFile(path); !s.ok()) return s;
   try {
     // immutable=1: the file never changes while open, so SQLite takes no
     // locks and writes no journal; a swap happens by reopening.

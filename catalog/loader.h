@@ -17,10 +17,15 @@ inline constexpr const char* kSupportedSchemaVersion = "1";
 // fact_kinds, subjects that exist, positive finite numbers, and a resolvable
 // source (URL, or repo + path + commit) for every row.
 //
-// Errors: NotFound when the file does not exist; FailedPrecondition when it
-// is not a SQLite database or not an accelplan catalog (missing tables,
-// unsupported schema version); InvalidArgument naming the table and row
-// when the data breaks an invariant.
+// Errors: NotFound when the file does not exist; PermissionDenied when it
+// cannot be read; FailedPrecondition, each with its own message, when the
+// path is a directory, a FIFO or another non-regular file, when a `-wal`
+// file lies beside it (an immutable open would miss its pages), when it is
+// not a SQLite database or not an accelplan catalog (missing tables,
+// unsupported schema version), or when it has no machine types;
+// InvalidArgument naming the table and row when the data breaks an
+// invariant (including a data_date or price_date that is not a real
+// calendar date).
 absl::StatusOr<CatalogPtr> LoadCatalog(const std::string& path);
 
 }  // namespace accelplan::catalog

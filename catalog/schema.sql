@@ -40,7 +40,11 @@ CREATE TABLE accelerators (
   series_id TEXT REFERENCES series(id),  -- TPUs and edge: their own series
   legacy    INTEGER NOT NULL DEFAULT 0 CHECK (legacy IN (0,1)),
   source_id TEXT NOT NULL REFERENCES sources(id),
-  note      TEXT
+  note      TEXT,
+  -- GPU architecture ('Hopper', 'Ada Lovelace', ...) as NVIDIA names it for
+  -- the chip's compute capability [CUDA-GPUS]; NULL for TPUs and unknown.
+  -- The build-time invariants use it (INT8 >= FP8 on Ada and Hopper).
+  architecture TEXT
 );
 
 -- Which numeric facts exist and their units; the loader checks every fact
@@ -134,6 +138,10 @@ CREATE TABLE offerings (
   status       TEXT NOT NULL DEFAULT 'GA' CHECK (status IN ('GA','PREVIEW')),
   source_id    TEXT NOT NULL REFERENCES sources(id),
   note         TEXT,
+  -- YYYY-MM-DD after which the offering ends (end of support); NULL: no
+  -- documented end. Kept as a date, not available=0, so plans dated before
+  -- it still see the offering.
+  available_until TEXT,
   PRIMARY KEY (subject, run_platform, provisioning)
 );
 
@@ -167,4 +175,35 @@ CREATE TABLE service_facts (
   value     TEXT NOT NULL,
   source_id TEXT NOT NULL REFERENCES sources(id),
   note      TEXT
+);
+
+-- Well-known open models: published shape facts, so a request can name a
+-- model instead of spelling out its shape. Facts about models, never
+-- answers: no column says what hardware a model should use. Shape columns
+-- are NULL where they do not apply (ResNet-50 carries only its total).
+CREATE TABLE models (
+  id                TEXT PRIMARY KEY,  -- lowercase, e.g. 'llama-3.1-8b'
+  name              TEXT NOT NULL,     -- 'Llama 3.1 8B'
+  family            TEXT NOT NULL,     -- 'Llama 3.1', 'Gemma 2', 'BERT'
+  architecture      TEXT NOT NULL CHECK (architecture IN
+                      ('decoder','encoder','encoder-decoder','vision-transformer','cnn')),
+  layers            INTEGER CHECK (layers IS NULL OR layers > 0),  -- encoder layers for encoder-decoder
+  decoder_layers    INTEGER CHECK (decoder_layers IS NULL OR decoder_layers > 0),  -- encoder-decoder only
+  hidden_size       INTEGER CHECK (hidden_size IS NULL OR hidden_size > 0),
+  attention_heads   INTEGER CHECK (attention_heads IS NULL OR attention_heads > 0),
+  kv_heads          INTEGER CHECK (kv_heads IS NULL OR kv_heads > 0),
+  head_dim          INTEGER CHECK (head_dim IS NULL OR head_dim > 0),  -- NULL: hidden_size / attention_heads
+  ffn_size          INTEGER CHECK (ffn_size IS NULL OR ffn_size > 0),  -- per expert for MoE
+  gated_ffn         INTEGER CHECK (gated_ffn IS NULL OR gated_ffn IN (0,1)),  -- 3 FFN matrices (SwiGLU/GeGLU) instead of 2
+  vocab_size        INTEGER CHECK (vocab_size IS NULL OR vocab_size > 0),
+  max_sequence      INTEGER CHECK (max_sequence IS NULL OR max_sequence > 0),  -- tokens (patches + class token for ViT)
+  tied_embeddings   INTEGER CHECK (tied_embeddings IS NULL OR tied_embeddings IN (0,1)),
+  learned_positions INTEGER CHECK (learned_positions IS NULL OR learned_positions IN (0,1)),  -- a max_sequence x hidden table
+  patch_size        INTEGER CHECK (patch_size IS NULL OR patch_size > 0),  -- vision transformers, RGB input
+  experts           INTEGER CHECK (experts IS NULL OR experts > 0),  -- mixture of experts
+  experts_per_token INTEGER CHECK (experts_per_token IS NULL OR experts_per_token > 0),
+  total_params      REAL NOT NULL CHECK (total_params > 0),  -- as published
+  active_params     REAL CHECK (active_params IS NULL OR active_params > 0),  -- MoE, as published
+  source_id         TEXT NOT NULL REFERENCES sources(id),  -- the published config.json or paper
+  note              TEXT
 );

@@ -79,7 +79,7 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
   ('TPU-CHANGELOG', 'multani/gcp-changelog', 'content/cloud-tpu/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'Cloud TPU release notes (transcription, 2026-08-22)', NULL),
   ('GKE-CHANGELOG', 'multani/gcp-changelog', 'content/google-kubernetes-engine/index.md', '84028d37dfda80cb55bef21073759e06dac3da32', 'GKE release notes (transcription, 2026-08-22)', NULL),
   ('CYC-FREQ', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/frequency.sql', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU clocks per platform (transcription of Google CPU platforms table, 2026-03-22)', NULL),
-  ('CYC-SERIES', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU platform per machine series', 'files n1.sql, e2.sql, n2.sql, n2d.sql, c3.sql, c3d.sql, c4.sql, n4.sql'),
+  ('CYC-SERIES', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series', '6df0dc708acd757a325024ea0508e1b32850533d', 'CPU platform per machine series', 'files n1.sql, e2.sql, n2.sql, n2d.sql, c2.sql, m1.sql, c3.sql, c3d.sql, c4.sql, c4d.sql, n4.sql'),
   ('CYC-CM', 'Cyclenerd/google-cloud-compute-machine-types', 'instances/series/cpu/coremark.csv', '6df0dc708acd757a325024ea0508e1b32850533d', 'CoreMark per machine type (copied from Google benchmarks-linux page)', NULL),
   ('SK-FAQ', 'scikit-learn/scikit-learn', 'doc/faq.rst', '005664499cd83c9a74539a6056e75881143b4850', 'scikit-learn FAQ: Will you add GPU support?', NULL),
   ('LGBM-PARAM', 'microsoft/LightGBM', 'docs/Parameters.rst', 'bae0b7ba953341a32b2a9c5c5c437a1b976f576f', 'LightGBM parameters (device_type)', NULL),
@@ -87,6 +87,10 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
 
 -- Third parties (used only where marked)
 INSERT INTO sources (id, url, title, note) VALUES
+  ('NV-L4', 'https://www.nvidia.com/en-us/data-center/l4/', 'NVIDIA L4 Tensor Core GPU', 'FP8 and INT8 Tensor Core 485 (with sparsity); the NVIDIA page itself is not in the search index, read via indexed copies that quote it (https://grokipedia.com/page/NVIDIA_L4_vs_L40S, https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820)'),
+  ('VERDA-GB300', 'https://verda.com/blog/gb300-nvl72-architecture', 'Verda: NVIDIA GB300 NVL72 per-GPU specifications (dense)', 'third party; per-GPU dense table (INT8 0.165 POPS for GB300). NVIDIA''s own GB300 NVL72 page is not in the search index'),
+  ('K80-EOL', 'https://cloud.google.com/compute/docs/eol/k80-eol', 'Compute Engine: NVIDIA K80 end of support', 'linked as the K80 end-of-life notice by https://github.com/GoogleCloudPlatform/java-docs-samples/pull/9342; the page text (and its date) is not in the search index'),
+  ('K8S-32242', 'https://github.com/kubernetes/test-infra/issues/32242', 'kubernetes/test-infra #32242: NVIDIA K80 end of support (2024-03-12)', 'quotes https://cloud.google.com/compute/docs/eol/k80-eol: GCE K80 jobs start failing in May 2024; a 2024-05-20 PR (#32635) calls K80s completely EOL'),
   ('NEOWIN', 'https://neowin.net/amp/google-takes-on-nvidia-blackwell-gpus-with-the-new-trillium-tpus', 'Neowin: Trillium GA pricing', 'quotes Google''s Trillium GA announcement'),
   ('DSTACK-3100', 'https://github.com/dstackai/dstack/pull/3100', 'dstack PR 3100 (B200 not on-demand, 2025-09-29)', NULL),
   ('DSTACK-3162', 'https://github.com/dstackai/dstack/issues/3162', 'dstack issue 3162 (2025-10-08)', NULL),
@@ -110,3 +114,34 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CORAL-FAQ', 'https://coral.ai/docs/edgetpu/faq', 'Coral Edge TPU FAQ', NULL),
   ('CORAL-MODELS', 'https://coral.ai/docs/edgetpu/models-intro/#compatibility-overview', 'Coral: TensorFlow models on the Edge TPU', NULL),
   ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL);
+
+-- Model presets (95_models.sql): each model's published config or paper.
+-- Where a config is gated, the shape was read through the indexed copies
+-- named in the model row's note.
+INSERT INTO sources (id, url, title, note) VALUES
+  ('HF-LLAMA-3.2-1B', 'https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json', 'Llama 3.2 1B config.json', NULL),
+  ('HF-LLAMA-3.2-3B', 'https://huggingface.co/meta-llama/Llama-3.2-3B/blob/main/config.json', 'Llama 3.2 3B config.json', NULL),
+  ('HF-LLAMA-3.1-8B', 'https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json', 'Llama 3.1 8B config.json', NULL),
+  ('HF-LLAMA-3.1-70B', 'https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json', 'Llama 3.1 70B config.json', NULL),
+  ('LLAMA3-PAPER', 'https://arxiv.org/abs/2407.21783', 'The Llama 3 Herd of Models (Table 3: 8B/70B/405B shapes)', NULL),
+  ('HF-GEMMA-2-2B', 'https://huggingface.co/google/gemma-2-2b/blob/main/config.json', 'Gemma 2 2B config.json', NULL),
+  ('HF-GEMMA-2-9B', 'https://huggingface.co/google/gemma-2-9b/blob/main/config.json', 'Gemma 2 9B config.json', NULL),
+  ('HF-GEMMA-2-27B', 'https://huggingface.co/google/gemma-2-27b/blob/main/config.json', 'Gemma 2 27B config.json', NULL),
+  ('HF-GEMMA-3-1B', 'https://huggingface.co/google/gemma-3-1b-pt/blob/main/config.json', 'Gemma 3 1B config.json', NULL),
+  ('HF-GEMMA-3-12B', 'https://huggingface.co/google/gemma-3-12b-pt/blob/main/config.json', 'Gemma 3 12B config.json (text_config)', NULL),
+  ('HF-MISTRAL-7B', 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json', 'Mistral 7B v0.1 config.json', NULL),
+  ('HF-MIXTRAL-8X7B', 'https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json', 'Mixtral 8x7B v0.1 config.json', NULL),
+  ('HF-QWEN2.5-7B', 'https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json', 'Qwen2.5 7B config.json', 'model card: 7.61B parameters'),
+  ('HF-QWEN2.5-72B', 'https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json', 'Qwen2.5 72B config.json', 'model card: 72.7B parameters'),
+  ('HF-BERT-LARGE', 'https://huggingface.co/google-bert/bert-large-uncased/blob/main/config.json', 'BERT-large uncased config.json', NULL),
+  ('BERT-PAPER', 'https://arxiv.org/abs/1810.04805', 'BERT paper (BERT-large: L=24, H=1024, A=16, 340M parameters)', NULL),
+  ('HF-T5-BASE', 'https://huggingface.co/google-t5/t5-base/blob/main/config.json', 'T5-base config.json', NULL),
+  ('T5-PAPER', 'https://arxiv.org/abs/1910.10683', 'T5 paper (Base: about 220 million parameters)', NULL),
+  ('VIT-PAPER', 'https://arxiv.org/abs/2010.11929', 'ViT paper (Table 1: ViT-Large 24 layers, 1024 hidden, MLP 4096, 16 heads, 307M)', NULL),
+  ('TV-RESNET50', 'https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html', 'torchvision ResNet-50 weights (num_params 25,557,032)', NULL);
+
+INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
+  ('KH-GEMMA3', 'keras-team/keras-hub', 'keras_hub/src/models/gemma3/gemma3_presets.py', '46f3b4a000be58c092fe2f1acf87d2fb620aefd0', 'KerasHub Gemma 3 presets (exact parameter counts)', NULL),
+  ('KH-MIXTRAL', 'keras-team/keras-hub', 'keras_hub/src/models/mixtral/README.md', 'b9bc2e3008f55c067b88b1b06b0a710ab9243699', 'KerasHub Mixtral module dump (layer shapes)', NULL),
+  ('OUMI-LLAMA31', 'vulkomilev/oumi', 'configs/recipes/llama3_1/README.md', '4d8296fb70dac07a8489398080fd740dab7b3814', 'oumi Llama 3.1 recipes: 8B/70B shapes', 'fork of oumi-ai/oumi'),
+  ('MQ-LLAMA', 'thamada/modelQuery', 'README.md', 'd567602fc87f937def2e14e9cfceb87653e576ee', 'Exact Llama 3.x parameter counts from the released checkpoints', NULL);

@@ -1,7 +1,7 @@
 -- Machine series. positioning quotes Google's own words.
 -- GPU series: [GPU-MT] (positioning and "Best used for" column).
 INSERT INTO series (id, platform, family, maturity, positioning, source_id, note) VALUES
-  ('A4X Max', 'GPU', 'accelerator-optimized', 'GA', 'Large-scale distributed training and inference of MoE LLMs, Recommenders, HPC', 'GPU-MT', 'bare metal (a4x-maxgpu-4g-metal); Arm (Grace) host; outside the Compute Engine SLA [ACC-OPT-2604]; maturity not stated in the sources read'),
+  ('A4X Max', 'GPU', 'accelerator-optimized', 'GA', 'Large-scale distributed training and inference of MoE LLMs, Recommenders, HPC', 'GPU-MT', 'bare metal (a4x-maxgpu-4g-metal); Arm (Grace) host; outside the Compute Engine SLA [ACC-OPT-2604]; GA status UNVERIFIED: no page or release note read (Compute Engine, AI Hypercomputer and Cloud TPU release notes to 2026-08-22 [CE-CHANGELOG]) states A4X Max''s launch stage, so GA here is not a sourced fact'),
   ('A4X', 'GPU', 'accelerator-optimized', 'GA', 'ideal for foundation model training and serving; Large-scale distributed training and inference of LLMs, Recommenders, HPC', 'GPU-MT', 'GB200 NVL72 based, Arm (Grace) host; outside the Compute Engine SLA [ACC-OPT-2604]; xpk labels the topology 1x72 [XPK]'),
   ('A4', 'GPU', 'accelerator-optimized', 'GA', 'ideal for foundation model training and serving; Large-scale distributed training and inference of LLMs, Recommenders, HPC', 'GPU-MT', 'GPUDirect RDMA (RoCE)'),
   ('A3 Ultra', 'GPU', 'accelerator-optimized', 'GA', 'ideal for foundation model training and serving; Large models with massive data tables for ML Training, Inference, HPC, BERT, DLRM', 'GPU-MT', 'GPUDirect RDMA (RoCE)'),
@@ -22,7 +22,10 @@ INSERT INTO series (id, platform, family, maturity, positioning, source_id, note
   ('C3', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'Intel Sapphire Rapids (Xeon Platinum 8481C seen in a guest); AVX-512 (+BF16, VNNI) and AMX'),
   ('C3D', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'AMD EPYC Genoa; AVX-512 on 256-bit units'),
   ('C4', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'Intel Emerald Rapids or Granite Rapids; AVX-512 and AMX'),
-  ('N4', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'Intel Emerald Rapids; AVX-512 and AMX');
+  ('N4', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'Intel Emerald Rapids; AVX-512 and AMX'),
+  ('C4D', 'CPU', 'general-purpose', 'GA', NULL, 'CYC-SERIES', 'AMD EPYC Turin (5th Gen); AVX-512 on native 512-bit units [NW-ZEN5]'),
+  ('C2', 'CPU', 'compute-optimized', 'GA', NULL, 'CYC-SERIES', 'Intel Cascade Lake; AVX-512; listed by serverless training [AP-compute]'),
+  ('M1', 'CPU', 'memory-optimized', 'GA', NULL, 'CYC-SERIES', 'Intel Skylake (megamem) or Broadwell E7 (ultramem); listed by serverless training [AP-compute]');
 
 -- TPU series: each TPU version is its own series.
 INSERT INTO series (id, platform, family, maturity, positioning, source_id, note) VALUES

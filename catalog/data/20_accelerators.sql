@@ -15,7 +15,7 @@ INSERT INTO accelerators (id, platform, name, series_id, legacy, source_id, note
   ('nvidia-tesla-v100', 'GPU', 'NVIDIA V100', 'N1', 0, 'GPU-MT', 'CC 7.0; attached to N1 hosts in 1, 2, 4 or 8; NVLink Ring @ 300 GBps'),
   ('nvidia-tesla-p100', 'GPU', 'NVIDIA P100', 'N1', 0, 'GPU-MT', 'CC 6.0; attached to N1 hosts in 1, 2 or 4; "approaching end of support"'),
   ('nvidia-tesla-p4', 'GPU', 'NVIDIA P4', 'N1', 0, 'GPU-MT', 'CC 6.1; attached to N1 hosts in 1, 2 or 4'),
-  ('nvidia-tesla-k80', 'GPU', 'NVIDIA K80', 'N1', 1, 'VX-enum-rb', 'legacy: NVIDIA_TESLA_K80 has reached end of support [VX-enum]; the end-of-support date was not found in the sources read, so no end_of_support row'),
+  ('nvidia-tesla-k80', 'GPU', 'NVIDIA K80', 'N1', 1, 'VX-enum-rb', 'legacy: NVIDIA_TESLA_K80 has reached end of support [VX-enum]. Google''s notice [K80-EOL] set it for May 2024 (as quoted on 2024-03-12 in [K8S-32242]: jobs "will start failing in GCP in May"); the exact day is not in any source read, so there is no end_of_support row rather than a guessed date'),
   ('tpu-v2', 'TPU', 'TPU v2', 'TPU v2', 1, 'AP-compute', 'legacy; Vertex machineType cloud-tpu with TPU_V2'),
   ('tpu-v3', 'TPU', 'TPU v3', 'TPU v3', 1, 'AP-compute', 'legacy; Vertex machineType cloud-tpu with TPU_V3'),
   ('tpu-v4', 'TPU', 'TPU v4', 'TPU v4', 0, 'TPU-v4', 'accelerator type names count TensorCores (v4-128 = 64 chips) [TPU-topo-zh]'),
@@ -24,3 +24,26 @@ INSERT INTO accelerators (id, platform, name, series_id, legacy, source_id, note
   ('tpu-v6e', 'TPU', 'TPU v6e (Trillium)', 'TPU v6e', 0, 'TPU-v6e', 'accelerator type names count chips (v6e-8)'),
   ('tpu7x', 'TPU', 'TPU7x (Ironwood)', 'TPU7x', 0, 'TPU7x', 'two TensorCores exposed as two devices per chip'),
   ('coral-edge-tpu', 'EDGE', 'Coral Edge TPU', 'Coral', 0, 'CORAL-TECH', '"a small ASIC built by Google ... to execute state-of-the-art neural networks at high speed, with a low power cost"; 2 TOPS per watt');
+
+-- NVIDIA architecture per chip, from the compute capability NVIDIA lists
+-- [CUDA-GPUS] (12.0 / 10.x Blackwell, 9.0 Hopper, 8.9 Ada Lovelace, 8.0
+-- Ampere, 7.5 Turing, 7.0 Volta, 6.x Pascal, 3.7 Kepler). GB300 is
+-- Blackwell Ultra [VERDA-GB300].
+UPDATE accelerators SET architecture = CASE id
+  WHEN 'nvidia-gb300' THEN 'Blackwell Ultra'
+  WHEN 'nvidia-gb200' THEN 'Blackwell'
+  WHEN 'nvidia-b200' THEN 'Blackwell'
+  WHEN 'nvidia-rtx-pro-6000' THEN 'Blackwell'
+  WHEN 'nvidia-h200-141gb' THEN 'Hopper'
+  WHEN 'nvidia-h100-mega-80gb' THEN 'Hopper'
+  WHEN 'nvidia-h100-80gb' THEN 'Hopper'
+  WHEN 'nvidia-a100-80gb' THEN 'Ampere'
+  WHEN 'nvidia-a100-40gb' THEN 'Ampere'
+  WHEN 'nvidia-l4' THEN 'Ada Lovelace'
+  WHEN 'nvidia-tesla-t4' THEN 'Turing'
+  WHEN 'nvidia-tesla-v100' THEN 'Volta'
+  WHEN 'nvidia-tesla-p100' THEN 'Pascal'
+  WHEN 'nvidia-tesla-p4' THEN 'Pascal'
+  WHEN 'nvidia-tesla-k80' THEN 'Kepler'
+END
+WHERE platform = 'GPU';

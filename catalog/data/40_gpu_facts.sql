@@ -12,7 +12,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-gb300', 'peak_fp16',        2500e12, 'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-gb300', 'peak_tf32',        1250e12, 'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-gb300', 'peak_fp8',         5000e12, 'flop_per_s',  'GPU-MT', 'FP4 15,000 TFLOPS'),
-  ('nvidia-gb300', 'peak_int8',        5000e12, 'op_per_s',    'GPU-MT', NULL),
+  ('nvidia-gb300', 'peak_int8',        165e12,  'op_per_s',    'VERDA-GB300', 'dense; Blackwell Ultra cuts INT8 to a fraction of its FP8 rate. Disagreement: Google''s GPU table lists 5,000 TOPS [GPU-MT], the same number as its FP8 column; GB300 NVL72 rack figures of 23-24 POPS with sparsity for 72 GPUs (about 160-167 TOPS dense per GPU) are quoted by third parties. Unverified against NVIDIA''s own page, which is not in the search index'),
   ('nvidia-gb300', 'peak_fp32',        45e12,   'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-gb300', 'peak_fp64',        1.39e12, 'flop_per_s',  'GPU-MT', 'CUDA-core 1.39 > tensor 1.3; FP64 "is reduced to prioritize FP4 performance"'),
   -- GB200 (A4X)
@@ -24,7 +24,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-gb200', 'peak_fp8',         5000e12, 'flop_per_s',  'GPU-MT', 'FP4 10,000 TFLOPS'),
   ('nvidia-gb200', 'peak_int8',        5000e12, 'op_per_s',    'GPU-MT', NULL),
   ('nvidia-gb200', 'peak_fp32',        45e12,   'flop_per_s',  'GPU-MT', NULL),
-  ('nvidia-gb200', 'peak_fp64',        45e12,   'flop_per_s',  'GPU-MT', 'tensor 45 / CUDA-core 45'),
+  ('nvidia-gb200', 'peak_fp64',        45e12,   'flop_per_s',  'GPU-MT', 'equal to peak_fp32 as Google''s table states it: tensor FP64 45, CUDA-core FP64 45 and FP32 45 [GPU-MT]. Disagreement: a third-party per-GPU table gives GB200 FP32 75 TFLOPS [VERDA-GB300]; Google''s FP32 figure is kept and is suspect (B200 lists 80)'),
   -- B200 (A4)
   ('nvidia-b200', 'memory_bytes',     180e9,   'bytes',       'GPU-MT', 'HBM3e'),
   ('nvidia-b200', 'memory_bandwidth', 8e12,    'bytes_per_s', 'GPU-MT', NULL),
@@ -44,7 +44,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h200-141gb', 'peak_fp8',         1979e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h200-141gb', 'peak_int8',        1979e12,  'op_per_s',    'GPU-MT', NULL),
   ('nvidia-h200-141gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
-  ('nvidia-h200-141gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor 67 / CUDA-core 34'),
+  ('nvidia-h200-141gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- H100 80GB (A3 High, A3 Edge)
   ('nvidia-h100-80gb', 'memory_bytes',     80e9,     'bytes',       'GPU-MT', 'HBM3'),
   ('nvidia-h100-80gb', 'memory_bandwidth', 3.35e12,  'bytes_per_s', 'GPU-MT', NULL),
@@ -54,7 +54,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h100-80gb', 'peak_fp8',         1979e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h100-80gb', 'peak_int8',        1979e12,  'op_per_s',    'GPU-MT', NULL),
   ('nvidia-h100-80gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
-  ('nvidia-h100-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor 67 / CUDA-core 34'),
+  ('nvidia-h100-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- H100 80GB in A3 Mega (same GPU)
   ('nvidia-h100-mega-80gb', 'memory_bytes',     80e9,     'bytes',       'GPU-MT', 'HBM3'),
   ('nvidia-h100-mega-80gb', 'memory_bandwidth', 3.35e12,  'bytes_per_s', 'GPU-MT', NULL),
@@ -64,7 +64,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h100-mega-80gb', 'peak_fp8',         1979e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h100-mega-80gb', 'peak_int8',        1979e12,  'op_per_s',    'GPU-MT', NULL),
   ('nvidia-h100-mega-80gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
-  ('nvidia-h100-mega-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor 67 / CUDA-core 34'),
+  ('nvidia-h100-mega-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- A100 80GB (A2 Ultra)
   ('nvidia-a100-80gb', 'memory_bytes',     80e9,    'bytes',       'GPU-MT', 'HBM2e'),
   ('nvidia-a100-80gb', 'memory_bandwidth', 1.9e12,  'bytes_per_s', 'GPU-MT', NULL),
@@ -97,7 +97,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-l4', 'peak_bf16',        121e12,   'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-l4', 'peak_fp16',        121e12,   'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-l4', 'peak_tf32',        60e12,    'flop_per_s',  'GPU-MT', NULL),
-  ('nvidia-l4', 'peak_fp8',         121e12,   'flop_per_s',  'GPU-MT', NULL),
+  ('nvidia-l4', 'peak_fp8',         242.5e12, 'flop_per_s',  'NV-L4',  'dense FP8 on Ada runs at the INT8 rate: NVIDIA gives FP8 and INT8 485 with sparsity, i.e. 242.5 dense [NV-L4]; disagreement: Google''s GPU table lists FP8 121 (its Mixed FP16/32 figure) beside INT8 242.5 in the same row [GPU-MT], so it contradicts itself'),
   ('nvidia-l4', 'peak_int8',        242.5e12, 'op_per_s',    'GPU-MT', NULL),
   ('nvidia-l4', 'peak_fp32',        30.3e12,  'flop_per_s',  'GPU-MT', 'FP64 is N/A in the current Google table (0.5 in an older transcription [GCP-TABLE-old]), so no peak_fp64 row'),
   -- V100 (N1)

@@ -15,8 +15,14 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
 -- vCPUs are the two hyperthreads of one core [CPU-PLAT]). Theoretical
 -- ceilings; where a series runs on several platforms the lowest is stored.
 INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
-  ('N1',  'fp32_flops_per_vcpu', 44.8e9,  'flop_per_s', 'CYC-FREQ', 'derived: Haswell/Broadwell 2x256-bit FMA = 32 FP32 FLOPs/cycle [SO-FLOPS] x 2.8 GHz / 2; Skylake would give 86.4e9 if it has two AVX-512 FMA units (SKU-dependent [MW-CLX]); Sandy/Ivy Bridge lower (no FMA)'),
-  ('N1',  'fp64_flops_per_vcpu', 22.4e9,  'flop_per_s', 'CYC-FREQ', 'derived: 16 FP64 FLOPs/cycle x 2.8 GHz / 2 (Haswell/Broadwell); Skylake 43.2e9 with two FMA units'),
+  ('N1',  'fp32_flops_per_vcpu', 24.8e9,  'flop_per_s', 'CYC-FREQ', 'derived for the lowest platform N1 still lists (Skylake, Broadwell, Haswell, Sandy Bridge, Ivy Bridge [CYC-SERIES]): Ivy Bridge AVX add + mul without FMA = 16 FP32 FLOPs/cycle [SO-FLOPS] x 3.1 GHz all-core turbo / 2; Sandy Bridge 25.6e9 (3.2 GHz); Haswell/Broadwell 44.8e9; Skylake 86.4e9 with two AVX-512 FMA units (SKU-dependent [MW-CLX]). Was 44.8e9 (Haswell), which broke the lowest-platform rule'),
+  ('N1',  'fp64_flops_per_vcpu', 12.4e9,  'flop_per_s', 'CYC-FREQ', 'derived: Ivy Bridge 8 FP64 FLOPs/cycle [SO-FLOPS] x 3.1 GHz / 2 (lowest listed platform); Haswell/Broadwell 22.4e9; Skylake 43.2e9 with two FMA units'),
+  ('C2',  'fp32_flops_per_vcpu', 121.6e9, 'flop_per_s', 'CYC-FREQ', 'derived: Cascade Lake [CYC-SERIES] AVX-512 with two FMA units = 64 FP32 FLOPs/cycle [MW-CLX] x 3.8 GHz all-core turbo / 2; the FMA-unit count is SKU-dependent and Google does not name the SKU (one unit would give 60.8e9)'),
+  ('C2',  'fp64_flops_per_vcpu', 60.8e9,  'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 3.8 GHz / 2 (two FMA units assumed, see fp32 row)'),
+  ('M1',  'fp32_flops_per_vcpu', 41.6e9,  'flop_per_s', 'CYC-FREQ', 'derived for the lowest M1 platform: Broadwell E7 (ultramem [CYC-SERIES]) 2x256-bit FMA = 32 FP32 FLOPs/cycle [SO-FLOPS] x 2.6 GHz all-core turbo / 2; Skylake (megamem) 86.4e9 with two AVX-512 FMA units'),
+  ('M1',  'fp64_flops_per_vcpu', 20.8e9,  'flop_per_s', 'CYC-FREQ', 'derived: Broadwell E7 16 FP64 FLOPs/cycle x 2.6 GHz / 2'),
+  ('C4D', 'fp32_flops_per_vcpu', 112e9,   'flop_per_s', 'CYC-FREQ', 'derived: AMD EPYC Turin (Zen 5) [CYC-SERIES] with native 512-bit FP units [NW-ZEN5], assumed two 512-bit FMA pipes = 64 FP32 FLOPs/cycle x 3.5 GHz all-core turbo / 2; the pipe count is from the Zen 5 desktop teardown, not verified for Turin'),
+  ('C4D', 'fp64_flops_per_vcpu', 56e9,    'flop_per_s', 'CYC-FREQ', 'derived: 32 FP64 FLOPs/cycle x 3.5 GHz / 2 (same assumption as the fp32 row)'),
   ('E2',  'fp32_flops_per_vcpu', 43.2e9,  'flop_per_s', 'CYC-FREQ', 'derived: EPYC Rome 32 FP32 FLOPs/cycle [MW-ROME] x 2.7 GHz / 2 (lowest E2 platform); Haswell/Broadwell 44.8e9; Skylake 86.4e9 (two FMA units assumed)'),
   ('E2',  'fp64_flops_per_vcpu', 21.6e9,  'flop_per_s', 'CYC-FREQ', 'derived: Rome 16 FP64 FLOPs/cycle x 2.7 GHz / 2'),
   ('N2',  'fp32_flops_per_vcpu', 108.8e9, 'flop_per_s', 'CYC-FREQ', 'derived: AVX-512 2 FMA units = 64 FP32 FLOPs/cycle [MW-CLX][PT-AMX] x 3.4 GHz all-core turbo (Cascade Lake and Ice Lake) / 2; Cascade Lake FMA-unit count is SKU-dependent'),

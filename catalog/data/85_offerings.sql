@@ -67,6 +67,7 @@ INSERT INTO offerings (subject, run_platform, provisioning, available, status, s
   ('a2-ultragpu-8g', 'VERTEX_TRAINING', 'SPOT', 1, 'GA', 'AP-spot', 'Spot per job with scheduling.strategy: SPOT; preempted jobs fail with STOCKOUT'),
   ('a3-edgegpu-8g', 'COMPUTE_ENGINE', 'FLEX_START', 1, 'GA', 'FLEX-VM', 'Spot and on-demand status not stated in the sources read'),
   ('a3-edgegpu-8g', 'COMPUTE_ENGINE', 'RESERVATION', 1, 'GA', 'RB-VM', NULL),
+  ('a3-edgegpu-8g', 'COMPUTE_ENGINE', 'SPOT', 1, 'GA', 'SKY8', 'the billing catalog carries A3 Edge Spot SKUs (host Spot $2.75246/h in us-central1 plus an H100 Spot line) [SKY8]; Google''s consumption-option table for A3 Edge was not read'),
   ('a3-edgegpu-8g', 'GKE', 'ANY', 1, 'GA', 'XPK2', 'GKE nodes select GPUs with cloud.google.com/gke-accelerator; capacity rules of Compute Engine apply'),
   ('a3-edgegpu-8g', 'VERTEX_TRAINING', 'ANY', 0, 'GA', 'AP-compute', 'a3-edgegpu-8g is not in the Agent Platform machine-type list'),
   ('a3-highgpu-1g', 'COMPUTE_ENGINE', 'FLEX_START', 1, 'GA', 'ACC-OPT-2604', 'at most 7 days [FLEX-VM]'),

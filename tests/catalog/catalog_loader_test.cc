@@ -18,6 +18,7 @@
 #include "catalog/loader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/catalog/temp_dir.h"
 
 namespace accelplan::catalog {
 namespace {
@@ -26,27 +27,6 @@ using ::testing::HasSubstr;
 
 constexpr const char* kBuiltCatalog = ACCELPLAN_CATALOG_DB_PATH;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// A private folder under /tmp, removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = "/tmp/accelplan-catalog-test-XXXXXX";
-    char* made = mkdtemp(templ.data());
-    if (made != nullptr) path_ = made;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-  bool ok() const { return !path_.empty(); }
-
- private:
-  std::string path_;
-};
 
 class CatalogLoaderTest : public ::testing::Test {
  protected:
@@ -106,6 +86,46 @@ TEST_F(CatalogLoaderTest, V5pMemoryIs95GiBUsable) {
   EXPECT_DOUBLE_EQ(v5p.memory_bytes->value, 95 * kGiB);
   EXPECT_EQ(v5p.memory_bytes->source_id, "TPU-v5p-md");
   EXPECT_NE(cat().FindSource(v5p.memory_bytes->source_id), nullptr);
+}
+
+// Issue 17 audit fixes: each value with the source it now comes from.
+TEST_F(CatalogLoaderTest, AuditedFactsCarryTheirFixedValues) {
+  EXPECT_DOUBLE_EQ(Acc("nvidia-l4").peak_fp8->value, 242.5e12);
+  EXPECT_EQ(Acc("nvidia-l4").peak_fp8->source_id, "NV-L4");
+  EXPECT_DOUBLE_EQ(Acc("nvidia-gb300").peak_int8->value, 165e12);
+  const MachineType* one = cat().FindMachineType("ct6e-standard-1t");
+  ASSERT_NE(one, nullptr);
+  EXPECT_DOUBLE_EQ(*one->memory_bytes, 176 * kGiB);
+  const MachineType* eight = cat().FindMachineType("ct6e-standard-8t");
+  ASSERT_NE(eight, nullptr);
+  EXPECT_EQ(eight->vcpus, 360);
+  EXPECT_FALSE(eight->network_bits_per_s.has_value());  // host NIC, not VM
+  const Series* n1 = cat().FindSeries("N1");
+  ASSERT_NE(n1, nullptr);
+  EXPECT_DOUBLE_EQ(n1->fp32_flops_per_vcpu->value, 24.8e9);  // Ivy Bridge
+}
+
+TEST_F(CatalogLoaderTest, CoverageAddedForIssue17) {
+  for (const char* id : {"C2", "M1", "C4D"}) {
+    const Series* s = cat().FindSeries(id);
+    ASSERT_NE(s, nullptr) << id;
+    EXPECT_TRUE(s->fp32_flops_per_vcpu.has_value()) << id;
+  }
+  bool v4_4x4x12 = false;
+  for (const TpuTopology& t : Acc("tpu-v4").topologies) {
+    if (t.topology == "4x4x12") v4_4x4x12 = t.chips == 192 && t.vms == 48;
+  }
+  EXPECT_TRUE(v4_4x4x12);
+  const MachineType* g4 = cat().FindMachineType("g4-standard-6");
+  ASSERT_NE(g4, nullptr);
+  ASSERT_TRUE(g4->price.has_value());
+  EXPECT_DOUBLE_EQ(*g4->price->on_demand_usd, 0.55955625);
+  bool p100_ends = false;
+  for (const Offering& o :
+       cat().FindMachineType("n1-standard-8+1xnvidia-tesla-p100")->offerings) {
+    if (o.available_until == "2026-09-15") p100_ends = true;
+  }
+  EXPECT_TRUE(p100_ends);
 }
 
 TEST_F(CatalogLoaderTest, TpuMemoryKeepsTheSourcesUnits) {
@@ -436,7 +456,7 @@ TEST(CatalogLoaderErrors, TablesWithTheWrongColumnsAreRejected) {
          {"catalog_meta", "sources", "series", "accelerators", "fact_kinds",
           "facts", "numeric_formats", "machine_types", "tpu_topologies",
           "prices", "framework_support", "offerings", "end_of_support",
-          "series_workload_lists", "labels", "service_facts"}) {
+          "series_workload_lists", "labels", "service_facts", "models"}) {
       db.exec(absl::StrCat("CREATE TABLE ", t, " (x INTEGER);"));
     }
   }
@@ -526,7 +546,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"MissingSchemaVersion",
                 "DELETE FROM catalog_meta WHERE key = 'schema_version';",
                 absl::StatusCode::kFailedPrecondition,
-                {"schema_version"}}),
+                {"schema_version"}},
+        // Accepted before: readiness stayed SERVING while every call
+        // returned no recommendation.
+        BadCase{"NoMachineTypes",
+                "DELETE FROM machine_types;",
+                absl::StatusCode::kFailedPrecondition,
+                {"machine_types", "empty"}},
+        // The right shape, but no such day.
+        BadCase{"DataDateThatDoesNotExist",
+                "UPDATE catalog_meta SET value = '2026-13-45' WHERE key = "
+                "'data_date';",
+                absl::StatusCode::kInvalidArgument,
+                {"data_date", "YYYY-MM-DD"}},
+        BadCase{"FebruaryThirtieth",
+                "UPDATE prices SET price_date = '2026-02-30' WHERE subject = "
+                "'n1-standard-8';",
+                absl::StatusCode::kInvalidArgument,
+                {"n1-standard-8", "price_date"}}),
     [](const ::testing::TestParamInfo<BadCase>& info) {
       return info.param.name;
     });
