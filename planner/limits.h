@@ -40,7 +40,7 @@ inline constexpr int kMaxStringChars = 256;
 inline constexpr int kMaxSeriesNameChars = 64;
 // How much of a bad value a violation quotes back (UTF-8 safe cut, then
 // "..."), so an answer never grows with the request.
-inline constexpr int kMaxEchoedChars = 32;
+inline constexpr int kMaxEchoedChars = 24;
 
 // ------------------------------------------------------- numbers
 // Anything above is a unit mistake or garbage; a plan built on it would be
