@@ -48,14 +48,16 @@ class Checker {
     } else if (v < 0) {
       Add(field, absl::StrFormat("must not be negative (got %g)", v));
     } else if (v > max) {
-      Add(field, absl::StrFormat("is implausibly large (got %g, max %g)", v, max));
+      Add(field,
+          absl::StrFormat("is implausibly large (got %g, max %g)", v, max));
     }
   }
   void Integer(const std::string& field, int64_t v, int64_t max) {
     if (v < 0) {
       Add(field, absl::StrCat("must not be negative (got ", v, ")"));
     } else if (v > max) {
-      Add(field, absl::StrCat("is implausibly large (got ", v, ", max ", max, ")"));
+      Add(field,
+          absl::StrCat("is implausibly large (got ", v, ", max ", max, ")"));
     }
   }
   // False (and a violation) when `v` is longer than `max` characters.
@@ -64,20 +66,20 @@ class Checker {
     if (v.size() <= static_cast<size_t>(max)) return true;  // fast path
     const size_t chars = CharCount(v);
     if (chars <= static_cast<size_t>(max)) return true;
-    Add(field, absl::StrCat("must be at most ", max, " characters (got ",
-                            chars, ")"));
+    Add(field,
+        absl::StrCat("must be at most ", max, " characters (got ", chars, ")"));
     return false;
   }
   void Date(const std::string& field, const std::string& v) {
     if (Text(field, v) && !v.empty() && !ParseDate(v).has_value()) {
-      Add(field, absl::StrCat("must be a date YYYY-MM-DD (got \"", Echo(v),
-                              "\")"));
+      Add(field,
+          absl::StrCat("must be a date YYYY-MM-DD (got \"", Echo(v), "\")"));
     }
   }
   void Topology(const std::string& field, const std::string& v) {
     if (Text(field, v) && !v.empty() && TopologyChips(v) <= 0) {
-      Add(field, absl::StrCat("must look like 2x2 or 2x2x1 (got \"", Echo(v),
-                              "\")"));
+      Add(field,
+          absl::StrCat("must look like 2x2 or 2x2x1 (got \"", Echo(v), "\")"));
     }
   }
   // False (and a violation on the list itself) when `list` holds more than
@@ -203,7 +205,8 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
   std::vector<FieldViolation> out;
   Checker c(&out);
   CheckCommon(r.workload, r.goal, r.constraints, r.current_setup, r.as_of, c);
-  if (r.proposals.empty()) c.Add("proposals", "must hold at least one proposal");
+  if (r.proposals.empty())
+    c.Add("proposals", "must hold at least one proposal");
   if (!c.Count("proposals", r.proposals, L::kMaxProposals)) return out;
   for (size_t i = 0; i < r.proposals.size(); ++i) {
     const Proposal& p = r.proposals[i];
@@ -251,7 +254,8 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
       if (m.kind == RemedyKind::kUnspecified) {
         c.Add(path + ".remedy.kind", "must be set");
       }
-      if (m.target) CheckHardwareProposal(path + ".remedy.target", *m.target, c);
+      if (m.target)
+        CheckHardwareProposal(path + ".remedy.target", *m.target, c);
       c.Integer(path + ".remedy.global_batch_size", m.global_batch_size,
                 L::kMaxGlobalBatchSize);
       CheckLayerWidths(path + ".remedy.layer_widths", m.layer_widths, c);

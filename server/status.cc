@@ -121,8 +121,8 @@ grpc::Status InvalidArgument(
   // Field paths and descriptions of many bytes per character (CJK, emoji)
   // can still overshoot: fold listed violations, last first, into the
   // "more" entry until the details fit.
-  size_t listed = std::min(violations.size(),
-                           static_cast<size_t>(kMaxReportedViolations));
+  size_t listed =
+      std::min(violations.size(), static_cast<size_t>(kMaxReportedViolations));
   while (details.ByteSizeLong() > kMaxInvalidArgumentDetailsBytes &&
          listed > 0) {
     --listed;

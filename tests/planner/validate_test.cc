@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "catalog/catalog.h"
 #include "planner/engine.h"
 #include "planner/limits.h"
 #include "planner/planner.h"
@@ -290,7 +290,8 @@ TEST(ValidateLimits, HugeAllowedSeriesGivesOneViolation) {
 
 TEST(ValidateLimits, AllowedSeriesEntryLength) {
   PlanRequest r = GoodRequest();
-  r.constraints.allowed_series = {"A3 High", std::string(L::kMaxSeriesNameChars, 'x')};
+  r.constraints.allowed_series = {"A3 High",
+                                  std::string(L::kMaxSeriesNameChars, 'x')};
   EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
   r.constraints.allowed_series[1].push_back('x');
   ExpectNamesLimit(ValidatePlanRequest(r), "constraints.allowed_series[1]",
@@ -311,7 +312,7 @@ TEST(ValidateLimits, StringLimitCountsCharactersNotBytes) {
 TEST(ValidateLimits, EveryPlanStringField) {
   struct Case {
     const char* field;
-    std::string PlanRequest::*top;     // as_of
+    std::string PlanRequest::*top;  // as_of
     std::string Workload::*workload;
     std::string Constraints::*constraints;
     std::string CurrentSetup::*current;
@@ -328,11 +329,10 @@ TEST(ValidateLimits, EveryPlanStringField) {
   };
   for (const Case& c : cases) {
     PlanRequest r = GoodRequest();
-    std::string* target =
-        c.top           ? &(r.*c.top)
-        : c.workload    ? &(r.workload.*c.workload)
-        : c.constraints ? &(r.constraints.*c.constraints)
-                        : &(r.current_setup.*c.current);
+    std::string* target = c.top           ? &(r.*c.top)
+                          : c.workload    ? &(r.workload.*c.workload)
+                          : c.constraints ? &(r.constraints.*c.constraints)
+                                          : &(r.current_setup.*c.current);
     *target = std::string(L::kMaxStringChars + 1, '9');
     const auto v = ValidatePlanRequest(r);
     ExpectNamesLimit(v, c.field, L::kMaxStringChars);
@@ -363,8 +363,8 @@ TEST(ValidateLimits, EchoNeverCutsAMultibyteCharacter) {
   EXPECT_EQ(f.field, "current_setup.tpu_topology");
   // Whole characters only: every € kept has all three bytes.
   size_t euros = 0;
-  for (size_t i = 0; (i = f.description.find("\xe2\x82\xac", i)) !=
-                     std::string::npos;
+  for (size_t i = 0;
+       (i = f.description.find("\xe2\x82\xac", i)) != std::string::npos;
        i += 3) {
     ++euros;
   }
@@ -535,8 +535,8 @@ TEST(ValidateLimits, ProposalFields) {
                    L::kMaxSlices);
   r.proposals[0].distribution->mesh->dcn_data_parallelism = 1;
   r.proposals[0].distribution->slices = L::kMaxSlices + 1;
-  ExpectNamesLimit(ValidateReviewRequest(r),
-                   "proposals[0].distribution.slices", L::kMaxSlices);
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].distribution.slices",
+                   L::kMaxSlices);
 }
 
 // What validation lets through, the planner bounds: a symptom repeated up to

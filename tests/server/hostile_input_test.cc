@@ -103,7 +103,8 @@ v1::PlanTrainingRequest Base() {
 
 TEST_F(HostileInputTest, TenThousandNegativeLayerWidths) {
   v1::PlanTrainingRequest r = Base();
-  for (int i = 0; i < 10000; ++i) r.mutable_current_setup()->add_layer_widths(-1);
+  for (int i = 0; i < 10000; ++i)
+    r.mutable_current_setup()->add_layer_widths(-1);
   ExpectBoundedInvalidArgument(r, "current_setup.layer_widths");
   EXPECT_THAT(PlanWithClient(r).message(), HasSubstr("256"));
 }

@@ -15,17 +15,18 @@
 namespace accelplan::server {
 namespace {
 
+using planner::FieldViolation;
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using planner::FieldViolation;
 
-std::vector<FieldViolation> Many(size_t n, const std::string& description =
-                                               "must not be negative (got -1)") {
+std::vector<FieldViolation> Many(
+    size_t n,
+    const std::string& description = "must not be negative (got -1)") {
   std::vector<FieldViolation> out;
   for (size_t i = 0; i < n; ++i) {
-    out.push_back({absl::StrCat("current_setup.layer_widths[", i, "]"),
-                   description});
+    out.push_back(
+        {absl::StrCat("current_setup.layer_widths[", i, "]"), description});
   }
   return out;
 }
@@ -48,9 +49,11 @@ bool ValidUtf8(const std::string& s) {
   size_t i = 0;
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    const size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3
-                                                     : (c >> 3) == 0x1E ? 4
-                                                                        : 0;
+    const size_t len = c < 0x80           ? 1
+                       : (c >> 5) == 0x6  ? 2
+                       : (c >> 4) == 0xE  ? 3
+                       : (c >> 3) == 0x1E ? 4
+                                          : 0;
     if (len == 0 || i + len > s.size()) return false;
     for (size_t k = 1; k < len; ++k) {
       if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
