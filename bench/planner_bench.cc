@@ -1,7 +1,9 @@
 // Google Benchmark of the planner core (SPEC §6 "Planner core: median and p99
 // per scenario"). Every request is one of the seed scenarios in examples/,
 // decoded exactly as the server decodes it (protobuf JSON -> proto -> planner
-// structs via api/convert.h), plus a synthetic worst case.
+// structs via api/convert.h), plus synthetic worst cases: the 70B
+// MIN_TIME search, and the worst *valid* requests (issue 20): every repeated
+// field at its limit of planner/limits.h (Plan/limits_*, Review/limits_*).
 //
 // Reported per benchmark (repetitions, aggregates only):
 //   - real/cpu time: mean time per call within one repetition; the
@@ -38,6 +40,7 @@
 #include "benchmark/benchmark.h"
 #include "catalog/loader.h"
 #include "google/protobuf/util/json_util.h"
+#include "planner/limits.h"
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "api/convert.h"
@@ -75,6 +78,144 @@ constexpr char kWorstCaseJson[] = R"json({
 })json";
 
 constexpr int kDefaultRepetitions = 10;
+
+namespace L = planner::limits;
+
+// `n` copies of `pool`'s entries in turn.
+template <typename T>
+std::vector<T> Cycle(const std::vector<T>& pool, size_t n) {
+  std::vector<T> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(pool[i % pool.size()]);
+  return out;
+}
+
+// A valid name of exactly `chars` characters that no catalog entry has.
+std::string Filler(size_t i, size_t chars) {
+  std::string s = absl::StrCat("no-such-series-", i, "-");
+  s.resize(chars, 'x');
+  return s;
+}
+
+// The worst valid PlanTraining request: the 70B MIN_TIME workload, with
+// every repeated field at its limit and every string at its length limit
+// where a long value is still valid. allowed_series holds every catalog
+// series first (nothing is excluded, so the search stays whole) and then
+// 64-character names that match nothing, up to the limit; symptoms cycle all
+// five (every remedy) on a multi-host NCCL GPU current setup (Reduction
+// Server sizing, savings). `tpu_ops_full` also fills tpu_unsuited_ops, which
+// removes TPU candidates: cheaper search, so it is the second case.
+planner::PlanRequest LimitsPlanRequest(const catalog::Catalog& catalog,
+                                       const planner::PlanRequest& base,
+                                       bool tpu_ops_full) {
+  planner::PlanRequest r = base;
+  planner::Constraints& k = r.constraints;
+  k.allowed_platforms = Cycle<planner::Platform>(
+      {planner::Platform::kGpu, planner::Platform::kTpu,
+       planner::Platform::kCpu, planner::Platform::kEdge},
+      L::kMaxAllowedPlatforms);
+  k.allowed_series.clear();
+  for (const catalog::Series& s : catalog.series) {
+    if (k.allowed_series.size() < static_cast<size_t>(L::kMaxAllowedSeries)) {
+      k.allowed_series.push_back(s.id);
+    }
+  }
+  while (k.allowed_series.size() < static_cast<size_t>(L::kMaxAllowedSeries)) {
+    k.allowed_series.push_back(
+        Filler(k.allowed_series.size(), L::kMaxSeriesNameChars));
+  }
+  k.region = std::string(L::kMaxStringChars, 'r');
+  if (tpu_ops_full) {
+    r.workload.tpu_unsuited_ops = Cycle<planner::TpuUnsuitedOp>(
+        {planner::TpuUnsuitedOp::kFrequentBranching,
+         planner::TpuUnsuitedOp::kElementwiseDominated,
+         planner::TpuUnsuitedOp::kCustomOpsInStep},
+        L::kMaxTpuUnsuitedOps);
+  }
+  r.workload.framework = planner::Framework::kPytorch;  // NCCL on GPUs
+  r.workload.framework_version = "2.4";
+  planner::CurrentSetup& cur = r.current_setup;
+  cur.hardware = "nvidia-h100-80gb";
+  cur.node_count = 16;
+  cur.accelerator_count = 128;
+  cur.uses_nccl = true;
+  cur.strategy = planner::Strategy::kDataParallel;
+  cur.current_global_batch_size = 1000;
+  cur.symptoms = Cycle<planner::Symptom>(
+      {planner::Symptom::kGradientSyncBound, planner::Symptom::kInputBound,
+       planner::Symptom::kHeavyPadding, planner::Symptom::kOutOfMemory,
+       planner::Symptom::kLowUtilization},
+      L::kMaxSymptoms);
+  for (int i = 0; i < L::kMaxLayerWidths; ++i) {
+    cur.layer_widths.push_back(1000 + 7 * i);  // none a multiple of 128
+  }
+  cur.observed_hours = 100;
+  return r;
+}
+
+// The worst valid ReviewPlan request: the same workload with kMaxProposals
+// proposals cycling hardware (every non-legacy accelerator), distributions
+// (FSDP, tensor + pipeline, Multislice with a mesh) and every remedy kind,
+// remedies carrying kMaxLayerWidths widths and a hardware target.
+planner::ReviewRequest LimitsReviewRequest(const catalog::Catalog& catalog,
+                                           const planner::PlanRequest& plan) {
+  planner::ReviewRequest r;
+  r.workload = plan.workload;
+  r.goal = plan.goal;
+  r.constraints = plan.constraints;
+  r.current_setup = plan.current_setup;
+  r.as_of = plan.as_of;
+  std::vector<planner::Proposal> pool;
+  for (const catalog::Accelerator& a : catalog.accelerators) {
+    if (a.legacy) continue;
+    planner::Proposal p;
+    p.label = std::string(L::kMaxStringChars, 'h');
+    p.hardware = planner::HardwareProposal{};
+    p.hardware->accelerator = a.id;
+    p.hardware->count = 64;
+    pool.push_back(p);
+  }
+  for (planner::Strategy st :
+       {planner::Strategy::kFsdp, planner::Strategy::kHybrid,
+        planner::Strategy::kMultislice}) {
+    planner::Proposal p;
+    p.label = "distribution";
+    p.distribution = planner::DistributionProposal{};
+    p.distribution->strategy = st;
+    if (st == planner::Strategy::kHybrid) {
+      p.distribution->tensor_parallelism = 8;
+      p.distribution->pipeline_parallelism = 4;
+    }
+    if (st == planner::Strategy::kMultislice) {
+      p.distribution->slices = 4;
+      p.distribution->across_slices = planner::DcnParallelism::kData;
+      p.distribution->mesh = planner::MultisliceMesh{};
+      p.distribution->mesh->ici_fsdp_parallelism = 256;
+      p.distribution->mesh->dcn_data_parallelism = 4;
+    }
+    pool.push_back(p);
+  }
+  for (int kind = 1; kind <= static_cast<int>(planner::RemedyKind::kUseHorovod);
+       ++kind) {
+    planner::Proposal p;
+    p.label = "remedy";
+    p.remedy = planner::RemedyProposal{};
+    p.remedy->kind = static_cast<planner::RemedyKind>(kind);
+    p.remedy->global_batch_size = 1024;
+    p.remedy->layer_widths.assign(L::kMaxLayerWidths, 1024);
+    p.remedy->target = planner::HardwareProposal{};
+    p.remedy->target->accelerator = "tpu-v5p";
+    p.remedy->target->tpu_topology = "4x4x4";
+    pool.push_back(p);
+  }
+  // Interleave the kinds so every kind is present at any prefix.
+  std::vector<planner::Proposal> ordered;
+  const size_t n = pool.size();
+  for (size_t i = 0; i < static_cast<size_t>(L::kMaxProposals); ++i) {
+    ordered.push_back(pool[(i * 7) % n]);
+  }
+  r.proposals = std::move(ordered);
+  return r;
+}
 
 std::string EnvOr(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
@@ -269,7 +410,8 @@ size_t Serve(const planner::Planner& planner,
 // Everything passed in must outlive RunSpecifiedBenchmarks.
 void RegisterAll(const catalog::CatalogPtr& catalog,
                  const planner::Planner* planner, const Scenarios& scenarios,
-                 const std::vector<PlanScenario>& worst) {
+                 const std::vector<PlanScenario>& worst,
+                 const std::vector<ReviewScenario>& worst_reviews) {
   Configure(benchmark::RegisterBenchmark(
       "PlannerConstruction", [catalog](benchmark::State& state) {
         TimedLoop(state, [&] {
@@ -295,8 +437,11 @@ void RegisterAll(const catalog::CatalogPtr& catalog,
           CountPlan(state, last);
         }));
   }
-  for (const auto& s : scenarios.reviews) {
-    const ReviewScenario* sp = &s;
+  std::vector<const ReviewScenario*> reviews;
+  for (const auto& s : scenarios.reviews) reviews.push_back(&s);
+  for (const auto& s : worst_reviews) reviews.push_back(&s);
+  for (const ReviewScenario* sp : reviews) {
+    const ReviewScenario& s = *sp;
     Configure(benchmark::RegisterBenchmark(
         absl::StrCat("Review/", s.name).c_str(),
         [planner, sp](benchmark::State& state) {
@@ -322,6 +467,9 @@ void RegisterAll(const catalog::CatalogPtr& catalog,
   std::vector<std::pair<std::string, const PlanScenario*>> served;
   for (const auto& s : scenarios.plans) served.emplace_back(s.name, &s);
   served.emplace_back("worst_case_70b_min_time", &worst.front());
+  for (const auto& s : worst) {
+    if (absl::StartsWith(s.name, "limits_")) served.emplace_back(s.name, &s);
+  }
   for (const auto& [name, s] : served) {
     for (v1::View view : {v1::BASIC, v1::FULL}) {
       auto proto = std::make_shared<v1::PlanTrainingRequest>(s->proto);
@@ -376,8 +524,42 @@ int Main(int argc, char** argv) {
     s->request.view = static_cast<planner::View>(view);
     worst.push_back(*std::move(s));
   }
+  // The worst valid requests: every repeated field at its limit. Built as
+  // planner structs, sent through the proto and back like a real request,
+  // and checked to be valid (a rejected request would flatter the figure).
+  std::vector<ReviewScenario> worst_reviews;
+  const planner::PlanRequest base = worst.back().request;  // 70B, FULL
+  for (bool tpu_ops_full : {false, true}) {
+    const std::string name = tpu_ops_full ? "limits_all_lists_full"
+                                          : "limits_all_lists_full_tpus_kept";
+    PlanScenario s;
+    s.name = name;
+    planner::PlanRequest r =
+        LimitsPlanRequest(**catalog, base, tpu_ops_full);
+    api::ToProto(r, &s.proto);
+    api::Violations violations;
+    s.request = api::FromProto(s.proto, &violations);
+    for (auto& v : planner::ValidatePlanRequest(s.request)) {
+      violations.push_back(std::move(v));
+    }
+    if (auto st = CheckClean(name, violations); !st.ok()) {
+      std::fprintf(stderr, "%s\n", st.ToString().c_str());
+      return 1;
+    }
+    if (!tpu_ops_full) {
+      ReviewScenario review{"limits_64_proposals",
+                            LimitsReviewRequest(**catalog, s.request)};
+      auto v = planner::ValidateReviewRequest(review.request);
+      if (auto st = CheckClean(review.name, v); !st.ok()) {
+        std::fprintf(stderr, "%s\n", st.ToString().c_str());
+        return 1;
+      }
+      worst_reviews.push_back(std::move(review));
+    }
+    worst.push_back(std::move(s));
+  }
   const planner::Planner planner(*catalog);
-  RegisterAll(*catalog, &planner, *scenarios, worst);
+  RegisterAll(*catalog, &planner, *scenarios, worst, worst_reviews);
 
   // Defaults first so that flags given on the command line win.
   std::string reps =

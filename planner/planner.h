@@ -59,9 +59,14 @@ class Planner {
 };
 
 // Semantic validation of already-decoded requests: negative, non-finite and
-// absurd numbers, malformed dates and topologies. Every violation is
-// reported at once, with the proto field path. Unknown enum values are
-// caught during proto conversion (api/convert.h).
+// absurd numbers, malformed dates and topologies, and every size limit of
+// planner/limits.h (entries per repeated field, characters per string), each
+// violation naming the field and the limit. Every violation is reported at
+// once, with the proto field path; the entries of an over-long list are not
+// checked one by one, and a bad value is quoted at most
+// limits::kMaxEchoedChars characters long, so the result stays small whatever
+// the request. Unknown enum values are caught during proto conversion
+// (api/convert.h).
 std::vector<FieldViolation> ValidatePlanRequest(const PlanRequest& request);
 std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& request);
 std::vector<FieldViolation> ValidateListRequest(const ListRequest& request);

@@ -83,7 +83,11 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
       (job.current_accelerator != nullptr &&
        job.current_accelerator->platform == catalog::Platform::kTpu) ||
       !job.current.tpu_topology.empty();
+  // A symptom listed twice gets its remedies once.
+  std::vector<Symptom> seen;
   for (Symptom s : job.current.symptoms) {
+    if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+    seen.push_back(s);
     switch (s) {
       case Symptom::kGradientSyncBound:
         if (CurrentIsMultiHostNcclGpu(job)) {

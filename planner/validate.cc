@@ -7,23 +7,36 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "planner/limits.h"
 #include "planner/planner.h"
 #include "planner/util.h"
 
 namespace accelplan::planner {
 namespace {
 
-// Upper bounds that no real training job reaches; anything above is a unit
-// mistake or garbage, and a plan built on it would be nonsense.
-constexpr double kMaxParams = 1e15;
-constexpr double kMaxGib = 1e9;      // an exabyte
-constexpr double kMaxTokens = 1e17;
-constexpr double kMaxExamples = 1e15;
-constexpr double kMaxHours = 24.0 * 365 * 10;
-constexpr double kMaxUsd = 1e12;
-constexpr int64_t kMaxBatch = int64_t{1} << 32;
-constexpr int64_t kMaxSteps = int64_t{1} << 40;
-constexpr int kMaxCount = 1 << 20;
+namespace L = limits;
+
+// Unicode code points of UTF-8 text (continuation bytes not counted).
+size_t CharCount(absl::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// At most L::kMaxEchoedChars characters of `v`, cut on a character boundary,
+// with "..." when cut: what a violation quotes back of a bad value.
+std::string Echo(absl::string_view v) {
+  size_t chars = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if ((static_cast<unsigned char>(v[i]) & 0xC0) == 0x80) continue;
+    if (chars == static_cast<size_t>(L::kMaxEchoedChars)) {
+      return absl::StrCat(v.substr(0, i), "...");
+    }
+    ++chars;
+  }
+  return std::string(v);
+}
 
 class Checker {
  public:
@@ -35,28 +48,49 @@ class Checker {
     } else if (v < 0) {
       Add(field, absl::StrFormat("must not be negative (got %g)", v));
     } else if (v > max) {
-      Add(field, absl::StrFormat("is implausibly large (got %g, max %g)", v, max));
+      Add(field,
+          absl::StrFormat("is implausibly large (got %g, max %g)", v, max));
     }
   }
   void Integer(const std::string& field, int64_t v, int64_t max) {
     if (v < 0) {
       Add(field, absl::StrCat("must not be negative (got ", v, ")"));
     } else if (v > max) {
-      Add(field, absl::StrCat("is implausibly large (got ", v, ", max ", max, ")"));
+      Add(field,
+          absl::StrCat("is implausibly large (got ", v, ", max ", max, ")"));
     }
   }
+  // False (and a violation) when `v` is longer than `max` characters.
+  bool Text(const std::string& field, absl::string_view v,
+            int max = L::kMaxStringChars) {
+    if (v.size() <= static_cast<size_t>(max)) return true;  // fast path
+    const size_t chars = CharCount(v);
+    if (chars <= static_cast<size_t>(max)) return true;
+    Add(field,
+        absl::StrCat("must be at most ", max, " characters (got ", chars, ")"));
+    return false;
+  }
   void Date(const std::string& field, const std::string& v) {
-    if (!v.empty() && !ParseDate(v).has_value()) {
-      Add(field, absl::StrCat("must be a date YYYY-MM-DD (got \"", v, "\")"));
+    if (Text(field, v) && !v.empty() && !ParseDate(v).has_value()) {
+      Add(field,
+          absl::StrCat("must be a date YYYY-MM-DD (got \"", Echo(v), "\")"));
     }
   }
   void Topology(const std::string& field, const std::string& v) {
-    if (!v.empty() && TopologyChips(v) <= 0) {
-      Add(field, absl::StrCat("must look like 2x2 or 2x2x1 (got \"", v, "\")"));
+    if (Text(field, v) && !v.empty() && TopologyChips(v) <= 0) {
+      Add(field,
+          absl::StrCat("must look like 2x2 or 2x2x1 (got \"", Echo(v), "\")"));
     }
   }
-  void Text(const std::string& field, const std::string& v) {
-    if (v.size() > 256) Add(field, "is longer than 256 characters");
+  // False (and a violation on the list itself) when `list` holds more than
+  // `max` entries; its entries are then not checked one by one, so the
+  // violations stay few.
+  template <typename T>
+  bool Count(const std::string& field, const std::vector<T>& list, int max) {
+    if (list.size() <= static_cast<size_t>(max)) return true;
+    Add(field, absl::StrCat("must hold at most ", max, " entries (got ",
+                            list.size(), ")"));
+    return false;
   }
   void Add(const std::string& field, std::string description) {
     out_->push_back({field, std::move(description)});
@@ -68,28 +102,36 @@ class Checker {
 
 void CheckWorkload(const Workload& w, Checker& c) {
   c.Text("workload.framework_version", w.framework_version);
-  c.Number("workload.parameter_count", w.parameter_count, kMaxParams);
-  c.Number("workload.embedding_table_gib", w.embedding_table_gib, kMaxGib);
-  c.Number("workload.per_device_memory_gib", w.per_device_memory_gib, kMaxGib);
-  c.Number("workload.dataset_tokens", w.dataset_tokens, kMaxTokens);
-  c.Number("workload.dataset_examples", w.dataset_examples, kMaxExamples);
-  c.Number("workload.dataset_gib", w.dataset_gib, kMaxGib);
-  c.Number("workload.epochs", w.epochs, 1e6);
-  c.Integer("workload.steps", w.steps, kMaxSteps);
-  c.Integer("workload.global_batch_size", w.global_batch_size, kMaxBatch);
+  c.Number("workload.parameter_count", w.parameter_count,
+           L::kMaxParameterCount);
+  c.Number("workload.embedding_table_gib", w.embedding_table_gib, L::kMaxGib);
+  c.Number("workload.per_device_memory_gib", w.per_device_memory_gib,
+           L::kMaxGib);
+  c.Number("workload.dataset_tokens", w.dataset_tokens, L::kMaxDatasetTokens);
+  c.Number("workload.dataset_examples", w.dataset_examples,
+           L::kMaxDatasetExamples);
+  c.Number("workload.dataset_gib", w.dataset_gib, L::kMaxGib);
+  c.Number("workload.epochs", w.epochs, L::kMaxEpochs);
+  c.Integer("workload.steps", w.steps, L::kMaxSteps);
+  c.Integer("workload.global_batch_size", w.global_batch_size,
+            L::kMaxGlobalBatchSize);
   c.Number("workload.checkpoint_interval_minutes",
-           w.checkpoint_interval_minutes, 1e7);
-  c.Number("workload.lora_rank", w.lora_rank, 1e5);
+           w.checkpoint_interval_minutes, L::kMaxCheckpointIntervalMinutes);
+  c.Number("workload.lora_rank", w.lora_rank, L::kMaxLoraRank);
+  c.Count("workload.tpu_unsuited_ops", w.tpu_unsuited_ops,
+          L::kMaxTpuUnsuitedOps);
   const TransformerShape& s = w.transformer_shape;
-  c.Integer("workload.transformer_shape.layers", s.layers, 100000);
-  c.Integer("workload.transformer_shape.hidden_size", s.hidden_size, 1 << 20);
+  c.Integer("workload.transformer_shape.layers", s.layers, L::kMaxLayers);
+  c.Integer("workload.transformer_shape.hidden_size", s.hidden_size,
+            L::kMaxHiddenSize);
   c.Integer("workload.transformer_shape.attention_heads", s.attention_heads,
-            1 << 16);
+            L::kMaxAttentionHeads);
   c.Integer("workload.transformer_shape.sequence_length", s.sequence_length,
-            1 << 24);
-  c.Integer("workload.transformer_shape.vocab_size", s.vocab_size, 1 << 24);
+            L::kMaxSequenceLength);
+  c.Integer("workload.transformer_shape.vocab_size", s.vocab_size,
+            L::kMaxVocabSize);
   c.Integer("workload.transformer_shape.ffn_hidden_size", s.ffn_hidden_size,
-            1 << 22);
+            L::kMaxFfnHiddenSize);
   if (s.hidden_size > 0 && s.attention_heads > 0 &&
       s.hidden_size % s.attention_heads != 0) {
     c.Add("workload.transformer_shape.attention_heads",
@@ -102,7 +144,8 @@ void CheckWorkload(const Workload& w, Checker& c) {
 // pinned ZeRO stage and the preset name.
 void CheckModelDetails(const Workload& w, Checker& c) {
   const TransformerShape& s = w.transformer_shape;
-  c.Integer("workload.transformer_shape.num_kv_heads", s.num_kv_heads, 1 << 16);
+  c.Integer("workload.transformer_shape.num_kv_heads", s.num_kv_heads,
+            L::kMaxAttentionHeads);
   if (s.num_kv_heads > 0 && s.attention_heads > 0 &&
       (s.num_kv_heads > s.attention_heads ||
        s.attention_heads % s.num_kv_heads != 0)) {
@@ -111,48 +154,52 @@ void CheckModelDetails(const Workload& w, Checker& c) {
                        " heads, ", s.num_kv_heads, " KV heads)"));
   }
   c.Text("workload.model_name", w.model_name);
-  c.Integer("workload.micro_batch_size", w.micro_batch_size, kMaxBatch);
+  c.Integer("workload.micro_batch_size", w.micro_batch_size,
+            L::kMaxGlobalBatchSize);
   if (w.global_batch_size > 0 && w.micro_batch_size > w.global_batch_size) {
     c.Add("workload.micro_batch_size",
           absl::StrCat("must not exceed global_batch_size (",
                        w.micro_batch_size, " > ", w.global_batch_size, ")"));
   }
   c.Integer("workload.gradient_accumulation_steps",
-            w.gradient_accumulation_steps, kMaxSteps);
+            w.gradient_accumulation_steps, L::kMaxSteps);
   if (w.zero_stage && (*w.zero_stage < 0 || *w.zero_stage > 3)) {
     c.Add("workload.zero_stage",
           absl::StrCat("must be 0, 1, 2 or 3 (got ", *w.zero_stage, ")"));
   }
   c.Number("workload.active_parameter_count", w.active_parameter_count,
-           kMaxParams);
+           L::kMaxParameterCount);
   if (w.parameter_count > 0 &&
       w.active_parameter_count > w.parameter_count) {
     c.Add("workload.active_parameter_count",
           absl::StrFormat("must not exceed parameter_count (%g > %g)",
                           w.active_parameter_count, w.parameter_count));
   }
-  c.Integer("workload.num_experts", w.num_experts, 1 << 16);
+  c.Integer("workload.num_experts", w.num_experts, L::kMaxExperts);
   c.Integer("workload.edge.unmapped_op_count", w.edge.unmapped_op_count,
-            1 << 20);
+            L::kMaxUnmappedOps);
 }
 
 void CheckMesh(const std::string& prefix, const MultisliceMesh& m, Checker& c) {
-  c.Integer(prefix + "ici_data_parallelism", m.ici_data_parallelism, kMaxCount);
-  c.Integer(prefix + "ici_fsdp_parallelism", m.ici_fsdp_parallelism, kMaxCount);
+  c.Integer(prefix + "ici_data_parallelism", m.ici_data_parallelism, L::kMaxAccelerators);
+  c.Integer(prefix + "ici_fsdp_parallelism", m.ici_fsdp_parallelism, L::kMaxAccelerators);
   c.Integer(prefix + "ici_tensor_parallelism", m.ici_tensor_parallelism,
-            kMaxCount);
-  c.Integer(prefix + "dcn_data_parallelism", m.dcn_data_parallelism, 4096);
-  c.Integer(prefix + "dcn_fsdp_parallelism", m.dcn_fsdp_parallelism, 4096);
-  c.Integer(prefix + "dcn_tensor_parallelism", m.dcn_tensor_parallelism, 4096);
+            L::kMaxAccelerators);
+  c.Integer(prefix + "dcn_data_parallelism", m.dcn_data_parallelism, L::kMaxSlices);
+  c.Integer(prefix + "dcn_fsdp_parallelism", m.dcn_fsdp_parallelism, L::kMaxSlices);
+  c.Integer(prefix + "dcn_tensor_parallelism", m.dcn_tensor_parallelism, L::kMaxSlices);
   c.Integer(prefix + "dcn_pipeline_parallelism", m.dcn_pipeline_parallelism,
-            4096);
+            L::kMaxSlices);
 }
 
 // The current slices: one topology each, as many as slice_count says.
 void CheckSlices(const CurrentSetup& cur, Checker& c) {
-  for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
-    c.Topology(absl::StrCat("current_setup.slice_topologies[", i, "]"),
-               cur.slice_topologies[i]);
+  if (c.Count("current_setup.slice_topologies", cur.slice_topologies,
+              L::kMaxSlices)) {
+    for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
+      c.Topology(absl::StrCat("current_setup.slice_topologies[", i, "]"),
+                 cur.slice_topologies[i]);
+    }
   }
   if (!cur.slice_topologies.empty() && cur.slice_count > 0 &&
       static_cast<size_t>(cur.slice_count) != cur.slice_topologies.size()) {
@@ -166,12 +213,20 @@ void CheckSlices(const CurrentSetup& cur, Checker& c) {
 
 void CheckDistributionProposal(const std::string& path,
                                const DistributionProposal& d, Checker& c) {
-  c.Integer(path + ".slices", d.slices, 4096);
-  c.Integer(path + ".data_parallelism", d.data_parallelism, kMaxCount);
-  c.Integer(path + ".tensor_parallelism", d.tensor_parallelism, kMaxCount);
-  c.Integer(path + ".pipeline_parallelism", d.pipeline_parallelism, kMaxCount);
-  c.Integer(path + ".fsdp_parallelism", d.fsdp_parallelism, kMaxCount);
+  c.Integer(path + ".slices", d.slices, L::kMaxSlices);
+  c.Integer(path + ".data_parallelism", d.data_parallelism, L::kMaxAccelerators);
+  c.Integer(path + ".tensor_parallelism", d.tensor_parallelism, L::kMaxAccelerators);
+  c.Integer(path + ".pipeline_parallelism", d.pipeline_parallelism, L::kMaxAccelerators);
+  c.Integer(path + ".fsdp_parallelism", d.fsdp_parallelism, L::kMaxAccelerators);
   if (d.mesh) CheckMesh(path + ".mesh.", *d.mesh, c);
+}
+
+void CheckLayerWidths(const std::string& path,
+                      const std::vector<int64_t>& widths, Checker& c) {
+  if (!c.Count(path, widths, L::kMaxLayerWidths)) return;
+  for (size_t i = 0; i < widths.size(); ++i) {
+    c.Integer(absl::StrCat(path, "[", i, "]"), widths[i], L::kMaxLayerWidth);
+  }
 }
 
 void CheckCommon(const Workload& w, const Goal& g, const Constraints& k,
@@ -179,29 +234,33 @@ void CheckCommon(const Workload& w, const Goal& g, const Constraints& k,
                  Checker& c) {
   CheckWorkload(w, c);
   CheckModelDetails(w, c);
-  c.Number("goal.deadline_hours", g.deadline_hours, kMaxHours);
-  c.Number("goal.budget_usd", g.budget_usd, kMaxUsd);
-  c.Integer("constraints.max_accelerators", k.max_accelerators, kMaxCount);
-  for (size_t i = 0; i < k.allowed_series.size(); ++i) {
-    c.Text(absl::StrCat("constraints.allowed_series[", i, "]"),
-           k.allowed_series[i]);
+  c.Number("goal.deadline_hours", g.deadline_hours, L::kMaxHours);
+  c.Number("goal.budget_usd", g.budget_usd, L::kMaxUsd);
+  c.Integer("constraints.max_accelerators", k.max_accelerators,
+            L::kMaxAccelerators);
+  c.Count("constraints.allowed_platforms", k.allowed_platforms,
+          L::kMaxAllowedPlatforms);
+  if (c.Count("constraints.allowed_series", k.allowed_series,
+              L::kMaxAllowedSeries)) {
+    for (size_t i = 0; i < k.allowed_series.size(); ++i) {
+      c.Text(absl::StrCat("constraints.allowed_series[", i, "]"),
+             k.allowed_series[i], L::kMaxSeriesNameChars);
+    }
   }
   c.Text("constraints.region", k.region);
   c.Text("current_setup.hardware", cur.hardware);
   c.Integer("current_setup.accelerator_count", cur.accelerator_count,
-            kMaxCount);
-  c.Integer("current_setup.node_count", cur.node_count, kMaxCount);
-  c.Integer("current_setup.slice_count", cur.slice_count, 4096);
+            L::kMaxAccelerators);
+  c.Integer("current_setup.node_count", cur.node_count, L::kMaxNodes);
+  c.Integer("current_setup.slice_count", cur.slice_count, L::kMaxSlices);
   c.Topology("current_setup.tpu_topology", cur.tpu_topology);
+  c.Count("current_setup.symptoms", cur.symptoms, L::kMaxSymptoms);
   c.Integer("current_setup.current_global_batch_size",
-            cur.current_global_batch_size, kMaxBatch);
+            cur.current_global_batch_size, L::kMaxGlobalBatchSize);
   c.Integer("current_setup.max_tolerated_global_batch_size",
-            cur.max_tolerated_global_batch_size, kMaxBatch);
-  for (size_t i = 0; i < cur.layer_widths.size(); ++i) {
-    c.Integer(absl::StrCat("current_setup.layer_widths[", i, "]"),
-              cur.layer_widths[i], 1 << 24);
-  }
-  c.Number("current_setup.observed_hours", cur.observed_hours, kMaxHours);
+            cur.max_tolerated_global_batch_size, L::kMaxGlobalBatchSize);
+  CheckLayerWidths("current_setup.layer_widths", cur.layer_widths, c);
+  c.Number("current_setup.observed_hours", cur.observed_hours, L::kMaxHours);
   CheckSlices(cur, c);
   c.Date("as_of", as_of);
 }
@@ -212,8 +271,8 @@ void CheckHardwareProposal(const std::string& path, const HardwareProposal& h,
   c.Text(path + ".machine_type", h.machine_type);
   c.Text(path + ".accelerator", h.accelerator);
   c.Topology(path + ".tpu_topology", h.tpu_topology);
-  c.Integer(path + ".slices", h.slices, 4096);
-  c.Integer(path + ".count", h.count, kMaxCount);
+  c.Integer(path + ".slices", h.slices, L::kMaxSlices);
+  c.Integer(path + ".count", h.count, L::kMaxAccelerators);
   if (h.layout) CheckDistributionProposal(path + ".layout", *h.layout, c);
 }
 
@@ -230,8 +289,9 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
   std::vector<FieldViolation> out;
   Checker c(&out);
   CheckCommon(r.workload, r.goal, r.constraints, r.current_setup, r.as_of, c);
-  if (r.proposals.empty()) c.Add("proposals", "must hold at least one proposal");
-  if (r.proposals.size() > 64) c.Add("proposals", "at most 64 proposals");
+  if (r.proposals.empty())
+    c.Add("proposals", "must hold at least one proposal");
+  if (!c.Count("proposals", r.proposals, L::kMaxProposals)) return out;
   for (size_t i = 0; i < r.proposals.size(); ++i) {
     const Proposal& p = r.proposals[i];
     const std::string path = absl::StrCat("proposals[", i, "]");
@@ -250,12 +310,11 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
       if (m.kind == RemedyKind::kUnspecified) {
         c.Add(path + ".remedy.kind", "must be set");
       }
-      if (m.target) CheckHardwareProposal(path + ".remedy.target", *m.target, c);
-      c.Integer(path + ".remedy.global_batch_size", m.global_batch_size, kMaxBatch);
-      for (size_t j = 0; j < m.layer_widths.size(); ++j) {
-        c.Integer(absl::StrCat(path, ".remedy.layer_widths[", j, "]"),
-                  m.layer_widths[j], 1 << 24);
-      }
+      if (m.target)
+        CheckHardwareProposal(path + ".remedy.target", *m.target, c);
+      c.Integer(path + ".remedy.global_batch_size", m.global_batch_size,
+                L::kMaxGlobalBatchSize);
+      CheckLayerWidths(path + ".remedy.layer_widths", m.layer_widths, c);
     }
   }
   return out;
@@ -264,7 +323,8 @@ std::vector<FieldViolation> ValidateReviewRequest(const ReviewRequest& r) {
 std::vector<FieldViolation> ValidateListRequest(const ListRequest& r) {
   std::vector<FieldViolation> out;
   Checker c(&out);
-  c.Number("min_memory_gib", r.min_memory_gib, kMaxGib);
+  c.Count("platforms", r.platforms, L::kMaxListPlatforms);
+  c.Number("min_memory_gib", r.min_memory_gib, L::kMaxGib);
   return out;
 }
 

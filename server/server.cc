@@ -10,7 +10,9 @@
 #include <sstream>
 #include <system_error>
 #include <thread>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "catalog/loader.h"
@@ -26,6 +28,22 @@
 
 namespace accelplan::server {
 namespace {
+
+// civetweb options of the metrics endpoint. Each open connection holds one
+// worker thread until its request arrives, so prometheus-cpp's default of 2
+// threads let two idle TCP connections block /metrics for civetweb's default
+// 30 s request timeout (issue 20). Enough workers for a few idle or slow
+// clients beside the scrapers, and a short timeout to free them; scrapers
+// send their request as soon as they connect and read the answer at once.
+constexpr int kMetricsThreads = 8;
+constexpr int kMetricsRequestTimeoutMs = 3000;
+
+std::vector<std::string> MetricsExposerOptions(const std::string& listen) {
+  return {"listening_ports",    listen,
+          "num_threads",        absl::StrCat(kMetricsThreads),
+          "request_timeout_ms", absl::StrCat(kMetricsRequestTimeoutMs),
+          "enable_keep_alive",  "no"};
+}
 
 int Millis(absl::Duration d) {
   const int64_t ms = absl::ToInt64Milliseconds(d);
@@ -125,7 +143,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(
   if (!options.metrics_listen.empty()) {
     try {
       s->exposer_ =
-          std::make_unique<prometheus::Exposer>(options.metrics_listen);
+          std::make_unique<prometheus::Exposer>(
+          MetricsExposerOptions(options.metrics_listen));
     } catch (const std::exception& e) {
       return absl::UnavailableError(absl::StrCat(
           "cannot serve metrics on ", options.metrics_listen, ": ", e.what()));

@@ -1,7 +1,7 @@
 #include "server/status.h"
 
 #include "absl/strings/str_cat.h"
-#include "google/rpc/error_details.pb.h"
+#include "api/errors.h"
 #include "google/rpc/status.pb.h"
 
 namespace accelplan::server {
@@ -25,33 +25,9 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   return grpc::Status(code, message, details.SerializeAsString());
 }
 
-std::string DescribeViolations(
-    const std::vector<planner::FieldViolation>& violations) {
-  std::string out;
-  for (const planner::FieldViolation& v : violations) {
-    if (!out.empty()) out.append("; ");
-    absl::StrAppend(&out, v.field, ": ", v.description);
-  }
-  return out;
-}
-
 grpc::Status InvalidArgument(
     const std::vector<planner::FieldViolation>& violations) {
-  const std::string message =
-      absl::StrCat("invalid request: ", DescribeViolations(violations));
-  google::rpc::BadRequest bad_request;
-  for (const planner::FieldViolation& v : violations) {
-    google::rpc::BadRequest::FieldViolation* fv =
-        bad_request.add_field_violations();
-    fv->set_field(v.field);
-    fv->set_description(v.description);
-  }
-  google::rpc::Status details;
-  details.set_code(static_cast<int>(grpc::StatusCode::INVALID_ARGUMENT));
-  details.set_message(message);
-  details.add_details()->PackFrom(bad_request);
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message,
-                      details.SerializeAsString());
+  return ToGrpcStatus(api::InvalidRequest(violations));
 }
 
 absl::string_view GoCodeName(grpc::StatusCode code) {

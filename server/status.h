@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "grpcpp/support/status.h"
+#include "api/errors.h"
 #include "planner/types.h"
 
 namespace accelplan::server {
@@ -19,15 +20,18 @@ namespace accelplan::server {
 // its payloads become the details of a google.rpc.Status.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
-// INVALID_ARGUMENT whose message names every bad field
-// ("invalid request: workload.parameter_count: must be >= 0; ...") and whose
-// details hold a google.rpc.BadRequest with one field violation each.
-grpc::Status InvalidArgument(
-    const std::vector<planner::FieldViolation>& violations);
+// The bounds and helpers of api/errors.h, under their old names here.
+using api::BoundViolations;
+using api::DescribeViolations;
+using api::kMaxInvalidArgumentDetailsBytes;
+using api::kMaxInvalidArgumentMessageBytes;
+using api::kMaxReportedViolations;
+using api::kMaxViolationDescriptionChars;
+using api::kMaxViolationFieldChars;
+using api::TruncateUtf8;
 
-// "field: description; field: description", the message part above; also
-// what the CLI prints for bad input in in-process mode.
-std::string DescribeViolations(
+// ToGrpcStatus(api::InvalidRequest(violations)).
+grpc::Status InvalidArgument(
     const std::vector<planner::FieldViolation>& violations);
 
 // go-grpc-prometheus spelling of a status code ("OK", "InvalidArgument",

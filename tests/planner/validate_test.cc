@@ -6,15 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "planner/engine.h"
+#include "planner/limits.h"
 #include "planner/planner.h"
+#include "planner/remedies.h"
 #include "planner/types.h"
 
 namespace accelplan::planner {
 namespace {
 
 using ::testing::Contains;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 std::set<std::string> Fields(const std::vector<FieldViolation>& v) {
@@ -244,6 +249,315 @@ TEST(ValidateListRequest, NamesNegativeMinimumMemory) {
   EXPECT_THAT(Fields(ValidateListRequest(r)), Contains("min_memory_gib"));
   r.min_memory_gib = 40;
   EXPECT_THAT(ValidateListRequest(r), IsEmpty());
+}
+
+// ------------------------------------------------------------------ limits
+// Every size limit of planner/limits.h, both ways: at the limit accepted,
+// one over rejected with a violation that names the field and the limit.
+
+namespace L = limits;
+
+// The single violation of `v` for `field`; fails the test when there is not
+// exactly one violation.
+FieldViolation Only(const std::vector<FieldViolation>& v) {
+  EXPECT_EQ(v.size(), 1u);
+  return v.empty() ? FieldViolation{} : v.front();
+}
+
+void ExpectNamesLimit(const std::vector<FieldViolation>& v,
+                      const std::string& field, int64_t limit) {
+  const FieldViolation f = Only(v);
+  EXPECT_EQ(f.field, field);
+  EXPECT_THAT(f.description, HasSubstr(std::to_string(limit))) << f.field;
+}
+
+TEST(ValidateLimits, AllowedSeriesCount) {
+  PlanRequest r = GoodRequest();
+  r.constraints.allowed_series.assign(L::kMaxAllowedSeries, "TPU v5e");
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.constraints.allowed_series.push_back("TPU v5e");
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.allowed_series",
+                   L::kMaxAllowedSeries);
+}
+
+TEST(ValidateLimits, HugeAllowedSeriesGivesOneViolation) {
+  PlanRequest r = GoodRequest();
+  // The issue-20 probe: half a million empty entries in one valid body.
+  r.constraints.allowed_series.assign(524288, "");
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.allowed_series",
+                   L::kMaxAllowedSeries);
+}
+
+TEST(ValidateLimits, AllowedSeriesEntryLength) {
+  PlanRequest r = GoodRequest();
+  r.constraints.allowed_series = {"A3 High",
+                                  std::string(L::kMaxSeriesNameChars, 'x')};
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.constraints.allowed_series[1].push_back('x');
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.allowed_series[1]",
+                   L::kMaxSeriesNameChars);
+}
+
+TEST(ValidateLimits, StringLimitCountsCharactersNotBytes) {
+  PlanRequest r = GoodRequest();
+  std::string region;
+  for (int i = 0; i < L::kMaxStringChars; ++i) region += "\xc3\xa9";  // é
+  r.constraints.region = region;  // 512 bytes, 256 characters
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.constraints.region += "e";
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.region",
+                   L::kMaxStringChars);
+}
+
+TEST(ValidateLimits, EveryPlanStringField) {
+  struct Case {
+    const char* field;
+    std::string PlanRequest::*top;  // as_of
+    std::string Workload::*workload;
+    std::string Constraints::*constraints;
+    std::string CurrentSetup::*current;
+  };
+  const std::vector<Case> cases = {
+      {"as_of", &PlanRequest::as_of, nullptr, nullptr, nullptr},
+      {"workload.framework_version", nullptr, &Workload::framework_version,
+       nullptr, nullptr},
+      {"constraints.region", nullptr, nullptr, &Constraints::region, nullptr},
+      {"current_setup.hardware", nullptr, nullptr, nullptr,
+       &CurrentSetup::hardware},
+      {"current_setup.tpu_topology", nullptr, nullptr, nullptr,
+       &CurrentSetup::tpu_topology},
+  };
+  for (const Case& c : cases) {
+    PlanRequest r = GoodRequest();
+    std::string* target = c.top           ? &(r.*c.top)
+                          : c.workload    ? &(r.workload.*c.workload)
+                          : c.constraints ? &(r.constraints.*c.constraints)
+                                          : &(r.current_setup.*c.current);
+    *target = std::string(L::kMaxStringChars + 1, '9');
+    const auto v = ValidatePlanRequest(r);
+    ExpectNamesLimit(v, c.field, L::kMaxStringChars);
+  }
+}
+
+TEST(ValidateLimits, LongBadValuesAreNotEchoedWhole) {
+  PlanRequest r = GoodRequest();
+  r.as_of = std::string(3000, '7');
+  const FieldViolation f = Only(ValidatePlanRequest(r));
+  EXPECT_EQ(f.field, "as_of");
+  EXPECT_LT(f.description.size(), 200u);
+  // Just under the length limit: still not a date, quoted truncated.
+  r.as_of = std::string(L::kMaxStringChars, '7');
+  const FieldViolation g = Only(ValidatePlanRequest(r));
+  EXPECT_EQ(g.field, "as_of");
+  EXPECT_THAT(g.description, HasSubstr("YYYY-MM-DD"));
+  EXPECT_THAT(g.description, HasSubstr("..."));
+  EXPECT_LT(g.description.size(), 100u);
+}
+
+TEST(ValidateLimits, EchoNeverCutsAMultibyteCharacter) {
+  PlanRequest r = GoodRequest();
+  std::string topology;
+  for (int i = 0; i < 100; ++i) topology += "\xe2\x82\xac";  // €, 3 bytes
+  r.current_setup.tpu_topology = topology;
+  const FieldViolation f = Only(ValidatePlanRequest(r));
+  EXPECT_EQ(f.field, "current_setup.tpu_topology");
+  // Whole characters only: every € kept has all three bytes.
+  size_t euros = 0;
+  for (size_t i = 0;
+       (i = f.description.find("\xe2\x82\xac", i)) != std::string::npos;
+       i += 3) {
+    ++euros;
+  }
+  EXPECT_EQ(euros, static_cast<size_t>(L::kMaxEchoedChars));
+  size_t lead = 0;
+  for (unsigned char ch : f.description) lead += ch == 0xe2;
+  EXPECT_EQ(lead, euros);
+}
+
+TEST(ValidateLimits, Symptoms) {
+  PlanRequest r = GoodRequest();
+  // Repeats are allowed up to the limit (the planner ignores them) ...
+  r.current_setup.symptoms.assign(L::kMaxSymptoms, Symptom::kInputBound);
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  // ... and rejected beyond it.
+  r.current_setup.symptoms.push_back(Symptom::kInputBound);
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.symptoms",
+                   L::kMaxSymptoms);
+}
+
+TEST(ValidateLimits, EnumLists) {
+  PlanRequest r = GoodRequest();
+  r.constraints.allowed_platforms.assign(L::kMaxAllowedPlatforms,
+                                         Platform::kTpu);
+  r.workload.tpu_unsuited_ops.assign(L::kMaxTpuUnsuitedOps,
+                                     TpuUnsuitedOp::kFrequentBranching);
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.constraints.allowed_platforms.push_back(Platform::kTpu);
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.allowed_platforms",
+                   L::kMaxAllowedPlatforms);
+  r.constraints.allowed_platforms.pop_back();
+  r.workload.tpu_unsuited_ops.push_back(TpuUnsuitedOp::kFrequentBranching);
+  ExpectNamesLimit(ValidatePlanRequest(r), "workload.tpu_unsuited_ops",
+                   L::kMaxTpuUnsuitedOps);
+
+  ListRequest list;
+  list.platforms.assign(L::kMaxListPlatforms, Platform::kGpu);
+  EXPECT_THAT(ValidateListRequest(list), IsEmpty());
+  list.platforms.push_back(Platform::kGpu);
+  ExpectNamesLimit(ValidateListRequest(list), "platforms",
+                   L::kMaxListPlatforms);
+}
+
+TEST(ValidateLimits, LayerWidths) {
+  PlanRequest r = GoodRequest();
+  r.current_setup.layer_widths.assign(L::kMaxLayerWidths, 1024);
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.current_setup.layer_widths.push_back(1024);
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.layer_widths",
+                   L::kMaxLayerWidths);
+  // An over-long list of bad widths is one violation, not one per entry.
+  r.current_setup.layer_widths.assign(10000, -1);
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.layer_widths",
+                   L::kMaxLayerWidths);
+  r.current_setup.layer_widths = {L::kMaxLayerWidth};
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.current_setup.layer_widths = {L::kMaxLayerWidth + 1};
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.layer_widths[0]",
+                   L::kMaxLayerWidth);
+}
+
+TEST(ValidateLimits, ParameterCount) {
+  PlanRequest r = GoodRequest();
+  r.workload.parameter_count = L::kMaxParameterCount;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.workload.parameter_count = 1.01e14;
+  const FieldViolation f = Only(ValidatePlanRequest(r));
+  EXPECT_EQ(f.field, "workload.parameter_count");
+  EXPECT_THAT(f.description, HasSubstr("1e+14"));
+  r.workload.parameter_count = 1e308;
+  EXPECT_EQ(Only(ValidatePlanRequest(r)).field, "workload.parameter_count");
+}
+
+TEST(ValidateLimits, CurrentSetupCounts) {
+  PlanRequest r = GoodRequest();
+  r.current_setup.slice_count = L::kMaxSlices;
+  r.current_setup.node_count = L::kMaxNodes;
+  r.current_setup.accelerator_count = L::kMaxAccelerators;
+  r.constraints.max_accelerators = L::kMaxAccelerators;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.current_setup.slice_count = L::kMaxSlices + 1;
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.slice_count",
+                   L::kMaxSlices);
+  r.current_setup.slice_count = 1000000;  // the probe's 1e6 slices
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.slice_count",
+                   L::kMaxSlices);
+  r.current_setup.slice_count = 1;
+  r.current_setup.node_count = L::kMaxNodes + 1;
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.node_count",
+                   L::kMaxNodes);
+  r.current_setup.node_count = 1;
+  r.current_setup.accelerator_count = L::kMaxAccelerators + 1;
+  ExpectNamesLimit(ValidatePlanRequest(r), "current_setup.accelerator_count",
+                   L::kMaxAccelerators);
+  r.current_setup.accelerator_count = 1;
+  r.constraints.max_accelerators = L::kMaxAccelerators + 1;
+  ExpectNamesLimit(ValidatePlanRequest(r), "constraints.max_accelerators",
+                   L::kMaxAccelerators);
+}
+
+Proposal HardwareAt(int slices, int count) {
+  Proposal p;
+  p.label = "hw";
+  p.hardware = HardwareProposal{};
+  p.hardware->platform = Platform::kTpu;
+  p.hardware->accelerator = "tpu-v5e";
+  p.hardware->tpu_topology = "16x16";
+  p.hardware->slices = slices;
+  p.hardware->count = count;
+  return p;
+}
+
+TEST(ValidateLimits, Proposals) {
+  ReviewRequest r = GoodReview();
+  r.proposals.assign(L::kMaxProposals, r.proposals.front());
+  EXPECT_THAT(ValidateReviewRequest(r), IsEmpty());
+  r.proposals.push_back(r.proposals.front());
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals", L::kMaxProposals);
+  // Over the limit, bad proposals are not listed one by one.
+  Proposal bad = r.proposals.front();
+  bad.hardware->count = -1;
+  r.proposals.assign(10000, bad);
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals", L::kMaxProposals);
+}
+
+TEST(ValidateLimits, ProposalFields) {
+  ReviewRequest r = GoodReview();
+  r.proposals = {HardwareAt(L::kMaxSlices, L::kMaxAccelerators)};
+  r.proposals[0].label = std::string(L::kMaxStringChars, 'a');
+  EXPECT_THAT(ValidateReviewRequest(r), IsEmpty());
+  r.proposals = {HardwareAt(L::kMaxSlices + 1, 1)};
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].hardware.slices",
+                   L::kMaxSlices);
+  r.proposals = {HardwareAt(1, L::kMaxAccelerators + 1)};
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].hardware.count",
+                   L::kMaxAccelerators);
+  r.proposals = {HardwareAt(1, 1)};
+  r.proposals[0].label = std::string(L::kMaxStringChars + 1, 'a');
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].label",
+                   L::kMaxStringChars);
+  r.proposals = {HardwareAt(1, 1)};
+  r.proposals[0].hardware->machine_type =
+      std::string(L::kMaxStringChars + 1, 'a');
+  ExpectNamesLimit(ValidateReviewRequest(r),
+                   "proposals[0].hardware.machine_type", L::kMaxStringChars);
+
+  Proposal remedy;
+  remedy.remedy = RemedyProposal{};
+  remedy.remedy->kind = RemedyKind::kFixTensorShapes;
+  remedy.remedy->layer_widths.assign(L::kMaxLayerWidths, 128);
+  r.proposals = {remedy};
+  EXPECT_THAT(ValidateReviewRequest(r), IsEmpty());
+  r.proposals[0].remedy->layer_widths.push_back(128);
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].remedy.layer_widths",
+                   L::kMaxLayerWidths);
+
+  Proposal mesh;
+  mesh.distribution = DistributionProposal{};
+  mesh.distribution->strategy = Strategy::kMultislice;
+  mesh.distribution->slices = L::kMaxSlices;
+  mesh.distribution->mesh = MultisliceMesh{};
+  mesh.distribution->mesh->dcn_data_parallelism = L::kMaxSlices;
+  r.proposals = {mesh};
+  EXPECT_THAT(ValidateReviewRequest(r), IsEmpty());
+  r.proposals[0].distribution->mesh->dcn_data_parallelism = L::kMaxSlices + 1;
+  ExpectNamesLimit(ValidateReviewRequest(r),
+                   "proposals[0].distribution.mesh.dcn_data_parallelism",
+                   L::kMaxSlices);
+  r.proposals[0].distribution->mesh->dcn_data_parallelism = 1;
+  r.proposals[0].distribution->slices = L::kMaxSlices + 1;
+  ExpectNamesLimit(ValidateReviewRequest(r), "proposals[0].distribution.slices",
+                   L::kMaxSlices);
+}
+
+// What validation lets through, the planner bounds: a symptom repeated up to
+// the limit adds its remedies once.
+TEST(RemediesForSymptoms, RepeatedSymptomAddsItsRemediesOnce) {
+  const catalog::Catalog empty;
+  internal::Job once;
+  once.current.symptoms = {Symptom::kOutOfMemory, Symptom::kInputBound};
+  internal::Job repeated;
+  for (int i = 0; i < L::kMaxSymptoms / 2; ++i) {
+    repeated.current.symptoms.push_back(Symptom::kOutOfMemory);
+    repeated.current.symptoms.push_back(Symptom::kInputBound);
+  }
+  const std::vector<Remedy> a = internal::RemediesForSymptoms(empty, once);
+  const std::vector<Remedy> b = internal::RemediesForSymptoms(empty, repeated);
+  ASSERT_FALSE(a.empty());
+  ASSERT_EQ(b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(b[i].kind, a[i].kind);
+    EXPECT_EQ(b[i].summary, a[i].summary);
+  }
 }
 
 }  // namespace
