@@ -109,6 +109,8 @@ struct Accelerator {
   std::string series_id;
   bool legacy = false;
   std::string source_id;
+  // NVIDIA architecture ("Hopper", "Ada Lovelace", ...); empty for TPUs.
+  std::string architecture;
   // Facts (fact_kinds.applies_to = 'accelerator').
   std::optional<Fact> memory_bytes;  // per device, usable where stated
   std::optional<Fact> memory_bandwidth;

@@ -270,8 +270,8 @@ class Loader {
   absl::Status LoadAccelerators() {
     SQLite::Statement q(
         db_,
-        "SELECT id, platform, name, series_id, legacy, source_id "
-        "FROM accelerators ORDER BY id");
+        "SELECT id, platform, name, series_id, legacy, source_id, "
+        "architecture FROM accelerators ORDER BY id");
     while (q.executeStep()) {
       Accelerator a;
       a.id = q.getColumn(0).getString();
@@ -291,6 +291,7 @@ class Loader {
       }
       a.legacy = q.getColumn(4).getInt() != 0;
       a.source_id = q.getColumn(5).getString();
+      a.architecture = Text(q.getColumn(6));
       if (absl::Status st = CheckSource("accelerators", row, a.source_id);
           !st.ok())
         return st;

@@ -130,6 +130,7 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('HF-GEMMA-3-1B', 'https://huggingface.co/google/gemma-3-1b-pt/blob/main/config.json', 'Gemma 3 1B config.json', NULL),
   ('HF-GEMMA-3-12B', 'https://huggingface.co/google/gemma-3-12b-pt/blob/main/config.json', 'Gemma 3 12B config.json (text_config)', NULL),
   ('HF-MISTRAL-7B', 'https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json', 'Mistral 7B v0.1 config.json', NULL),
+  ('MISTRAL-BLOG', 'https://mistral.ai/news/announcing-mistral-7b', 'Mistral AI: Announcing Mistral 7B (7.3B parameters)', 'read via the copy quoted at https://ollama.ai/library/mistral'),
   ('HF-MIXTRAL-8X7B', 'https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json', 'Mixtral 8x7B v0.1 config.json', NULL),
   ('HF-QWEN2.5-7B', 'https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json', 'Qwen2.5 7B config.json', 'model card: 7.61B parameters'),
   ('HF-QWEN2.5-72B', 'https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json', 'Qwen2.5 72B config.json', 'model card: 72.7B parameters'),

@@ -93,6 +93,8 @@ TEST_F(CatalogLoaderTest, AuditedFactsCarryTheirFixedValues) {
   EXPECT_DOUBLE_EQ(Acc("nvidia-l4").peak_fp8->value, 242.5e12);
   EXPECT_EQ(Acc("nvidia-l4").peak_fp8->source_id, "NV-L4");
   EXPECT_DOUBLE_EQ(Acc("nvidia-gb300").peak_int8->value, 165e12);
+  EXPECT_EQ(Acc("nvidia-gb300").architecture, "Blackwell Ultra");
+  EXPECT_EQ(Acc("nvidia-l4").architecture, "Ada Lovelace");
   const MachineType* one = cat().FindMachineType("ct6e-standard-1t");
   ASSERT_NE(one, nullptr);
   EXPECT_DOUBLE_EQ(*one->memory_bytes, 176 * kGiB);
@@ -559,6 +561,16 @@ INSTANTIATE_TEST_SUITE_P(
                 "'data_date';",
                 absl::StatusCode::kInvalidArgument,
                 {"data_date", "YYYY-MM-DD"}},
+        BadCase{"ModelIdNotLowercase",
+                "UPDATE models SET id = 'Llama-3.1-8B' WHERE id = "
+                "'llama-3.1-8b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "Llama-3.1-8B", "lowercase"}},
+        BadCase{"ModelActiveAboveTotal",
+                "UPDATE models SET active_params = 1e12 WHERE id = "
+                "'mixtral-8x7b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "mixtral-8x7b", "active_params"}},
         BadCase{"FebruaryThirtieth",
                 "UPDATE prices SET price_date = '2026-02-30' WHERE subject = "
                 "'n1-standard-8';",

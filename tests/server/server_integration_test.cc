@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "SQLiteCpp/SQLiteCpp.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -1185,6 +1187,80 @@ TEST(ServerLifecycleTest, MissingCatalogExitsNonZeroWithAClearError) {
   const std::string log = server.Log();
   EXPECT_THAT(log, HasSubstr("\"level\":\"error\""));
   EXPECT_THAT(log, HasSubstr(missing));
+}
+
+// Catalog faults at reload (issue 17): each is refused with its own message
+// in the log, counted as a failed reload, and the old snapshot keeps
+// serving. The same LoadCatalog refuses them at start
+// (tests/catalog/catalog_file_faults_test.cc, catalog_loader_test.cc).
+TEST(ServerLifecycleTest, ReloadRefusesFaultyCatalogsWithTheirOwnMessages) {
+  const std::string dir = MakeTempDir();
+  ASSERT_FALSE(dir.empty());
+  const std::string path = absl::StrCat(dir, "/catalog.sqlite");
+  CopyFile(ACCELPLAN_TEST_CATALOG_DB, path);
+  ServerProcess server({}, path);
+  ASSERT_TRUE(server.WaitUntilReady()) << server.Log();
+  auto plan_version = [&] {
+    auto stub = server.Stub();
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::PlanTrainingResponse response;
+    const grpc::Status status =
+        stub->PlanTraining(&context, SimpleJaxRequest(), &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response.catalog_version();
+  };
+  const std::string version = plan_version();
+  ASSERT_THAT(version, Not(IsEmpty()));
+  const std::vector<std::string> failure = {"result=\"failure\""};
+  const int metrics = server.metrics_port();
+  // A copy of the built catalog with `sql` applied, moved over `path`.
+  auto deploy_mutated = [&](const std::string& sql) {
+    const std::string next = path + ".next";
+    CopyFile(ACCELPLAN_TEST_CATALOG_DB, next);
+    {
+      SQLite::Database db(next, SQLite::OPEN_READWRITE);
+      db.exec("PRAGMA foreign_keys = OFF;");
+      db.exec(sql);
+    }
+    ASSERT_EQ(std::rename(next.c_str(), path.c_str()), 0);
+  };
+  int failures = 0;
+  auto expect_refused = [&](const std::string& message) {
+    server.Signal(SIGHUP);
+    ++failures;
+    EXPECT_EQ(WaitForSample(metrics, "accelplan_catalog_reloads_total", failure,
+                            failures),
+              failures)
+        << message;
+    EXPECT_EQ(server.Health(kReadiness), HealthCheckResponse::SERVING);
+    EXPECT_EQ(plan_version(), version) << message;
+    EXPECT_THAT(server.Log(), HasSubstr(message));
+  };
+
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  ASSERT_EQ(::mkdir(path.c_str(), 0700), 0);
+  expect_refused("is a directory");
+  ASSERT_EQ(::rmdir(path.c_str()), 0);
+
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  expect_refused("FIFO");
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+
+  CopyFile(ACCELPLAN_TEST_CATALOG_DB, path);
+  { std::ofstream(path + "-wal") << "pending pages"; }
+  expect_refused("write-ahead log");
+  ASSERT_EQ(std::remove((path + "-wal").c_str()), 0);
+
+  deploy_mutated("DELETE FROM machine_types;");
+  expect_refused("machine_types is empty");
+
+  deploy_mutated(
+      "UPDATE catalog_meta SET value = '2026-13-45' WHERE key = 'data_date';");
+  expect_refused("data_date");
+
+  std::remove(path.c_str());
+  ::rmdir(dir.c_str());
 }
 
 }  // namespace
