@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -75,6 +76,11 @@ std::string VertexConfigJson(const VertexJobSpec& spec) {
   }
   json.append("],\"scheduling\":{\"strategy\":");
   AppendJsonString(spec.scheduling_strategy, &json);
+  if (spec.scheduling_strategy == "SPOT") {
+    // A preempted Spot worker restarts the whole job (from its checkpoint)
+    // instead of failing it; retries stay enabled.
+    json.append(",\"restartJobOnWorkerRestart\":true,\"disableRetries\":false");
+  }
   json.append("}}");
   return json;
 }
@@ -149,72 +155,377 @@ VertexJobSpec BuildVertexTpu(const JobSpecInput& in, const Shape& shape) {
   return spec;
 }
 
-void AppendYamlMap(const std::map<std::string, std::string>& map,
-                   std::string_view indent, std::string* yaml) {
-  for (const auto& [key, value] : map) {
-    yaml->append(indent.data(), indent.size());
-    absl::StrAppend(yaml, key, ": ");
-    AppendJsonString(value, yaml);  // a JSON string is a YAML scalar
-    yaml->append("\n");
+// ------------------------------------------------------------ GKE JobSet
+
+constexpr char kJobSetName[] = "accelplan-training";
+constexpr int kJaxCoordinatorPort = 1234;
+constexpr int kTorchRendezvousPort = 29500;
+constexpr char kCompletionIndexField[] =
+    "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+constexpr char kJobIndexField[] =
+    "metadata.annotations['jobset.sigs.k8s.io/job-index']";
+
+// GPUDirect stacks GKE documents for multi-node GPU jobs.
+enum class GpuDirect { kNone, kTcpxo, kRdma };
+
+// A3 Mega: GPUDirect-TCPXO; A3 Ultra and A4: GPUDirect RDMA.
+GpuDirect GpuDirectFor(const JobSpecInput& in, int pods) {
+  if (in.is_tpu || pods < 2) return GpuDirect::kNone;
+  const std::string& m = in.hardware.machine_type;
+  if (m == "a3-megagpu-8g") return GpuDirect::kTcpxo;
+  if (m == "a3-ultragpu-8g" || m == "a4-highgpu-8g") return GpuDirect::kRdma;
+  return GpuDirect::kNone;
+}
+
+struct EnvVar {
+  std::string name;
+  std::string value;       // literal value, or
+  std::string field_path;  // a downward-API fieldRef
+};
+
+bool IsSpotLike(Provisioning p) { return p == Provisioning::kSpot; }
+
+class Yaml {
+ public:
+  void Line(int indent, std::string_view text) {
+    out_.append(static_cast<size_t>(indent), ' ');
+    out_.append(text.data(), text.size());
+    out_.push_back('\n');
   }
+  // key: "value" (a JSON string is a valid YAML double-quoted scalar).
+  void Str(int indent, std::string_view key, std::string_view value) {
+    out_.append(static_cast<size_t>(indent), ' ');
+    out_.append(key.data(), key.size());
+    out_.append(": ");
+    AppendJsonString(value, &out_);
+    out_.push_back('\n');
+  }
+  // - "value"
+  void Item(int indent, std::string_view value) {
+    out_.append(static_cast<size_t>(indent), ' ');
+    out_.append("- ");
+    AppendJsonString(value, &out_);
+    out_.push_back('\n');
+  }
+  void Int(int indent, std::string_view key, long long value) {
+    Line(indent, absl::StrCat(std::string(key), ": ", value));
+  }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+std::string CoordinatorHost(const std::string& replicated_job) {
+  // JobSet pod hostnames: <jobset>-<replicatedJob>-<job index>-<pod index>,
+  // resolvable as <hostname>.<subdomain> through the headless service.
+  return absl::StrCat(kJobSetName, "-", replicated_job, "-0-0.", kJobSetName);
+}
+
+std::vector<EnvVar> PeerEnv(const JobSpecInput& in, const GkeJobSpec& gke,
+                            const std::string& replicated_job) {
+  std::vector<EnvVar> env;
+  const int pods = gke.jobset_replicas * gke.pods_per_job;
+  const bool single_job = gke.jobset_replicas == 1;
+  const std::string host = CoordinatorHost(replicated_job);
+  env.push_back({"COORDINATOR_HOST", host, ""});
+  env.push_back({"NUM_PROCESSES", absl::StrCat(pods), ""});
+  if (single_job) env.push_back({"PROCESS_ID", "", kCompletionIndexField});
+  if (in.framework == Framework::kJax || in.is_tpu) {
+    // jax.distributed.initialize() reads JAX_COORDINATOR_ADDRESS; pass the
+    // count and id from these variables (TPU VMs detect them themselves).
+    env.push_back({"JAX_COORDINATOR_ADDRESS",
+                   absl::StrCat(host, ":", kJaxCoordinatorPort), ""});
+    env.push_back({"JAX_NUM_PROCESSES", absl::StrCat(pods), ""});
+    if (single_job) env.push_back({"JAX_PROCESS_ID", "", kCompletionIndexField});
+  }
+  if (in.is_tpu && gke.jobset_replicas > 1) {
+    // Multislice: one child Job per slice; the slice id is the job index.
+    env.push_back({"MEGASCALE_COORDINATOR_ADDRESS", host, ""});
+    env.push_back({"MEGASCALE_NUM_SLICES", absl::StrCat(gke.jobset_replicas), ""});
+    env.push_back({"MEGASCALE_SLICE_ID", "", kJobIndexField});
+  }
+  if (in.framework == Framework::kPytorch) {
+    // torchrun reads every option from PET_<OPTION> variables.
+    env.push_back({"MASTER_ADDR", host, ""});
+    env.push_back({"MASTER_PORT", absl::StrCat(kTorchRendezvousPort), ""});
+    env.push_back({"PET_NNODES", absl::StrCat(pods), ""});
+    if (single_job) env.push_back({"PET_NODE_RANK", "", kCompletionIndexField});
+    env.push_back({"PET_NPROC_PER_NODE",
+                   absl::StrCat(std::max(1, gke.resource_per_pod)), ""});
+    env.push_back({"PET_RDZV_BACKEND", "c10d", ""});
+    env.push_back({"PET_RDZV_ENDPOINT",
+                   absl::StrCat(host, ":", kTorchRendezvousPort), ""});
+    env.push_back({"PET_RDZV_ID", kJobSetName, ""});
+  }
+  return env;
+}
+
+// The container command: a placeholder the team replaces with its trainer,
+// after the setup GPUDirect needs.
+std::string TrainerCommand(const JobSpecInput& in, GpuDirect gpudirect) {
+  std::string cmd;
+  if (gpudirect == GpuDirect::kRdma) {
+    cmd.append("source /usr/local/gib/scripts/set_nccl_env.sh\n");
+  } else if (gpudirect == GpuDirect::kTcpxo) {
+    cmd.append(
+        "NCCL_LIB_DIR=/usr/local/nvidia/lib64 source "
+        "/usr/local/nvidia/lib64/nccl-env-profile.sh\n");
+  }
+  switch (in.framework) {
+    case Framework::kPytorch:
+      cmd.append(
+          "# REPLACE: your training script; torchrun reads PET_NNODES, "
+          "PET_NODE_RANK, PET_NPROC_PER_NODE and PET_RDZV_ENDPOINT.\n"
+          "torchrun train.py\n");
+      break;
+    case Framework::kJax:
+      if (in.is_tpu) {
+        cmd.append(
+            "# REPLACE: your trainer; on TPU VMs jax.distributed.initialize() "
+            "needs no arguments.\n"
+            "python3 train.py\n");
+        break;
+      }
+      cmd.append(
+          "# REPLACE: your trainer; call jax.distributed.initialize("
+          "num_processes=int(os.environ['JAX_NUM_PROCESSES']), "
+          "process_id=int(os.environ['JAX_PROCESS_ID'])) before using "
+          "devices (JAX_COORDINATOR_ADDRESS is read from the env).\n"
+          "python3 train.py\n");
+      break;
+    default:
+      cmd.append(
+          "# REPLACE: your trainer; peers are COORDINATOR_HOST, "
+          "NUM_PROCESSES and PROCESS_ID.\n"
+          "python3 train.py\n");
+  }
+  return cmd;
+}
+
+int MaxRestarts(Provisioning p) {
+  // A restart re-creates every pod, so the job must resume from its last
+  // checkpoint. Spot VMs are preempted routinely: allow many restarts.
+  return IsSpotLike(p) ? 10 : 3;
+}
+
+void AppendInterfacesAnnotation(Yaml& y, int indent, GpuDirect gpudirect) {
+  std::string json = "[{\"interfaceName\":\"eth0\",\"network\":\"default\"}";
+  if (gpudirect == GpuDirect::kTcpxo) {
+    for (int i = 1; i <= 8; ++i) {
+      absl::StrAppend(&json, ",{\"interfaceName\":\"eth", i,
+                      "\",\"network\":\"vpc", i, "\"}");
+    }
+  } else {
+    json.append(",{\"interfaceName\":\"eth1\",\"network\":\"gvnic-1\"}");
+    for (int i = 0; i < 8; ++i) {
+      absl::StrAppend(&json, ",{\"interfaceName\":\"eth", i + 2,
+                      "\",\"network\":\"rdma-", i, "\"}");
+    }
+  }
+  json.append("]");
+  y.Str(indent, "networking.gke.io/default-interface", "eth0");
+  y.Str(indent, "networking.gke.io/interfaces", json);
+}
+
+void AppendHostPathVolume(Yaml& y, int indent, std::string_view name,
+                          std::string_view path) {
+  y.Str(indent, "- name", name);
+  y.Line(indent + 2, "hostPath:");
+  y.Str(indent + 4, "path", path);
+}
+
+void AppendMount(Yaml& y, int indent, std::string_view name,
+                 std::string_view path) {
+  y.Str(indent, "- name", name);
+  y.Str(indent + 2, "mountPath", path);
 }
 
 std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
-  std::string yaml;
-  absl::StrAppend(&yaml,
-                  "apiVersion: jobset.x-k8s.io/v1alpha2\n"
-                  "kind: JobSet\n"
-                  "metadata:\n"
-                  "  name: accelplan-training\n");
+  const std::string rjob = in.is_tpu ? "slice-job" : "workers";
+  const int pods = gke.jobset_replicas * gke.pods_per_job;
+  const GpuDirect gpudirect = GpuDirectFor(in, pods);
+  Yaml y;
+  if (gpudirect == GpuDirect::kTcpxo) {
+    y.Line(0,
+           "# GPUDirect-TCPXO for multi-node A3 Mega, as documented in "
+           "https://cloud.google.com/kubernetes-engine/docs/how-to/"
+           "gpu-bandwidth-gpudirect-tcpx (node pools need the 8 additional "
+           "networks vpc1..vpc8 and the nccl-tcpxo-installer DaemonSet).");
+  } else if (gpudirect == GpuDirect::kRdma) {
+    y.Line(0,
+           "# GPUDirect RDMA for multi-node A3 Ultra / A4, as documented in "
+           "https://cloud.google.com/ai-hypercomputer/docs/create/"
+           "gke-ai-hypercompute-custom (networks gvnic-1 and rdma-0..rdma-7, "
+           "and the nccl-rdma-installer DaemonSet).");
+  }
+  y.Line(0, "apiVersion: jobset.x-k8s.io/v1alpha2");
+  y.Line(0, "kind: JobSet");
+  y.Line(0, "metadata:");
+  y.Str(2, "name", kJobSetName);
   if (in.is_tpu) {
     // One child Job per node pool, i.e. per slice.
-    absl::StrAppend(&yaml,
-                    "  annotations:\n"
-                    "    alpha.jobset.sigs.k8s.io/exclusive-topology: "
-                    "cloud.google.com/gke-nodepool\n");
+    y.Line(2, "annotations:");
+    y.Str(4, "alpha.jobset.sigs.k8s.io/exclusive-topology",
+          "cloud.google.com/gke-nodepool");
   }
-  absl::StrAppend(&yaml,
-                  "spec:\n"
-                  "  failurePolicy:\n"
-                  "    maxRestarts: 0\n"
-                  "  replicatedJobs:\n"
-                  "    - name: ",
-                  in.is_tpu ? "slice-job" : "workers", "\n",
-                  "      replicas: ", gke.jobset_replicas, "\n",
-                  "      template:\n"
-                  "        spec:\n"
-                  "          parallelism: ",
-                  gke.pods_per_job, "\n",
-                  "          completions: ", gke.pods_per_job, "\n",
-                  "          backoffLimit: 0\n"
-                  "          template:\n"
-                  "            spec:\n"
-                  "              restartPolicy: Never\n");
+  y.Line(0, "spec:");
+  y.Line(2, "failurePolicy:");
+  y.Int(4, "maxRestarts", MaxRestarts(in.hardware.provisioning));
+  y.Line(2, "network:");
+  y.Line(4, "enableDNSHostnames: true");
+  y.Str(4, "subdomain", kJobSetName);
+  if (pods > 1) {
+    // Pod 0 of job 0 coordinates; JobSet also publishes its address as the
+    // annotation jobset.sigs.k8s.io/coordinator (the env below spells it out).
+    y.Line(2, "coordinator:");
+    y.Str(4, "replicatedJob", rjob);
+    y.Line(4, "jobIndex: 0");
+    y.Line(4, "podIndex: 0");
+  }
+  y.Line(2, "replicatedJobs:");
+  y.Str(4, "- name", rjob);
+  y.Int(6, "replicas", gke.jobset_replicas);
+  y.Line(6, "template:");
+  y.Line(8, "spec:");
+  y.Int(10, "parallelism", gke.pods_per_job);
+  y.Int(10, "completions", gke.pods_per_job);
+  y.Line(10, "completionMode: Indexed");
+  y.Line(10, "backoffLimit: 0");
+  y.Line(10, "template:");
+  if (gpudirect != GpuDirect::kNone) {
+    y.Line(12, "metadata:");
+    y.Line(14, "annotations:");
+    if (gpudirect == GpuDirect::kTcpxo) {
+      std::string devices;
+      for (int i = 0; i < 8; ++i) absl::StrAppend(&devices, "- path: /dev/nvidia", i, "\n");
+      devices.append(
+          "- path: /dev/nvidiactl\n- path: /dev/nvidia-uvm\n"
+          "- path: /dev/dmabuf_import_helper\n");
+      y.Str(16, "devices.gke.io/container.tcpxo-daemon", devices);
+    }
+    AppendInterfacesAnnotation(y, 16, gpudirect);
+  }
+  y.Line(12, "spec:");
+  y.Line(14, "restartPolicy: Never");
   if (!gke.node_selectors.empty()) {
-    yaml.append("              nodeSelector:\n");
-    AppendYamlMap(gke.node_selectors, "                ", &yaml);
+    y.Line(14, "nodeSelector:");
+    for (const auto& [key, value] : gke.node_selectors) y.Str(16, key, value);
   }
-  if (in.is_tpu) {
-    yaml.append(
-        "              tolerations:\n"
-        "                - key: google.com/tpu\n"
-        "                  operator: Exists\n"
-        "                  effect: NoSchedule\n");
+  const bool spot = IsSpotLike(in.hardware.provisioning);
+  if (in.is_tpu || !gke.resource_name.empty() || spot) {
+    y.Line(14, "tolerations:");
+    if (in.is_tpu) {
+      y.Line(16, "- key: google.com/tpu");
+      y.Line(18, "operator: Exists");
+      y.Line(18, "effect: NoSchedule");
+    } else if (!gke.resource_name.empty()) {
+      y.Line(16, "- key: nvidia.com/gpu");
+      y.Line(18, "operator: Exists");
+      y.Line(18, "effect: NoSchedule");
+    }
+    if (spot) {
+      y.Line(16, "- key: cloud.google.com/gke-spot");
+      y.Line(18, "operator: Equal");
+      y.Str(18, "value", "true");
+      y.Line(18, "effect: NoSchedule");
+    }
   }
-  yaml.append(
-      "              containers:\n"
-      "                - name: trainer\n"
-      "                  image: ");
-  AppendJsonString(in.image_uri_placeholder, &yaml);
-  yaml.append("\n");
+  if (gpudirect == GpuDirect::kTcpxo) {
+    // The receive-datapath manager runs beside the trainer as a native
+    // sidecar (an init container that keeps running), so the pod completes
+    // when the trainer exits.
+    y.Line(14, "initContainers:");
+    y.Str(16, "- name", "tcpxo-daemon");
+    y.Str(18, "image",
+          "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
+          "tcpgpudmarxd-dev:v1.0.9");
+    y.Line(18, "restartPolicy: Always");
+    y.Line(18, "command:");
+    y.Item(20, "/bin/sh");
+    y.Item(20, "-c");
+    y.Line(18, "args:");
+    y.Item(20,
+           "/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8 "
+           "--uid= --alsologtostderr");
+    y.Line(18, "securityContext:");
+    y.Line(20, "capabilities:");
+    y.Line(22, "add:");
+    y.Item(24, "NET_ADMIN");
+    y.Item(24, "NET_BIND_SERVICE");
+    y.Line(18, "env:");
+    y.Str(20, "- name", "LD_LIBRARY_PATH");
+    y.Str(22, "value", "/usr/local/nvidia/lib64");
+    y.Line(18, "volumeMounts:");
+    AppendMount(y, 20, "nvidia", "/usr/local/nvidia/lib64");
+    AppendMount(y, 20, "sys", "/hostsysfs");
+    AppendMount(y, 20, "proc-sys", "/hostprocsysfs");
+  }
+  y.Line(14, "containers:");
+  y.Str(16, "- name", "trainer");
+  y.Str(18, "image", in.image_uri_placeholder);
+  y.Line(18, "command:");
+  y.Item(20, "bash");
+  y.Item(20, "-c");
+  y.Line(18, "args:");
+  y.Item(20, TrainerCommand(in, gpudirect));
+  std::vector<EnvVar> env;
+  if (pods > 1) env = PeerEnv(in, gke, rjob);
+  if (gpudirect != GpuDirect::kNone) {
+    env.push_back({"LD_LIBRARY_PATH", "/usr/local/nvidia/lib64", ""});
+  }
+  if (gpudirect == GpuDirect::kTcpxo) {
+    env.push_back({"NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices", ""});
+  }
+  if (pods > 1) {
+    y.Line(18, "ports:");
+    const bool torch = in.framework == Framework::kPytorch;
+    y.Int(20, "- containerPort", torch ? kTorchRendezvousPort : kJaxCoordinatorPort);
+  }
+  if (!env.empty()) {
+    y.Line(18, "env:");
+    for (const EnvVar& e : env) {
+      y.Str(20, "- name", e.name);
+      if (e.field_path.empty()) {
+        y.Str(22, "value", e.value);
+      } else {
+        y.Line(22, "valueFrom:");
+        y.Line(24, "fieldRef:");
+        y.Str(26, "fieldPath", e.field_path);
+      }
+    }
+  }
   if (!gke.resource_name.empty() && gke.resource_per_pod > 0) {
-    absl::StrAppend(&yaml,
-                    "                  resources:\n"
-                    "                    limits:\n"
-                    "                      ",
-                    gke.resource_name, ": ", gke.resource_per_pod, "\n");
+    // Extended resources: requests must equal limits.
+    y.Line(18, "resources:");
+    y.Line(20, "requests:");
+    y.Int(22, gke.resource_name, gke.resource_per_pod);
+    y.Line(20, "limits:");
+    y.Int(22, gke.resource_name, gke.resource_per_pod);
+  } else if (in.hardware.vcpus_per_host > 1) {
+    // CPU VMs: claim the VM, less one vCPU for the node's system pods.
+    y.Line(18, "resources:");
+    y.Line(20, "requests:");
+    y.Str(22, "cpu", absl::StrCat(in.hardware.vcpus_per_host - 1));
   }
-  return yaml;
+  if (gpudirect == GpuDirect::kRdma) {
+    y.Line(18, "volumeMounts:");
+    AppendMount(y, 20, "library-dir-host", "/usr/local/nvidia");
+    AppendMount(y, 20, "gib", "/usr/local/gib");
+    y.Line(14, "volumes:");
+    AppendHostPathVolume(y, 16, "library-dir-host", "/home/kubernetes/bin/nvidia");
+    AppendHostPathVolume(y, 16, "gib", "/home/kubernetes/bin/gib");
+  } else if (gpudirect == GpuDirect::kTcpxo) {
+    y.Line(18, "volumeMounts:");
+    AppendMount(y, 20, "nvidia", "/usr/local/nvidia/lib64");
+    AppendMount(y, 20, "aperture-devices", "/dev/aperture_devices");
+    y.Line(14, "volumes:");
+    AppendHostPathVolume(y, 16, "nvidia", "/home/kubernetes/bin/nvidia/lib64");
+    AppendHostPathVolume(y, 16, "sys", "/sys");
+    AppendHostPathVolume(y, 16, "proc-sys", "/proc/sys");
+    AppendHostPathVolume(y, 16, "aperture-devices", "/dev/aperture_devices");
+  }
+  return y.Take();
 }
 
 GkeJobSpec BuildGke(const JobSpecInput& in, const Shape& shape) {
@@ -246,6 +557,33 @@ GkeJobSpec BuildGke(const JobSpecInput& in, const Shape& shape) {
   }
   gke.manifest_yaml = JobSetYaml(in, gke);
   return gke;
+}
+
+catalog::Provisioning ToCatalog(Provisioning p) {
+  switch (p) {
+    case Provisioning::kSpot: return catalog::Provisioning::kSpot;
+    case Provisioning::kFlexStart: return catalog::Provisioning::kFlexStart;
+    case Provisioning::kReservation: return catalog::Provisioning::kReservation;
+    default: return catalog::Provisioning::kOnDemand;
+  }
+}
+
+const char* ProvisioningLabel(Provisioning p) {
+  switch (p) {
+    case Provisioning::kSpot: return "Spot";
+    case Provisioning::kFlexStart: return "DWS flex-start";
+    case Provisioning::kReservation: return "a reservation";
+    default: return "on-demand";
+  }
+}
+
+const catalog::Offering* FindOffering(
+    const std::vector<catalog::Offering>& offerings, catalog::RunPlatform rp,
+    catalog::Provisioning prov) {
+  for (const catalog::Offering& o : offerings) {
+    if (o.run_platform == rp && o.provisioning == prov) return &o;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -300,6 +638,97 @@ void AppendJsonString(std::string_view value, std::string* out) {
   out->push_back('"');
 }
 
+bool Offers(const std::vector<catalog::Offering>& offerings,
+            catalog::RunPlatform run_platform, Provisioning provisioning) {
+  if (provisioning == Provisioning::kUnspecified) {
+    for (const catalog::Offering& o : offerings) {
+      if (o.run_platform == run_platform && o.available) return true;
+    }
+    return false;
+  }
+  if (const catalog::Offering* o =
+          FindOffering(offerings, run_platform, ToCatalog(provisioning))) {
+    return o->available;
+  }
+  const catalog::Offering* any =
+      FindOffering(offerings, run_platform, catalog::Provisioning::kAny);
+  return any != nullptr && any->available;
+}
+
+std::string VertexUnavailableReason(const RunPlatformInput& in) {
+  const std::string name =
+      in.machine_type.empty() ? std::string("this hardware") : in.machine_type;
+  if (in.platform == Platform::kEdge) {
+    return "edge devices run no cloud training job";
+  }
+  if (in.platform == Platform::kTpu && in.slices > 1) {
+    return absl::StrCat(
+        "Vertex AI serverless training documents no Multislice (a TPU job is "
+        "one pool with one replica, i.e. one slice), and this plan uses ",
+        in.slices, " slices");
+  }
+  static const std::vector<catalog::Offering> kNone;
+  const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;
+  const auto vertex = catalog::RunPlatform::kVertexTraining;
+  if (!Offers(offerings, vertex, in.provisioning)) {
+    const catalog::Offering* any =
+        FindOffering(offerings, vertex, catalog::Provisioning::kAny);
+    const catalog::Offering* specific =
+        FindOffering(offerings, vertex, ToCatalog(in.provisioning));
+    if (specific != nullptr && !specific->available &&
+        (any == nullptr || any->available)) {
+      return absl::StrCat("Vertex AI serverless training does not offer ",
+                          name, " with ", ProvisioningLabel(in.provisioning),
+                          " [", specific->source_id, "]");
+    }
+    if (any != nullptr && !any->available) {
+      return absl::StrCat("Vertex AI serverless training does not offer ",
+                          name, " [", any->source_id, "]");
+    }
+    return absl::StrCat("the catalog does not list ", name,
+                        " for Vertex AI serverless training");
+  }
+  if (in.platform == Platform::kTpu &&
+      in.provisioning == Provisioning::kSpot && in.vms_per_slice > 1) {
+    return "Vertex AI does not support Spot VMs with multi-host TPU slices "
+           "(TPU Pods) [AP-spot]";
+  }
+  return "";
+}
+
+RunPlatformChoice ChooseRunPlatform(const RunPlatformInput& in) {
+  RunPlatformChoice out;
+  if (in.platform == Platform::kEdge) {
+    out.run_platform = in.requested;
+    return out;
+  }
+  if (in.requested == RunPlatform::kGke ||
+      in.requested == RunPlatform::kComputeEngine) {
+    out.run_platform = in.requested;
+    return out;
+  }
+  const std::string vertex_no = VertexUnavailableReason(in);
+  if (vertex_no.empty()) {
+    out.run_platform = RunPlatform::kVertexTraining;
+    return out;
+  }
+  static const std::vector<catalog::Offering> kNone;
+  const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;
+  const bool gke =
+      Offers(offerings, catalog::RunPlatform::kGke, in.provisioning);
+  out.run_platform = gke ? RunPlatform::kGke : RunPlatform::kComputeEngine;
+  const char* where =
+      gke ? "runs on GKE (the JobSet manifest)"
+          : "runs on Compute Engine (the catalog lists no GKE offer for it "
+            "either)";
+  out.reason = absl::StrCat(
+      in.requested == RunPlatform::kVertexTraining
+          ? "Vertex AI serverless training was requested, but "
+          : "Not Vertex AI serverless training: ",
+      vertex_no, "; the plan ", where, ".");
+  return out;
+}
+
 JobSpec BuildJobSpec(const JobSpecInput& input) {
   JobSpec spec;
   const Platform platform = input.hardware.platform;
@@ -310,26 +739,52 @@ JobSpec BuildJobSpec(const JobSpecInput& input) {
     return spec;
   }
   const Shape shape = ShapeOf(input.hardware);
-  if (input.is_tpu) {
-    if (shape.slices > 1) {
-      AppendNote(absl::StrCat("Vertex AI custom training has no Multislice "
-                              "(a TPU job is one pool with one replica, i.e. "
-                              "one slice): run the ",
-                              shape.slices,
-                              " slices on GKE with the JobSet manifest."),
-                 &spec.note);
-    } else if (input.hardware.provisioning == Provisioning::kSpot &&
-               shape.vms_per_slice > 1) {
-      AppendNote(
-          "Vertex AI does not support Spot VMs with multi-host TPU slices "
-          "(TPU Pods): run it on GKE with Spot node pools, or on-demand on "
-          "Vertex AI.",
-          &spec.note);
+  const RunPlatform rp = input.hardware.run_platform;
+  if (rp == RunPlatform::kComputeEngine) {
+    const int vms = shape.slices * shape.vms_per_slice;
+    AppendNote(
+        absl::StrCat(
+            "Compute Engine: no Vertex AI or GKE job spec. Create ", vms,
+            input.is_tpu ? " TPU VM(s) (gcloud compute tpus tpu-vm create, "
+                           "accelerator type and topology above)"
+                         : absl::StrCat(" VM(s) of type ",
+                                        input.hardware.machine_type,
+                                        " (gcloud compute instances create)"),
+            " and start the trainer on each."),
+        &spec.note);
+    return spec;
+  }
+  if (rp == RunPlatform::kVertexTraining || rp == RunPlatform::kUnspecified) {
+    if (input.is_tpu) {
+      if (shape.slices > 1) {
+        AppendNote(absl::StrCat("Vertex AI custom training has no Multislice "
+                                "(a TPU job is one pool with one replica, "
+                                "i.e. one slice): run the ",
+                                shape.slices,
+                                " slices on GKE with the JobSet manifest."),
+                   &spec.note);
+      } else if (input.hardware.provisioning == Provisioning::kSpot &&
+                 shape.vms_per_slice > 1) {
+        AppendNote(
+            "Vertex AI does not support Spot VMs with multi-host TPU slices "
+            "(TPU Pods): run it on GKE with Spot node pools, or on-demand on "
+            "Vertex AI.",
+            &spec.note);
+      } else {
+        spec.vertex = BuildVertexTpu(input, shape);
+      }
     } else {
-      spec.vertex = BuildVertexTpu(input, shape);
+      spec.vertex = BuildVertexGpuOrCpu(input, shape, &spec.note);
     }
-  } else {
-    spec.vertex = BuildVertexGpuOrCpu(input, shape, &spec.note);
+  }
+  if (spec.vertex.has_value() &&
+      input.hardware.provisioning == Provisioning::kSpot) {
+    AppendNote(
+        "Spot: Vertex AI restarts the job after a preemption "
+        "(restartJobOnWorkerRestart) and GKE restarts the JobSet "
+        "(failurePolicy.maxRestarts); the trainer must resume from its last "
+        "checkpoint.",
+        &spec.note);
   }
   if (input.hardware.provisioning == Provisioning::kReservation) {
     AppendNote(
