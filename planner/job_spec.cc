@@ -777,6 +777,15 @@ JobSpec BuildJobSpec(const JobSpecInput& input) {
       spec.vertex = BuildVertexGpuOrCpu(input, shape, &spec.note);
     }
   }
+  const std::string& machine = input.hardware.machine_type;
+  if (spec.vertex.has_value() && shape.slices * shape.vms_per_slice > 1 &&
+      (machine == "a3-ultragpu-8g" || machine == "a4-highgpu-8g" ||
+       machine == "a4x-highgpu-4g")) {
+    AppendNote(
+        "GPUDirect RDMA on Vertex AI: start the training command with "
+        "`source /usr/local/gib/scripts/set_nccl_env.sh` [AP-compute].",
+        &spec.note);
+  }
   if (spec.vertex.has_value() &&
       input.hardware.provisioning == Provisioning::kSpot) {
     AppendNote(

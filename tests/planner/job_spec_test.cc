@@ -468,6 +468,11 @@ TEST(JobSpecTest, GpuDirectRdmaOnMultiNodeA3UltraAndA4) {
     EXPECT_NE(y.find("mountPath: \"/usr/local/gib\""), std::string::npos);
     EXPECT_NE(y.find("# GPUDirect RDMA"), std::string::npos);
     EXPECT_NE(y.find("https://cloud.google.com/"), std::string::npos);
+    JobSpecInput on_vertex = GpuMachine(m, "nvidia-b200", 2);
+    on_vertex.hardware.run_platform = RunPlatform::kVertexTraining;
+    EXPECT_NE(BuildJobSpec(on_vertex).note.find("set_nccl_env.sh"),
+              std::string::npos)
+        << m;
     // One node: no inter-node traffic, no GPUDirect networking.
     const std::string one =
         BuildJobSpec(GpuMachine(m, "nvidia-b200", 1)).gke->manifest_yaml;
