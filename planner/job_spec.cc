@@ -434,7 +434,9 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
   if (gpudirect == GpuDirect::kTcpxo) {
     // The receive-datapath manager runs beside the trainer as a native
     // sidecar (an init container that keeps running), so the pod completes
-    // when the trainer exits.
+    // when the trainer exits, as Google's GPUDirect-TCPXO best practices
+    // advise (GoogleCloudPlatform/container-engine-accelerators,
+    // gpudirect-tcpxo/best-practice.md).
     y.Line(14, "initContainers:");
     y.Str(16, "- name", "tcpxo-daemon");
     y.Str(18, "image",
@@ -508,22 +510,46 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
     y.Line(20, "requests:");
     y.Str(22, "cpu", absl::StrCat(in.hardware.vcpus_per_host - 1));
   }
+  // Volumes: GPUDirect's host libraries and devices, and a memory-backed
+  // /dev/shm for NCCL and data loaders on GPU pods (the container default
+  // is 64 MiB).
+  struct Volume {
+    std::string name, mount, host_path;  // host_path empty: emptyDir Memory
+  };
+  std::vector<Volume> trainer_volumes;
+  std::vector<Volume> sidecar_only_volumes;
+  if (!in.is_tpu && gke.resource_name == "nvidia.com/gpu") {
+    trainer_volumes.push_back({"dshm", "/dev/shm", ""});
+  }
   if (gpudirect == GpuDirect::kRdma) {
-    y.Line(18, "volumeMounts:");
-    AppendMount(y, 20, "library-dir-host", "/usr/local/nvidia");
-    AppendMount(y, 20, "gib", "/usr/local/gib");
-    y.Line(14, "volumes:");
-    AppendHostPathVolume(y, 16, "library-dir-host", "/home/kubernetes/bin/nvidia");
-    AppendHostPathVolume(y, 16, "gib", "/home/kubernetes/bin/gib");
+    trainer_volumes.push_back(
+        {"library-dir-host", "/usr/local/nvidia", "/home/kubernetes/bin/nvidia"});
+    trainer_volumes.push_back({"gib", "/usr/local/gib", "/home/kubernetes/bin/gib"});
   } else if (gpudirect == GpuDirect::kTcpxo) {
+    trainer_volumes.push_back(
+        {"nvidia", "/usr/local/nvidia/lib64", "/home/kubernetes/bin/nvidia/lib64"});
+    trainer_volumes.push_back(
+        {"aperture-devices", "/dev/aperture_devices", "/dev/aperture_devices"});
+    sidecar_only_volumes.push_back({"sys", "/hostsysfs", "/sys"});
+    sidecar_only_volumes.push_back({"proc-sys", "/hostprocsysfs", "/proc/sys"});
+  }
+  if (!trainer_volumes.empty()) {
     y.Line(18, "volumeMounts:");
-    AppendMount(y, 20, "nvidia", "/usr/local/nvidia/lib64");
-    AppendMount(y, 20, "aperture-devices", "/dev/aperture_devices");
+    for (const Volume& v : trainer_volumes) AppendMount(y, 20, v.name, v.mount);
+  }
+  if (!trainer_volumes.empty() || !sidecar_only_volumes.empty()) {
     y.Line(14, "volumes:");
-    AppendHostPathVolume(y, 16, "nvidia", "/home/kubernetes/bin/nvidia/lib64");
-    AppendHostPathVolume(y, 16, "sys", "/sys");
-    AppendHostPathVolume(y, 16, "proc-sys", "/proc/sys");
-    AppendHostPathVolume(y, 16, "aperture-devices", "/dev/aperture_devices");
+    for (const auto* list : {&trainer_volumes, &sidecar_only_volumes}) {
+      for (const Volume& v : *list) {
+        if (v.host_path.empty()) {
+          y.Str(16, "- name", v.name);
+          y.Line(18, "emptyDir:");
+          y.Line(20, "medium: Memory");
+        } else {
+          AppendHostPathVolume(y, 16, v.name, v.host_path);
+        }
+      }
+    }
   }
   return y.Take();
 }

@@ -367,6 +367,9 @@ def test_jobsets_have_command_requests_and_peer_env(plans):
             want = int(hw["acceleratorsPerHost"])
             assert resources["requests"][res] == want, name
             assert resources["limits"][res] == want, name
+            if res == "nvidia.com/gpu":
+                mounts = {m["mountPath"] for m in trainer.get("volumeMounts", [])}
+                assert "/dev/shm" in mounts, name
         else:
             assert resources.get("requests", {}).get("cpu"), name
         pods = rjob["replicas"] * job["parallelism"]
