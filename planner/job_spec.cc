@@ -185,6 +185,9 @@ struct EnvVar {
 
 bool IsSpotLike(Provisioning p) { return p == Provisioning::kSpot; }
 
+// Block style for the structure, flow style ({...}, [...]) for the leaves,
+// so the manifest stays small in BASIC responses. Strings are written as
+// JSON strings, which are valid YAML double-quoted scalars.
 class Yaml {
  public:
   void Line(int indent, std::string_view text) {
@@ -192,18 +195,11 @@ class Yaml {
     out_.append(text.data(), text.size());
     out_.push_back('\n');
   }
-  // key: "value" (a JSON string is a valid YAML double-quoted scalar).
+  // key: "value"
   void Str(int indent, std::string_view key, std::string_view value) {
     out_.append(static_cast<size_t>(indent), ' ');
     out_.append(key.data(), key.size());
     out_.append(": ");
-    AppendJsonString(value, &out_);
-    out_.push_back('\n');
-  }
-  // - "value"
-  void Item(int indent, std::string_view value) {
-    out_.append(static_cast<size_t>(indent), ' ');
-    out_.append("- ");
     AppendJsonString(value, &out_);
     out_.push_back('\n');
   }
@@ -215,6 +211,23 @@ class Yaml {
  private:
   std::string out_;
 };
+
+// ["a", "b"]
+std::string FlowList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out.append(", ");
+    AppendJsonString(items[i], &out);
+  }
+  out.append("]");
+  return out;
+}
+
+std::string Quoted(std::string_view value) {
+  std::string out;
+  AppendJsonString(value, &out);
+  return out;
+}
 
 std::string CoordinatorHost(const std::string& replicated_job) {
   // JobSet pod hostnames: <jobset>-<replicatedJob>-<job index>-<pod index>,
@@ -228,12 +241,14 @@ std::vector<EnvVar> PeerEnv(const JobSpecInput& in, const GkeJobSpec& gke,
   const int pods = gke.jobset_replicas * gke.pods_per_job;
   const bool single_job = gke.jobset_replicas == 1;
   const std::string host = CoordinatorHost(replicated_job);
+  // Every launcher: who coordinates, how many processes, which one this is
+  // (the Indexed Job's completion index; per slice in Multislice).
   env.push_back({"COORDINATOR_HOST", host, ""});
   env.push_back({"NUM_PROCESSES", absl::StrCat(pods), ""});
   if (single_job) env.push_back({"PROCESS_ID", "", kCompletionIndexField});
   if (in.framework == Framework::kJax || in.is_tpu) {
-    // jax.distributed.initialize() reads JAX_COORDINATOR_ADDRESS; pass the
-    // count and id from these variables (TPU VMs detect them themselves).
+    // jax.distributed.initialize() reads JAX_COORDINATOR_ADDRESS; the count
+    // and id are passed from these (TPU VMs detect all three themselves).
     env.push_back({"JAX_COORDINATOR_ADDRESS",
                    absl::StrCat(host, ":", kJaxCoordinatorPort), ""});
     env.push_back({"JAX_NUM_PROCESSES", absl::StrCat(pods), ""});
@@ -246,17 +261,16 @@ std::vector<EnvVar> PeerEnv(const JobSpecInput& in, const GkeJobSpec& gke,
     env.push_back({"MEGASCALE_SLICE_ID", "", kJobIndexField});
   }
   if (in.framework == Framework::kPytorch) {
-    // torchrun reads every option from PET_<OPTION> variables.
-    env.push_back({"MASTER_ADDR", host, ""});
-    env.push_back({"MASTER_PORT", absl::StrCat(kTorchRendezvousPort), ""});
+    // torchrun reads each option from PET_<OPTION>. The static rendezvous
+    // takes the node rank as given, with pod 0 hosting the store at the
+    // endpoint.
     env.push_back({"PET_NNODES", absl::StrCat(pods), ""});
     if (single_job) env.push_back({"PET_NODE_RANK", "", kCompletionIndexField});
     env.push_back({"PET_NPROC_PER_NODE",
                    absl::StrCat(std::max(1, gke.resource_per_pod)), ""});
-    env.push_back({"PET_RDZV_BACKEND", "c10d", ""});
+    env.push_back({"PET_RDZV_BACKEND", "static", ""});
     env.push_back({"PET_RDZV_ENDPOINT",
                    absl::StrCat(host, ":", kTorchRendezvousPort), ""});
-    env.push_back({"PET_RDZV_ID", kJobSetName, ""});
   }
   return env;
 }
@@ -274,31 +288,18 @@ std::string TrainerCommand(const JobSpecInput& in, GpuDirect gpudirect) {
   }
   switch (in.framework) {
     case Framework::kPytorch:
-      cmd.append(
-          "# REPLACE: your training script; torchrun reads PET_NNODES, "
-          "PET_NODE_RANK, PET_NPROC_PER_NODE and PET_RDZV_ENDPOINT.\n"
-          "torchrun train.py\n");
+      cmd.append("torchrun train.py  # REPLACE; torchrun reads PET_*\n");
       break;
     case Framework::kJax:
-      if (in.is_tpu) {
-        cmd.append(
-            "# REPLACE: your trainer; on TPU VMs jax.distributed.initialize() "
-            "needs no arguments.\n"
-            "python3 train.py\n");
-        break;
-      }
-      cmd.append(
-          "# REPLACE: your trainer; call jax.distributed.initialize("
-          "num_processes=int(os.environ['JAX_NUM_PROCESSES']), "
-          "process_id=int(os.environ['JAX_PROCESS_ID'])) before using "
-          "devices (JAX_COORDINATOR_ADDRESS is read from the env).\n"
-          "python3 train.py\n");
+      cmd.append(in.is_tpu
+                     ? "python3 train.py  # REPLACE; jax.distributed."
+                       "initialize() needs no arguments on TPU VMs\n"
+                     : "python3 train.py  # REPLACE; jax.distributed."
+                       "initialize(num_processes=JAX_NUM_PROCESSES, "
+                       "process_id=JAX_PROCESS_ID)\n");
       break;
     default:
-      cmd.append(
-          "# REPLACE: your trainer; peers are COORDINATOR_HOST, "
-          "NUM_PROCESSES and PROCESS_ID.\n"
-          "python3 train.py\n");
+      cmd.append("python3 train.py  # REPLACE\n");
   }
   return cmd;
 }
@@ -309,7 +310,7 @@ int MaxRestarts(Provisioning p) {
   return IsSpotLike(p) ? 10 : 3;
 }
 
-void AppendInterfacesAnnotation(Yaml& y, int indent, GpuDirect gpudirect) {
+std::string InterfacesJson(GpuDirect gpudirect) {
   std::string json = "[{\"interfaceName\":\"eth0\",\"network\":\"default\"}";
   if (gpudirect == GpuDirect::kTcpxo) {
     for (int i = 1; i <= 8; ++i) {
@@ -324,21 +325,35 @@ void AppendInterfacesAnnotation(Yaml& y, int indent, GpuDirect gpudirect) {
     }
   }
   json.append("]");
-  y.Str(indent, "networking.gke.io/default-interface", "eth0");
-  y.Str(indent, "networking.gke.io/interfaces", json);
+  return json;
 }
 
-void AppendHostPathVolume(Yaml& y, int indent, std::string_view name,
-                          std::string_view path) {
-  y.Str(indent, "- name", name);
-  y.Line(indent + 2, "hostPath:");
-  y.Str(indent + 4, "path", path);
+struct Volume {
+  std::string name, mount, host_path;  // host_path empty: emptyDir in memory
+};
+
+void AppendVolumes(Yaml& y, const std::vector<Volume>& trainer,
+                   const std::vector<Volume>& sidecar_only) {
+  if (trainer.empty() && sidecar_only.empty()) return;
+  y.Line(14, "volumes:");
+  for (const auto* list : {&trainer, &sidecar_only}) {
+    for (const Volume& v : *list) {
+      y.Line(16, v.host_path.empty()
+                     ? absl::StrCat("- {name: ", v.name,
+                                    ", emptyDir: {medium: Memory}}")
+                     : absl::StrCat("- {name: ", v.name, ", hostPath: {path: ",
+                                    Quoted(v.host_path), "}}"));
+    }
+  }
 }
 
-void AppendMount(Yaml& y, int indent, std::string_view name,
-                 std::string_view path) {
-  y.Str(indent, "- name", name);
-  y.Str(indent + 2, "mountPath", path);
+void AppendMounts(Yaml& y, int indent, const std::vector<Volume>& volumes) {
+  if (volumes.empty()) return;
+  y.Line(indent, "volumeMounts:");
+  for (const Volume& v : volumes) {
+    y.Line(indent + 2, absl::StrCat("- {name: ", v.name, ", mountPath: ",
+                                    Quoted(v.mount), "}"));
+  }
 }
 
 std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
@@ -348,16 +363,14 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
   Yaml y;
   if (gpudirect == GpuDirect::kTcpxo) {
     y.Line(0,
-           "# GPUDirect-TCPXO for multi-node A3 Mega, as documented in "
-           "https://cloud.google.com/kubernetes-engine/docs/how-to/"
-           "gpu-bandwidth-gpudirect-tcpx (node pools need the 8 additional "
-           "networks vpc1..vpc8 and the nccl-tcpxo-installer DaemonSet).");
+           "# GPUDirect-TCPXO (A3 Mega): https://cloud.google.com/"
+           "kubernetes-engine/docs/how-to/gpu-bandwidth-gpudirect-tcpx "
+           "(networks vpc1..vpc8, nccl-tcpxo-installer)");
   } else if (gpudirect == GpuDirect::kRdma) {
     y.Line(0,
-           "# GPUDirect RDMA for multi-node A3 Ultra / A4, as documented in "
-           "https://cloud.google.com/ai-hypercomputer/docs/create/"
-           "gke-ai-hypercompute-custom (networks gvnic-1 and rdma-0..rdma-7, "
-           "and the nccl-rdma-installer DaemonSet).");
+           "# GPUDirect RDMA (A3 Ultra, A4): https://cloud.google.com/"
+           "ai-hypercomputer/docs/create/gke-ai-hypercompute-custom "
+           "(networks gvnic-1, rdma-0..rdma-7, nccl-rdma-installer)");
   }
   y.Line(0, "apiVersion: jobset.x-k8s.io/v1alpha2");
   y.Line(0, "kind: JobSet");
@@ -370,18 +383,15 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
           "cloud.google.com/gke-nodepool");
   }
   y.Line(0, "spec:");
-  y.Line(2, "failurePolicy:");
-  y.Int(4, "maxRestarts", MaxRestarts(in.hardware.provisioning));
-  y.Line(2, "network:");
-  y.Line(4, "enableDNSHostnames: true");
-  y.Str(4, "subdomain", kJobSetName);
+  y.Line(2, absl::StrCat("failurePolicy: {maxRestarts: ",
+                         MaxRestarts(in.hardware.provisioning), "}"));
+  y.Line(2, absl::StrCat("network: {enableDNSHostnames: true, subdomain: ",
+                         Quoted(kJobSetName), "}"));
   if (pods > 1) {
     // Pod 0 of job 0 coordinates; JobSet also publishes its address as the
     // annotation jobset.sigs.k8s.io/coordinator (the env below spells it out).
-    y.Line(2, "coordinator:");
-    y.Str(4, "replicatedJob", rjob);
-    y.Line(4, "jobIndex: 0");
-    y.Line(4, "podIndex: 0");
+    y.Line(2, absl::StrCat("coordinator: {replicatedJob: ", Quoted(rjob),
+                           ", jobIndex: 0, podIndex: 0}"));
   }
   y.Line(2, "replicatedJobs:");
   y.Str(4, "- name", rjob);
@@ -404,7 +414,8 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
           "- path: /dev/dmabuf_import_helper\n");
       y.Str(16, "devices.gke.io/container.tcpxo-daemon", devices);
     }
-    AppendInterfacesAnnotation(y, 16, gpudirect);
+    y.Str(16, "networking.gke.io/default-interface", "eth0");
+    y.Str(16, "networking.gke.io/interfaces", InterfacesJson(gpudirect));
   }
   y.Line(12, "spec:");
   y.Line(14, "restartPolicy: Never");
@@ -413,24 +424,42 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
     for (const auto& [key, value] : gke.node_selectors) y.Str(16, key, value);
   }
   const bool spot = IsSpotLike(in.hardware.provisioning);
-  if (in.is_tpu || !gke.resource_name.empty() || spot) {
+  const bool gpu = !in.is_tpu && gke.resource_name == "nvidia.com/gpu";
+  if (in.is_tpu || gpu || spot) {
     y.Line(14, "tolerations:");
-    if (in.is_tpu) {
-      y.Line(16, "- key: google.com/tpu");
-      y.Line(18, "operator: Exists");
-      y.Line(18, "effect: NoSchedule");
-    } else if (!gke.resource_name.empty()) {
-      y.Line(16, "- key: nvidia.com/gpu");
-      y.Line(18, "operator: Exists");
-      y.Line(18, "effect: NoSchedule");
+    if (in.is_tpu || gpu) {
+      y.Line(16, absl::StrCat("- {key: ", in.is_tpu ? "google.com/tpu" : "nvidia.com/gpu",
+                              ", operator: Exists, effect: NoSchedule}"));
     }
     if (spot) {
-      y.Line(16, "- key: cloud.google.com/gke-spot");
-      y.Line(18, "operator: Equal");
-      y.Str(18, "value", "true");
-      y.Line(18, "effect: NoSchedule");
+      y.Line(16,
+             "- {key: cloud.google.com/gke-spot, operator: Equal, "
+             "value: \"true\", effect: NoSchedule}");
     }
   }
+
+  // Volumes: GPUDirect's host libraries and devices, and a memory-backed
+  // /dev/shm for NCCL and data loaders on GPU pods (the default is 64 MiB).
+  std::vector<Volume> trainer_volumes;
+  std::vector<Volume> sidecar_only;
+  if (gpu) trainer_volumes.push_back({"dshm", "/dev/shm", ""});
+  if (gpudirect == GpuDirect::kRdma) {
+    trainer_volumes.push_back(
+        {"library-dir-host", "/usr/local/nvidia", "/home/kubernetes/bin/nvidia"});
+    trainer_volumes.push_back({"gib", "/usr/local/gib", "/home/kubernetes/bin/gib"});
+  } else if (gpudirect == GpuDirect::kTcpxo) {
+    trainer_volumes.push_back(
+        {"nvidia", "/usr/local/nvidia/lib64", "/home/kubernetes/bin/nvidia/lib64"});
+    trainer_volumes.push_back(
+        {"aperture-devices", "/dev/aperture_devices", "/dev/aperture_devices"});
+    sidecar_only.push_back({"sys", "/hostsysfs", "/sys"});
+    sidecar_only.push_back({"proc-sys", "/hostprocsysfs", "/proc/sys"});
+  }
+  std::vector<Volume> sidecar_mounts = sidecar_only;
+  for (const Volume& v : trainer_volumes) {
+    if (v.name == "nvidia") sidecar_mounts.insert(sidecar_mounts.begin(), v);
+  }
+
   if (gpudirect == GpuDirect::kTcpxo) {
     // The receive-datapath manager runs beside the trainer as a native
     // sidecar (an init container that keeps running), so the pod completes
@@ -443,34 +472,20 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
           "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
           "tcpgpudmarxd-dev:v1.0.9");
     y.Line(18, "restartPolicy: Always");
-    y.Line(18, "command:");
-    y.Item(20, "/bin/sh");
-    y.Item(20, "-c");
-    y.Line(18, "args:");
-    y.Item(20,
-           "/fts/entrypoint_rxdm_container.sh --num_hops=2 --num_nics=8 "
-           "--uid= --alsologtostderr");
-    y.Line(18, "securityContext:");
-    y.Line(20, "capabilities:");
-    y.Line(22, "add:");
-    y.Item(24, "NET_ADMIN");
-    y.Item(24, "NET_BIND_SERVICE");
-    y.Line(18, "env:");
-    y.Str(20, "- name", "LD_LIBRARY_PATH");
-    y.Str(22, "value", "/usr/local/nvidia/lib64");
-    y.Line(18, "volumeMounts:");
-    AppendMount(y, 20, "nvidia", "/usr/local/nvidia/lib64");
-    AppendMount(y, 20, "sys", "/hostsysfs");
-    AppendMount(y, 20, "proc-sys", "/hostprocsysfs");
+    y.Line(18, absl::StrCat("command: ", FlowList({"/bin/sh", "-c"})));
+    y.Line(18, absl::StrCat("args: ",
+                            FlowList({"/fts/entrypoint_rxdm_container.sh "
+                                      "--num_hops=2 --num_nics=8 --uid= "
+                                      "--alsologtostderr"})));
+    y.Line(18, "securityContext: {capabilities: {add: [NET_ADMIN, NET_BIND_SERVICE]}}");
+    y.Line(18, "env: [{name: LD_LIBRARY_PATH, value: \"/usr/local/nvidia/lib64\"}]");
+    AppendMounts(y, 18, sidecar_mounts);
   }
   y.Line(14, "containers:");
   y.Str(16, "- name", "trainer");
   y.Str(18, "image", in.image_uri_placeholder);
-  y.Line(18, "command:");
-  y.Item(20, "bash");
-  y.Item(20, "-c");
-  y.Line(18, "args:");
-  y.Item(20, TrainerCommand(in, gpudirect));
+  y.Line(18, absl::StrCat("command: ", FlowList({"bash", "-c"})));
+  y.Line(18, absl::StrCat("args: ", FlowList({TrainerCommand(in, gpudirect)})));
   std::vector<EnvVar> env;
   if (pods > 1) env = PeerEnv(in, gke, rjob);
   if (gpudirect != GpuDirect::kNone) {
@@ -480,77 +495,36 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
     env.push_back({"NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices", ""});
   }
   if (pods > 1) {
-    y.Line(18, "ports:");
     const bool torch = in.framework == Framework::kPytorch;
-    y.Int(20, "- containerPort", torch ? kTorchRendezvousPort : kJaxCoordinatorPort);
+    y.Line(18, absl::StrCat("ports: [{containerPort: ",
+                            torch ? kTorchRendezvousPort : kJaxCoordinatorPort,
+                            "}]"));
   }
   if (!env.empty()) {
     y.Line(18, "env:");
     for (const EnvVar& e : env) {
-      y.Str(20, "- name", e.name);
-      if (e.field_path.empty()) {
-        y.Str(22, "value", e.value);
-      } else {
-        y.Line(22, "valueFrom:");
-        y.Line(24, "fieldRef:");
-        y.Str(26, "fieldPath", e.field_path);
-      }
+      y.Line(20, e.field_path.empty()
+                     ? absl::StrCat("- {name: ", e.name, ", value: ",
+                                    Quoted(e.value), "}")
+                     : absl::StrCat("- {name: ", e.name,
+                                    ", valueFrom: {fieldRef: {fieldPath: ",
+                                    Quoted(e.field_path), "}}}"));
     }
   }
   if (!gke.resource_name.empty() && gke.resource_per_pod > 0) {
     // Extended resources: requests must equal limits.
+    const std::string r =
+        absl::StrCat("{", gke.resource_name, ": ", gke.resource_per_pod, "}");
     y.Line(18, "resources:");
-    y.Line(20, "requests:");
-    y.Int(22, gke.resource_name, gke.resource_per_pod);
-    y.Line(20, "limits:");
-    y.Int(22, gke.resource_name, gke.resource_per_pod);
+    y.Line(20, absl::StrCat("requests: ", r));
+    y.Line(20, absl::StrCat("limits: ", r));
   } else if (in.hardware.vcpus_per_host > 1) {
     // CPU VMs: claim the VM, less one vCPU for the node's system pods.
-    y.Line(18, "resources:");
-    y.Line(20, "requests:");
-    y.Str(22, "cpu", absl::StrCat(in.hardware.vcpus_per_host - 1));
+    y.Line(18, absl::StrCat("resources: {requests: {cpu: \"",
+                            in.hardware.vcpus_per_host - 1, "\"}}"));
   }
-  // Volumes: GPUDirect's host libraries and devices, and a memory-backed
-  // /dev/shm for NCCL and data loaders on GPU pods (the container default
-  // is 64 MiB).
-  struct Volume {
-    std::string name, mount, host_path;  // host_path empty: emptyDir Memory
-  };
-  std::vector<Volume> trainer_volumes;
-  std::vector<Volume> sidecar_only_volumes;
-  if (!in.is_tpu && gke.resource_name == "nvidia.com/gpu") {
-    trainer_volumes.push_back({"dshm", "/dev/shm", ""});
-  }
-  if (gpudirect == GpuDirect::kRdma) {
-    trainer_volumes.push_back(
-        {"library-dir-host", "/usr/local/nvidia", "/home/kubernetes/bin/nvidia"});
-    trainer_volumes.push_back({"gib", "/usr/local/gib", "/home/kubernetes/bin/gib"});
-  } else if (gpudirect == GpuDirect::kTcpxo) {
-    trainer_volumes.push_back(
-        {"nvidia", "/usr/local/nvidia/lib64", "/home/kubernetes/bin/nvidia/lib64"});
-    trainer_volumes.push_back(
-        {"aperture-devices", "/dev/aperture_devices", "/dev/aperture_devices"});
-    sidecar_only_volumes.push_back({"sys", "/hostsysfs", "/sys"});
-    sidecar_only_volumes.push_back({"proc-sys", "/hostprocsysfs", "/proc/sys"});
-  }
-  if (!trainer_volumes.empty()) {
-    y.Line(18, "volumeMounts:");
-    for (const Volume& v : trainer_volumes) AppendMount(y, 20, v.name, v.mount);
-  }
-  if (!trainer_volumes.empty() || !sidecar_only_volumes.empty()) {
-    y.Line(14, "volumes:");
-    for (const auto* list : {&trainer_volumes, &sidecar_only_volumes}) {
-      for (const Volume& v : *list) {
-        if (v.host_path.empty()) {
-          y.Str(16, "- name", v.name);
-          y.Line(18, "emptyDir:");
-          y.Line(20, "medium: Memory");
-        } else {
-          AppendHostPathVolume(y, 16, v.name, v.host_path);
-        }
-      }
-    }
-  }
+  AppendMounts(y, 18, trainer_volumes);
+  AppendVolumes(y, trainer_volumes, sidecar_only);
   return y.Take();
 }
 

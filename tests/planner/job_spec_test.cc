@@ -350,7 +350,7 @@ TEST(JobSpecTest, SpotVertexJobRestartsAndJobSetRestartsMore) {
             std::string::npos)
       << spot.vertex->config_json;
   EXPECT_TRUE(ValidJson(spot.vertex->config_json));
-  EXPECT_NE(spot.gke->manifest_yaml.find("    maxRestarts: 10\n"),
+  EXPECT_NE(spot.gke->manifest_yaml.find("failurePolicy: {maxRestarts: 10}"),
             std::string::npos);
   EXPECT_NE(spot.gke->manifest_yaml.find("key: cloud.google.com/gke-spot"),
             std::string::npos);
@@ -361,7 +361,7 @@ TEST(JobSpecTest, SpotVertexJobRestartsAndJobSetRestartsMore) {
   const JobSpec od = BuildJobSpec(on_demand);
   EXPECT_EQ(od.vertex->config_json.find("restartJobOnWorkerRestart"),
             std::string::npos);
-  EXPECT_NE(od.gke->manifest_yaml.find("    maxRestarts: 3\n"),
+  EXPECT_NE(od.gke->manifest_yaml.find("failurePolicy: {maxRestarts: 3}"),
             std::string::npos);
 }
 
@@ -395,19 +395,18 @@ TEST(JobSpecTest, TorchrunJobSetHasCommandPeerEnvAndRequests) {
   EXPECT_NE(y.find("torchrun train.py"), std::string::npos) << y;
   EXPECT_NE(y.find("REPLACE"), std::string::npos);
   const std::string host = "accelplan-training-workers-0-0.accelplan-training";
-  EXPECT_NE(y.find("name: \"PET_RDZV_ENDPOINT\"\n                      value: \"" +
-                   host + ":29500\""),
+  EXPECT_NE(y.find("- {name: PET_RDZV_ENDPOINT, value: \"" + host + ":29500\"}"),
             std::string::npos)
       << y;
-  EXPECT_NE(y.find("name: \"PET_NNODES\"\n                      value: \"4\""),
+  EXPECT_NE(y.find("- {name: PET_NNODES, value: \"4\"}"),
             std::string::npos);
-  EXPECT_NE(y.find("name: \"PET_NPROC_PER_NODE\"\n                      value: \"8\""),
+  EXPECT_NE(y.find("- {name: PET_NPROC_PER_NODE, value: \"8\"}"),
             std::string::npos);
-  EXPECT_NE(y.find("name: \"PET_NODE_RANK\"\n                      valueFrom:"),
+  EXPECT_NE(y.find("- {name: PET_NODE_RANK, valueFrom: {fieldRef:"),
             std::string::npos);
   EXPECT_NE(y.find("batch.kubernetes.io/job-completion-index"),
             std::string::npos);
-  EXPECT_NE(y.find("requests:\n                      nvidia.com/gpu: 8"),
+  EXPECT_NE(y.find("requests: {nvidia.com/gpu: 8}"),
             std::string::npos)
       << y;
   EXPECT_EQ(y.find("JAX_COORDINATOR_ADDRESS"), std::string::npos);
@@ -419,22 +418,22 @@ TEST(JobSpecTest, JaxJobSetHasCoordinatorAndProcessCount) {
   JobSpecInput in = TpuInput(1);
   in.framework = Framework::kJax;
   const std::string y = BuildJobSpec(in).gke->manifest_yaml;
-  EXPECT_NE(y.find("name: \"JAX_COORDINATOR_ADDRESS\"\n                      "
-                   "value: \"accelplan-training-slice-job-0-0.accelplan-training:1234\""),
+  EXPECT_NE(y.find("- {name: JAX_COORDINATOR_ADDRESS, value: "
+                   "\"accelplan-training-slice-job-0-0.accelplan-training:1234\"}"),
             std::string::npos)
       << y;
-  EXPECT_NE(y.find("name: \"JAX_NUM_PROCESSES\"\n                      value: \"4\""),
+  EXPECT_NE(y.find("- {name: JAX_NUM_PROCESSES, value: \"4\"}"),
             std::string::npos);
-  EXPECT_NE(y.find("name: \"JAX_PROCESS_ID\""), std::string::npos);
+  EXPECT_NE(y.find("- {name: JAX_PROCESS_ID, valueFrom:"), std::string::npos);
   EXPECT_NE(y.find("jax.distributed.initialize()"), std::string::npos);
-  EXPECT_NE(y.find("requests:\n                      google.com/tpu: 4"),
+  EXPECT_NE(y.find("requests: {google.com/tpu: 4}"),
             std::string::npos);
 
   // Multislice: slice id from the JobSet job index.
   JobSpecInput ms = TpuInput(2);
   ms.framework = Framework::kJax;
   const std::string m = BuildJobSpec(ms).gke->manifest_yaml;
-  EXPECT_NE(m.find("name: \"JAX_NUM_PROCESSES\"\n                      value: \"8\""),
+  EXPECT_NE(m.find("- {name: JAX_NUM_PROCESSES, value: \"8\"}"),
             std::string::npos);
   EXPECT_NE(m.find("MEGASCALE_NUM_SLICES"), std::string::npos);
   EXPECT_NE(m.find("jobset.sigs.k8s.io/job-index"), std::string::npos);
@@ -464,8 +463,8 @@ TEST(JobSpecTest, GpuDirectRdmaOnMultiNodeA3UltraAndA4) {
               std::string::npos);
     EXPECT_NE(y.find("source /usr/local/gib/scripts/set_nccl_env.sh"),
               std::string::npos);
-    EXPECT_NE(y.find("path: \"/home/kubernetes/bin/gib\""), std::string::npos);
-    EXPECT_NE(y.find("mountPath: \"/usr/local/gib\""), std::string::npos);
+    EXPECT_NE(y.find("hostPath: {path: \"/home/kubernetes/bin/gib\"}"), std::string::npos);
+    EXPECT_NE(y.find("mountPath: \"/usr/local/gib\"}"), std::string::npos);
     EXPECT_NE(y.find("# GPUDirect RDMA"), std::string::npos);
     EXPECT_NE(y.find("https://cloud.google.com/"), std::string::npos);
     JobSpecInput on_vertex = GpuMachine(m, "nvidia-b200", 2);
