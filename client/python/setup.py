@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROTO_DIR = os.environ.get("ACCELPLAN_PROTO_DIR",
                            os.path.join(HERE, "..", "..", "proto"))
 GEN_ROOT = os.path.join(HERE, "build", "accelplan-generated")
-GENERATED = ["accelplan/v1/accelplan_pb2.py", "accelplan/v1/accelplan_pb2_grpc.py",
+GENERATED = ["accelplan/v1/accelplan_pb2.py", "accelplan/v1/accelplan_pb2.pyi",
+             "accelplan/v1/accelplan_pb2_grpc.py",
              "accelplan/google/rpc/status_pb2.py",
              "accelplan/google/rpc/error_details_pb2.py"]
 
@@ -42,7 +43,7 @@ def generate():
     elif protoc and plugin:
         subprocess.check_call([
             protoc, "--proto_path=" + PROTO_DIR, "--python_out=" + GEN_ROOT,
-            "--grpc_out=" + GEN_ROOT, "--plugin=protoc-gen-grpc=" + plugin,
+            "--pyi_out=" + GEN_ROOT, "--grpc_out=" + GEN_ROOT, "--plugin=protoc-gen-grpc=" + plugin,
             "accelplan/v1/accelplan.proto"])
         # google/rpc/* inside accelplan/, so no top-level `google` package
         # shadows google.protobuf.
@@ -74,6 +75,6 @@ setup(
         "accelplan.google.rpc": os.path.relpath(
             os.path.join(GEN_ROOT, "accelplan", "google", "rpc"), HERE),
     },
-    package_data={"accelplan": ["py.typed"]},
+    package_data={"accelplan": ["py.typed"], "accelplan.v1": ["*.pyi"]},
     include_package_data=False,
 )

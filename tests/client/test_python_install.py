@@ -121,6 +121,7 @@ def run_installed(site, code, *args):
 def test_install_has_the_stubs_types_and_version(installed):
     for rel in ("accelplan/__init__.py", "accelplan/py.typed",
                 "accelplan/v1/accelplan_pb2.py",
+                "accelplan/v1/accelplan_pb2.pyi",
                 "accelplan/v1/accelplan_pb2_grpc.py",
                 "accelplan/google/rpc/status_pb2.py",
                 "accelplan/google/rpc/error_details_pb2.py"):

@@ -169,6 +169,8 @@ def test_enums_in_dicts_are_case_insensitive(scripted):
 def test_version_and_typed_marker():
     assert accelplan.__version__ == "0.1.0"
     assert os.path.isfile(os.path.join(PY_ROOT, "accelplan", "py.typed"))
+    assert os.path.isfile(os.path.join(PY_ROOT, "accelplan", "v1",
+                                       "accelplan_pb2.pyi"))
 
 
 def plan_response(run_platform, vertex_json="", manifest="", note=""):
