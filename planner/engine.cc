@@ -1194,6 +1194,11 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
                                   ? acc->offerings
                                   : s.machine->offerings;
       if (DocumentedAbsent(offerings, *rp, catalog::Provisioning::kAny)) continue;
+      // Serverless training runs only what its machine-type list names.
+      if (*rp == catalog::RunPlatform::kVertexTraining &&
+          !Offers(offerings, *rp, Provisioning::kUnspecified)) {
+        continue;
+      }
     }
     shapes.push_back(&s);
   }
@@ -1974,17 +1979,25 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   Plan p;
   const Family& f = *cand.family;
   p.hardware = MakeHardware(cand);
-  p.hardware.run_platform = job.constraints.run_platform;
-  if (p.hardware.run_platform == RunPlatform::kUnspecified &&
-      f.platform != Platform::kEdge) {
-    p.hardware.run_platform = (cand.config && cand.config->slices > 1)
-                                  ? RunPlatform::kGke
-                                  : RunPlatform::kVertexTraining;
-    if (f.platform == Platform::kTpu && f.accelerator &&
-        DocumentedAbsent(f.accelerator->offerings,
-                         catalog::RunPlatform::kVertexTraining,
-                         catalog::Provisioning::kAny)) {
-      p.hardware.run_platform = RunPlatform::kGke;
+  {
+    // Where the plan runs follows the catalog's offerings (job_spec.h), so
+    // the plan's run_platform and its job specs always agree.
+    RunPlatformInput where;
+    where.requested = job.constraints.run_platform;
+    where.platform = f.platform;
+    where.machine_type = p.hardware.machine_type;
+    if (f.platform == Platform::kTpu && f.accelerator) {
+      where.offerings = &f.accelerator->offerings;
+    } else if (cand.config && cand.config->shape && cand.config->shape->machine) {
+      where.offerings = &cand.config->shape->machine->offerings;
+    }
+    where.provisioning = p.hardware.provisioning;
+    where.slices = std::max(1, p.hardware.slices);
+    where.vms_per_slice = std::max(1, p.hardware.hosts / where.slices);
+    const RunPlatformChoice choice = ChooseRunPlatform(where);
+    p.hardware.run_platform = choice.run_platform;
+    if (!choice.reason.empty()) {
+      p.reasons.push_back({ReasonCode::kNotOfferedOnPlatform, choice.reason});
     }
   }
   if (!cand.config) return p;
@@ -2128,6 +2141,7 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
     in.hardware = p.hardware;
     in.distribution = d;
     in.is_tpu = f.platform == Platform::kTpu;
+    in.framework = job.framework;
     if (f.accelerator) {
       auto v = f.accelerator->labels.find("VERTEX_ACCELERATOR_TYPE");
       if (v != f.accelerator->labels.end()) in.vertex_accelerator_type = v->second;

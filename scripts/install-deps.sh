@@ -13,6 +13,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev nghttp2-client openssl
   # Python client package and its tests (for /usr/bin/python3)
   python3-grpcio python3-protobuf python3-pytest
+  # job-spec validators (JobSet CRD + Vertex JSON Schema) and the
+  # `pip install ./client/python` test
+  python3-yaml python3-jsonschema python3-pip python3-setuptools python3-wheel
 )
 
 SUDO=()

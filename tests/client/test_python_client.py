@@ -138,7 +138,8 @@ def test_invalid_request_raises_with_field_violations(client):
 
 
 def test_pipeline_step_emits_a_vertex_job_spec(server, client):
-    request = {"workload": {"framework": "JAX", "parameterCount": 7e9}}
+    request = {"workload": {"framework": "JAX", "parameterCount": 7e9},
+               "constraints": {"runPlatform": "VERTEX_TRAINING"}}
     if not client.plan(request).HasField("recommendation"):
         with pytest.raises(RuntimeError):
             plan_and_emit_job_spec(server, json.dumps(request))
@@ -149,6 +150,20 @@ def test_pipeline_step_emits_a_vertex_job_spec(server, client):
     assert pools and pools[0]["machineSpec"]["machineType"]
     assert pools[0]["containerSpec"]["imageUri"] == "us-docker.pkg.dev/p/r/train:1"
     assert all(p["containerSpec"]["imageUri"] for p in pools if p)
+
+
+def test_pipeline_step_follows_where_the_plan_runs(server, client):
+    # TPU v5p is not offered by serverless training: the plan runs on GKE.
+    request = {"workload": {"framework": "JAX", "modelKind": "RECOMMENDER",
+                            "embeddingLookupsDominate": True,
+                            "perDeviceMemoryGib": 60}}
+    response = client.plan(request)
+    assert accelplan.run_platform(response) == "GKE"
+    assert accelplan.vertex_config(response) is None
+    with pytest.raises(RuntimeError, match="GKE"):
+        plan_and_emit_job_spec(server, json.dumps(request))
+    manifest = plan_and_emit_job_spec(server, json.dumps(request), target="any")
+    assert "kind: JobSet" in manifest
 
 
 def cli(*args):

@@ -113,12 +113,123 @@ def test_plan_accepts_generated_messages(scripted):
     assert servicer.last_request == request
 
 
-def test_bad_dict_fails_before_the_call(scripted):
+def test_bad_dict_fails_before_the_call_naming_the_field(scripted):
     servicer, target = scripted
     with Client(target) as client:
-        with pytest.raises(json_format.ParseError):
+        with pytest.raises(InvalidRequestError) as error:
             client.plan({"workload": {"framwork": "JAX"}})
+        assert error.value.violations == [
+            ("workload.framwork", "no such field in accelplan.v1.Workload")]
+        assert error.value.rpc_error is None
+        # Still a protobuf ParseError for code that caught that before.
+        assert isinstance(error.value, json_format.ParseError)
+        with pytest.raises(InvalidRequestError) as error:
+            client.plan({"workload": {"framework": "PyTorc"}})
+        field, why = error.value.violations[0]
+        assert field == "workload.framework" and "PYTORCH" in why
+        with pytest.raises(InvalidRequestError) as error:
+            client.plan({"goal": {"deadlineHours": "soon"}})
+        assert error.value.violations[0][0] == "goal.deadlineHours"
+        with pytest.raises(InvalidRequestError) as error:
+            client.plan({"constraints": {"allowedPlatforms": ["tpu", "gpus"]}})
+        assert error.value.violations[0][0] == "constraints.allowedPlatforms[1]"
+        with pytest.raises(InvalidRequestError) as error:
+            client.plan('{"workload": ')
+        assert error.value.violations[0][0] == "<request>"
+        with pytest.raises(InvalidRequestError):
+            client.plan({"workload": ["JAX"]})
     assert servicer.calls == 0
+
+
+def test_enums_in_dicts_are_case_insensitive(scripted):
+    servicer, target = scripted
+    with Client(target) as client:
+        client.plan({"workload": {"framework": "pytorch",
+                                  "model_kind": "Dense_Transformer"},
+                     "goal": {"objective": "min-cost"},
+                     "constraints": {"allowedPlatforms": ["gpu", "Tpu"],
+                                     "runPlatform": "vertex_training"},
+                     "currentSetup": {"symptoms": ["gradient_sync_bound"]},
+                     "view": "basic"})
+        sent = servicer.last_request
+        assert sent.workload.framework == accelplan_pb2.PYTORCH
+        assert sent.workload.model_kind == accelplan_pb2.DENSE_TRANSFORMER
+        assert sent.goal.objective == accelplan_pb2.MIN_COST
+        assert list(sent.constraints.allowed_platforms) == [accelplan_pb2.GPU,
+                                                            accelplan_pb2.TPU]
+        assert sent.constraints.run_platform == accelplan_pb2.VERTEX_TRAINING
+        assert sent.view == accelplan_pb2.BASIC
+        # Numbers still work, as in the protobuf JSON mapping.
+        client.plan({"workload": {"framework": accelplan_pb2.JAX}})
+        assert servicer.last_request.workload.framework == accelplan_pb2.JAX
+        client.plan('{"workload": {"framework": "jax"}}')
+        assert servicer.last_request.workload.framework == accelplan_pb2.JAX
+
+
+def test_version_and_typed_marker():
+    assert accelplan.__version__ == "0.1.0"
+    assert os.path.isfile(os.path.join(PY_ROOT, "accelplan", "py.typed"))
+    assert os.path.isfile(os.path.join(PY_ROOT, "accelplan", "v1",
+                                       "accelplan_pb2.pyi"))
+
+
+def plan_response(run_platform, vertex_json="", manifest="", note=""):
+    response = accelplan_pb2.PlanTrainingResponse()
+    rec = response.recommendation
+    rec.hardware.platform = accelplan_pb2.GPU
+    rec.hardware.machine_type = "a3-highgpu-8g"
+    rec.hardware.run_platform = run_platform
+    rec.hardware.provisioning = accelplan_pb2.SPOT
+    rec.job_spec.vertex.config_json = vertex_json
+    rec.job_spec.gke.manifest_yaml = manifest
+    rec.job_spec.note = note
+    rec.reasons.add(code=accelplan_pb2.NOT_OFFERED_ON_PLATFORM,
+                    message="Not Vertex AI serverless training: because")
+    return response
+
+
+def test_job_spec_follows_the_run_platform():
+    config = '{"workerPoolSpecs": [{}]}'
+    yaml_text = "kind: JobSet\n"
+    spec = accelplan.job_spec(plan_response(accelplan_pb2.VERTEX_TRAINING,
+                                            config, yaml_text))
+    assert (spec.run_platform, spec.kind) == ("VERTEX_TRAINING",
+                                              "vertex_custom_job_spec")
+    assert spec.spec == {"workerPoolSpecs": [{}]}
+    spec = accelplan.job_spec(plan_response(accelplan_pb2.GKE, "", yaml_text))
+    assert (spec.run_platform, spec.kind, spec.spec) == ("GKE", "gke_jobset",
+                                                         yaml_text)
+    assert spec.reasons == ("Not Vertex AI serverless training: because",)
+    spec = accelplan.job_spec(plan_response(accelplan_pb2.COMPUTE_ENGINE,
+                                            note="Compute Engine: create VMs"))
+    assert (spec.kind, spec.spec, spec.note) == (None, None,
+                                                 "Compute Engine: create VMs")
+    assert accelplan.job_spec(accelplan_pb2.PlanTrainingResponse()) is None
+
+
+def test_result_helpers_give_names_and_none_for_unknowns():
+    response = plan_response(accelplan_pb2.GKE)
+    hw = accelplan.recommended_hardware(response)
+    assert hw["platform"] == "GPU" and hw["provisioning"] == "SPOT"
+    assert hw["run_platform"] == "GKE" and hw["tpu_topology"] is None
+    assert accelplan.run_platform(response) == "GKE"
+    response.recommendation.hardware.run_platform = 99  # a newer server
+    assert accelplan.run_platform(response) is None
+    assert accelplan.enum_name(accelplan_pb2.Platform, 0) is None
+    assert accelplan.enum_name(accelplan_pb2.Platform, 3) == "TPU"
+    empty = accelplan_pb2.PlanTrainingResponse()
+    for helper in (accelplan.run_platform, accelplan.recommended_hardware,
+                   accelplan.vertex_config, accelplan.gke_manifest):
+        assert helper(empty) is None
+    rejected = accelplan_pb2.PlanTrainingResponse()
+    r = rejected.rejected.add()
+    r.hardware.series = "TPU v5e"
+    r.codes.extend([accelplan_pb2.HBM_TOO_SMALL, 999])
+    assert accelplan.rejections(rejected) == {"TPU v5e": ["HBM_TOO_SMALL", None]}
+    review = accelplan_pb2.ReviewPlanResponse()
+    v = review.verdicts.add(label="a", verdict=77)
+    v.codes.append(accelplan_pb2.SLOWER)
+    assert accelplan.verdicts(review) == {"a": (None, ["SLOWER"])}
 
 
 def test_list_accelerators_without_arguments_sends_an_empty_request(scripted):

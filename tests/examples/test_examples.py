@@ -138,7 +138,16 @@ class ExamplePlansTest(unittest.TestCase):
                 spec = rec.get("jobSpec", {})
                 vertex = spec.get("vertex")
                 gke = spec.get("gke")
+                if hw.get("runPlatform") == "COMPUTE_ENGINE":
+                    # Specs follow where the plan runs (issue 19): Compute
+                    # Engine has no job spec, the note says what to create.
+                    self.assertFalse(vertex or gke, "spec on a CE plan")
+                    self.assertIn("Compute Engine", spec.get("note", ""))
+                    continue
                 self.assertTrue(vertex or gke, "no Vertex or GKE job spec")
+                if vertex:
+                    self.assertEqual(hw.get("runPlatform"), "VERTEX_TRAINING",
+                                     "Vertex spec on a plan that runs elsewhere")
                 if vertex:
                     self.check_vertex(hw, rec.get("distribution", {}), vertex)
                 if gke:

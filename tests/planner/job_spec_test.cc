@@ -3,6 +3,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -178,7 +179,7 @@ TEST(JobSpecTest, GpuMultiHostWithReductionServerHasThreePools) {
           R"("machineSpec":{"machineType":"n1-highcpu-16"},"replicaCount":13)"),
       std::string::npos)
       << v.config_json;
-  EXPECT_NE(v.config_json.find(R"("scheduling":{"strategy":"SPOT"})"),
+  EXPECT_NE(v.config_json.find(R"("scheduling":{"strategy":"SPOT",)"),
             std::string::npos);
   for (const char* snake : {"worker_pool", "machine_spec", "replica_count",
                             "image_uri", "accelerator_"}) {
@@ -294,7 +295,7 @@ TEST(JobSpecTest, TpuMultisliceIsGkeOnlyWithOneJobPerSlice) {
   EXPECT_NE(y.find("          completions: 4\n"), std::string::npos) << y;
   EXPECT_NE(y.find("cloud.google.com/gke-tpu-topology: \"4x4\""),
             std::string::npos);
-  EXPECT_NE(y.find("exclusive-topology: cloud.google.com/gke-nodepool"),
+  EXPECT_NE(y.find("exclusive-topology: \"cloud.google.com/gke-nodepool\""),
             std::string::npos);
   EXPECT_NE(y.find("google.com/tpu: 4"), std::string::npos);
   EXPECT_EQ(y.find('\t'), std::string::npos);  // YAML forbids tab indents
@@ -337,6 +338,273 @@ TEST(JobSpecTest, ImageUriIsEscapedInJsonAndYaml) {
   EXPECT_TRUE(ValidJson(spec.vertex->config_json));
   EXPECT_NE(spec.gke->manifest_yaml.find(R"(image: "repo/img:\"tag\"")"),
             std::string::npos);
+}
+
+// ------------------------------------------------------------ issue 19
+
+TEST(JobSpecTest, SpotVertexJobRestartsAndJobSetRestartsMore) {
+  const JobSpec spot = BuildJobSpec(GpuInput(2));
+  ASSERT_TRUE(spot.vertex.has_value());
+  EXPECT_NE(spot.vertex->config_json.find(
+                R"("scheduling":{"strategy":"SPOT","restartJobOnWorkerRestart":true,"disableRetries":false})"),
+            std::string::npos)
+      << spot.vertex->config_json;
+  EXPECT_TRUE(ValidJson(spot.vertex->config_json));
+  EXPECT_NE(spot.gke->manifest_yaml.find("failurePolicy: {maxRestarts: 10}"),
+            std::string::npos);
+  EXPECT_NE(spot.gke->manifest_yaml.find("key: cloud.google.com/gke-spot"),
+            std::string::npos);
+  EXPECT_NE(spot.note.find("checkpoint"), std::string::npos);
+
+  JobSpecInput on_demand = GpuInput(2);
+  on_demand.hardware.provisioning = Provisioning::kOnDemand;
+  const JobSpec od = BuildJobSpec(on_demand);
+  EXPECT_EQ(od.vertex->config_json.find("restartJobOnWorkerRestart"),
+            std::string::npos);
+  EXPECT_NE(od.gke->manifest_yaml.find("failurePolicy: {maxRestarts: 3}"),
+            std::string::npos);
+}
+
+TEST(JobSpecTest, RunPlatformDecidesWhichSpecsExist) {
+  JobSpecInput in = GpuInput(1);
+  in.hardware.run_platform = RunPlatform::kGke;
+  const JobSpec gke = BuildJobSpec(in);
+  EXPECT_FALSE(gke.vertex.has_value());
+  EXPECT_TRUE(gke.gke.has_value());
+
+  in.hardware.run_platform = RunPlatform::kVertexTraining;
+  const JobSpec vertex = BuildJobSpec(in);
+  EXPECT_TRUE(vertex.vertex.has_value());
+  EXPECT_TRUE(vertex.gke.has_value());  // the GKE equivalent
+
+  in.hardware.run_platform = RunPlatform::kComputeEngine;
+  const JobSpec ce = BuildJobSpec(in);
+  EXPECT_FALSE(ce.vertex.has_value());
+  EXPECT_FALSE(ce.gke.has_value());
+  EXPECT_NE(ce.note.find("Compute Engine"), std::string::npos);
+  EXPECT_NE(ce.note.find("a3-highgpu-8g"), std::string::npos);
+}
+
+TEST(JobSpecTest, TorchrunJobSetHasCommandPeerEnvAndRequests) {
+  JobSpecInput in = GpuInput(4);
+  in.framework = Framework::kPytorch;
+  in.hardware.provisioning = Provisioning::kOnDemand;
+  const std::string y = BuildJobSpec(in).gke->manifest_yaml;
+  EXPECT_NE(y.find("completionMode: Indexed"), std::string::npos);
+  EXPECT_NE(y.find("enableDNSHostnames: true"), std::string::npos);
+  EXPECT_NE(y.find("torchrun train.py"), std::string::npos) << y;
+  EXPECT_NE(y.find("REPLACE"), std::string::npos);
+  const std::string host = "accelplan-training-workers-0-0.accelplan-training";
+  EXPECT_NE(y.find("- {name: PET_RDZV_ENDPOINT, value: \"" + host + ":29500\"}"),
+            std::string::npos)
+      << y;
+  EXPECT_NE(y.find("- {name: PET_NNODES, value: \"4\"}"),
+            std::string::npos);
+  EXPECT_NE(y.find("- {name: PET_NPROC_PER_NODE, value: \"8\"}"),
+            std::string::npos);
+  EXPECT_NE(y.find("- {name: PET_NODE_RANK, valueFrom: {fieldRef:"),
+            std::string::npos);
+  EXPECT_NE(y.find("batch.kubernetes.io/job-completion-index"),
+            std::string::npos);
+  EXPECT_NE(y.find("requests: {nvidia.com/gpu: 8}"),
+            std::string::npos)
+      << y;
+  EXPECT_EQ(y.find("JAX_COORDINATOR_ADDRESS"), std::string::npos);
+  // a3-highgpu is not one of the GPUDirect stacks documented here.
+  EXPECT_EQ(y.find("networking.gke.io/interfaces"), std::string::npos);
+}
+
+TEST(JobSpecTest, JaxJobSetHasCoordinatorAndProcessCount) {
+  JobSpecInput in = TpuInput(1);
+  in.framework = Framework::kJax;
+  const std::string y = BuildJobSpec(in).gke->manifest_yaml;
+  EXPECT_NE(y.find("- {name: JAX_COORDINATOR_ADDRESS, value: "
+                   "\"accelplan-training-slice-job-0-0.accelplan-training:1234\"}"),
+            std::string::npos)
+      << y;
+  EXPECT_NE(y.find("- {name: JAX_NUM_PROCESSES, value: \"4\"}"),
+            std::string::npos);
+  EXPECT_NE(y.find("- {name: JAX_PROCESS_ID, valueFrom:"), std::string::npos);
+  EXPECT_NE(y.find("jax.distributed.initialize()"), std::string::npos);
+  EXPECT_NE(y.find("requests: {google.com/tpu: 4}"),
+            std::string::npos);
+
+  // Multislice: slice id from the JobSet job index.
+  JobSpecInput ms = TpuInput(2);
+  ms.framework = Framework::kJax;
+  const std::string m = BuildJobSpec(ms).gke->manifest_yaml;
+  EXPECT_NE(m.find("- {name: JAX_NUM_PROCESSES, value: \"8\"}"),
+            std::string::npos);
+  EXPECT_NE(m.find("MEGASCALE_NUM_SLICES"), std::string::npos);
+  EXPECT_NE(m.find("jobset.sigs.k8s.io/job-index"), std::string::npos);
+  EXPECT_EQ(m.find("JAX_PROCESS_ID"), std::string::npos) << m;
+}
+
+JobSpecInput GpuMachine(const char* machine, const char* label, int hosts) {
+  JobSpecInput in = GpuInput(hosts);
+  in.hardware.machine_type = machine;
+  in.gke_accelerator_label = label;
+  in.hardware.provisioning = Provisioning::kReservation;
+  in.framework = Framework::kPytorch;
+  return in;
+}
+
+TEST(JobSpecTest, GpuDirectRdmaOnMultiNodeA3UltraAndA4) {
+  for (const char* m : {"a3-ultragpu-8g", "a4-highgpu-8g"}) {
+    const std::string y =
+        BuildJobSpec(GpuMachine(m, "nvidia-b200", 2)).gke->manifest_yaml;
+    EXPECT_NE(y.find("networking.gke.io/default-interface: \"eth0\""),
+              std::string::npos)
+        << m;
+    EXPECT_NE(y.find(R"({\"interfaceName\":\"eth1\",\"network\":\"gvnic-1\"})"),
+              std::string::npos)
+        << y;
+    EXPECT_NE(y.find(R"({\"interfaceName\":\"eth9\",\"network\":\"rdma-7\"})"),
+              std::string::npos);
+    EXPECT_NE(y.find("source /usr/local/gib/scripts/set_nccl_env.sh"),
+              std::string::npos);
+    EXPECT_NE(y.find("hostPath: {path: \"/home/kubernetes/bin/gib\"}"), std::string::npos);
+    EXPECT_NE(y.find("mountPath: \"/usr/local/gib\"}"), std::string::npos);
+    EXPECT_NE(y.find("# GPUDirect RDMA"), std::string::npos);
+    EXPECT_NE(y.find("https://cloud.google.com/"), std::string::npos);
+    JobSpecInput on_vertex = GpuMachine(m, "nvidia-b200", 2);
+    on_vertex.hardware.run_platform = RunPlatform::kVertexTraining;
+    EXPECT_NE(BuildJobSpec(on_vertex).note.find("set_nccl_env.sh"),
+              std::string::npos)
+        << m;
+    // One node: no inter-node traffic, no GPUDirect networking.
+    const std::string one =
+        BuildJobSpec(GpuMachine(m, "nvidia-b200", 1)).gke->manifest_yaml;
+    EXPECT_EQ(one.find("networking.gke.io"), std::string::npos) << m;
+  }
+}
+
+TEST(JobSpecTest, GpuDirectTcpxoOnMultiNodeA3Mega) {
+  const std::string y =
+      BuildJobSpec(GpuMachine("a3-megagpu-8g", "nvidia-h100-mega-80gb", 2))
+          .gke->manifest_yaml;
+  EXPECT_NE(y.find("devices.gke.io/container.tcpxo-daemon"), std::string::npos);
+  EXPECT_NE(y.find(R"({\"interfaceName\":\"eth8\",\"network\":\"vpc8\"})"),
+            std::string::npos)
+      << y;
+  EXPECT_NE(y.find("- name: \"tcpxo-daemon\""), std::string::npos);
+  EXPECT_NE(y.find("restartPolicy: Always"), std::string::npos);
+  EXPECT_NE(y.find("NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY"), std::string::npos);
+  EXPECT_NE(y.find("nccl-env-profile.sh"), std::string::npos);
+  EXPECT_NE(y.find("gpu-bandwidth-gpudirect-tcpx"), std::string::npos);
+}
+
+catalog::Offering Row(catalog::RunPlatform rp, catalog::Provisioning p,
+                      bool available) {
+  catalog::Offering o;
+  o.run_platform = rp;
+  o.provisioning = p;
+  o.available = available;
+  o.source_id = "SRC";
+  return o;
+}
+
+using CRP = catalog::RunPlatform;
+using CProv = catalog::Provisioning;
+
+RunPlatformInput Where(const std::vector<catalog::Offering>* offerings) {
+  RunPlatformInput in;
+  in.platform = Platform::kGpu;
+  in.machine_type = "m-1";
+  in.offerings = offerings;
+  in.provisioning = Provisioning::kOnDemand;
+  return in;
+}
+
+TEST(RunPlatformTest, VertexOnlyWhereTheCatalogListsIt) {
+  const std::vector<catalog::Offering> listed = {
+      Row(CRP::kVertexTraining, CProv::kAny, true),
+      Row(CRP::kGke, CProv::kAny, true)};
+  EXPECT_EQ(ChooseRunPlatform(Where(&listed)).run_platform,
+            RunPlatform::kVertexTraining);
+  EXPECT_TRUE(ChooseRunPlatform(Where(&listed)).reason.empty());
+
+  // No Vertex row: unknown is not an offer.
+  const std::vector<catalog::Offering> gke_only = {
+      Row(CRP::kGke, CProv::kAny, true)};
+  RunPlatformChoice c = ChooseRunPlatform(Where(&gke_only));
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("does not list m-1"), std::string::npos) << c.reason;
+
+  // Documented absence on Vertex.
+  const std::vector<catalog::Offering> absent = {
+      Row(CRP::kVertexTraining, CProv::kAny, false),
+      Row(CRP::kGke, CProv::kAny, true)};
+  c = ChooseRunPlatform(Where(&absent));
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("does not offer m-1 [SRC]"), std::string::npos)
+      << c.reason;
+
+  // Neither Vertex nor GKE: Compute Engine.
+  const std::vector<catalog::Offering> ce_only = {
+      Row(CRP::kComputeEngine, CProv::kOnDemand, true)};
+  c = ChooseRunPlatform(Where(&ce_only));
+  EXPECT_EQ(c.run_platform, RunPlatform::kComputeEngine);
+  EXPECT_NE(c.reason.find("Compute Engine"), std::string::npos);
+}
+
+TEST(RunPlatformTest, ProvisioningRowDecidesOverAny) {
+  const std::vector<catalog::Offering> rows = {
+      Row(CRP::kVertexTraining, CProv::kAny, true),
+      Row(CRP::kVertexTraining, CProv::kOnDemand, false),
+      Row(CRP::kVertexTraining, CProv::kSpot, true),
+      Row(CRP::kGke, CProv::kAny, true)};
+  RunPlatformInput in = Where(&rows);
+  RunPlatformChoice c = ChooseRunPlatform(in);
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("with on-demand"), std::string::npos) << c.reason;
+  in.provisioning = Provisioning::kSpot;
+  EXPECT_EQ(ChooseRunPlatform(in).run_platform, RunPlatform::kVertexTraining);
+  in.provisioning = Provisioning::kReservation;  // falls back to ANY
+  EXPECT_EQ(ChooseRunPlatform(in).run_platform, RunPlatform::kVertexTraining);
+  EXPECT_TRUE(Offers(rows, CRP::kVertexTraining, Provisioning::kUnspecified));
+  EXPECT_FALSE(Offers(rows, CRP::kComputeEngine, Provisioning::kUnspecified));
+}
+
+TEST(RunPlatformTest, TpuShapesVertexCannotRun) {
+  const std::vector<catalog::Offering> rows = {
+      Row(CRP::kVertexTraining, CProv::kAny, true),
+      Row(CRP::kGke, CProv::kAny, true)};
+  RunPlatformInput in = Where(&rows);
+  in.platform = Platform::kTpu;
+  in.slices = 2;
+  in.vms_per_slice = 4;
+  RunPlatformChoice c = ChooseRunPlatform(in);
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("Multislice"), std::string::npos);
+
+  in.slices = 1;
+  in.provisioning = Provisioning::kSpot;
+  c = ChooseRunPlatform(in);
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("Spot"), std::string::npos);
+
+  in.vms_per_slice = 1;  // single-host Spot slices are fine
+  EXPECT_EQ(ChooseRunPlatform(in).run_platform, RunPlatform::kVertexTraining);
+}
+
+TEST(RunPlatformTest, RequestedPlatformWinsUnlessVertexCannotRunIt) {
+  const std::vector<catalog::Offering> rows = {
+      Row(CRP::kVertexTraining, CProv::kAny, true),
+      Row(CRP::kGke, CProv::kAny, true)};
+  RunPlatformInput in = Where(&rows);
+  in.requested = RunPlatform::kGke;
+  EXPECT_EQ(ChooseRunPlatform(in).run_platform, RunPlatform::kGke);
+  EXPECT_TRUE(ChooseRunPlatform(in).reason.empty());
+  in.requested = RunPlatform::kComputeEngine;
+  EXPECT_EQ(ChooseRunPlatform(in).run_platform, RunPlatform::kComputeEngine);
+
+  in.requested = RunPlatform::kVertexTraining;
+  in.platform = Platform::kTpu;
+  in.slices = 3;
+  const RunPlatformChoice c = ChooseRunPlatform(in);
+  EXPECT_EQ(c.run_platform, RunPlatform::kGke);
+  EXPECT_NE(c.reason.find("was requested"), std::string::npos) << c.reason;
 }
 
 }  // namespace
