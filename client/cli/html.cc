@@ -43,6 +43,8 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto}
 )";
 
 std::string Num(double v) { return absl::StrFormat("%.2f", v); }
+// Data attributes: enough digits to compare with the JSON response.
+std::string Exact(double v) { return absl::StrFormat("%.12g", v); }
 
 struct Point {
   const OptionView* option;
@@ -180,15 +182,16 @@ std::string Svg(const PlanView& v) {
   for (const Point& p : points) {
     const double x = chart.X(p.x_value), y = chart.Y(p.y_value);
     const std::string name = HtmlEscape(p.option->label);
-    absl::StrAppend(&out, "<circle class=\"point",
-                    p.option->recommended ? " recommended" : "",
-                    "\" data-label=\"", name, "\" data-hours=\"", p.x_value,
-                    "\" data-cost=\"", p.y_value, "\" cx=\"", Num(x),
-                    "\" cy=\"", Num(y), "\" r=\"7\"><title>", name, ": ",
-                    HtmlEscape(HumanHours(p.x_value)), ", ",
-                    HtmlEscape(HumanUsd(p.y_value)), "</title></circle>",
-                    "<text class=\"label\" x=\"", Num(x + 10), "\" y=\"",
-                    Num(y - 8), "\">", name, "</text>");
+    absl::StrAppend(
+        &out, "<circle class=\"point",
+        p.option->recommended ? " recommended" : "", "\" data-label=\"", name,
+        "\" data-hours=\"", Exact(p.x_value), "\" data-cost=\"",
+        Exact(p.y_value), "\" cx=\"", Num(x), "\" cy=\"", Num(y),
+        "\" r=\"7\"><title>", name, ": ", HtmlEscape(HumanHours(p.x_value)),
+        ", ", HtmlEscape(HumanUsd(p.y_value)), "</title></circle>",
+        "<text class=\"label\" x=\"",
+        Num(x + (p.option->recommended ? 18 : 10)), "\" y=\"", Num(y - 8),
+        "\">", name, "</text>");
     if (p.option->recommended) {
       absl::StrAppend(&out, "<g id=\"recommended-marker\" data-cx=\"", Num(x),
                       "\" data-cy=\"", Num(y), "\"><circle cx=\"", Num(x),

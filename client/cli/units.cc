@@ -58,9 +58,9 @@ std::string HumanUsd(double usd) {
   if (!std::isfinite(usd) || usd < 0) return "";
   if (usd < 10) return absl::StrFormat("$%.2f", usd);
   if (usd < 10000) return absl::StrCat("$", Thousands(usd));
-  if (usd < 1e6) return absl::StrFormat("$%.1fk", usd / 1e3);
-  if (usd < 1e9) return absl::StrFormat("$%.1fM", usd / 1e6);
-  return absl::StrFormat("$%.1fB", usd / 1e9);
+  if (usd < 1e6) return absl::StrCat("$", Short(usd / 1e3), "k");
+  if (usd < 1e9) return absl::StrCat("$", Short(usd / 1e6), "M");
+  return absl::StrCat("$", Short(usd / 1e9), "B");
 }
 
 std::string HumanCount(double value) {
