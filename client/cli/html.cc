@@ -181,6 +181,7 @@ std::string Svg(const PlanView& v) {
                    });
   for (const Point& p : points) {
     const double x = chart.X(p.x_value), y = chart.Y(p.y_value);
+    const bool right = x > kLeft + kPlotW * 0.7;  // label left of the point
     const std::string name = HtmlEscape(p.option->label);
     absl::StrAppend(
         &out, "<circle class=\"point",
@@ -190,8 +191,9 @@ std::string Svg(const PlanView& v) {
         "\" r=\"7\"><title>", name, ": ", HtmlEscape(HumanHours(p.x_value)),
         ", ", HtmlEscape(HumanUsd(p.y_value)), "</title></circle>",
         "<text class=\"label\" x=\"",
-        Num(x + (p.option->recommended ? 18 : 10)), "\" y=\"", Num(y - 8),
-        "\">", name, "</text>");
+        Num(right ? x - 10 : x + (p.option->recommended ? 18 : 10)),
+        right ? "\" text-anchor=\"end" : "", "\" y=\"", Num(y - 8), "\">", name,
+        "</text>");
     if (p.option->recommended) {
       absl::StrAppend(&out, "<g id=\"recommended-marker\" data-cx=\"", Num(x),
                       "\" data-cy=\"", Num(y), "\"><circle cx=\"", Num(x),
