@@ -80,6 +80,15 @@ std::vector<std::string> PlatformValues(const ParsedFlags& flags) {
   return out;
 }
 
+// No current setup unless a flag or the file gave one.
+template <typename Request>
+void ClearIfEmpty(Request* request) {
+  if (request->has_current_setup() &&
+      request->current_setup().ByteSizeLong() == 0) {
+    request->clear_current_setup();
+  }
+}
+
 template <typename Request>
 absl::StatusOr<Request> ReadRequestIfGiven(const ParsedFlags& flags) {
   Request request;
@@ -186,6 +195,7 @@ absl::StatusOr<v1::PlanTrainingRequest> BuildPlanRequest(
   if (!request.ok()) return request;
   absl::Status status = ApplyWorkloadFlags(flags, JobPartsOf(&*request));
   if (!status.ok()) return status;
+  ClearIfEmpty(&*request);
   if (flags.Has("view")) {
     absl::StatusOr<int> view =
         ParseFlagEnum(flags, "view", v1::View_descriptor());
@@ -202,6 +212,7 @@ absl::StatusOr<v1::ReviewPlanRequest> BuildReviewRequest(
   if (!request.ok()) return request;
   absl::Status status = ApplyWorkloadFlags(flags, JobPartsOf(&*request));
   if (!status.ok()) return status;
+  ClearIfEmpty(&*request);
   if (auto it = flags.all_values.find("propose");
       it != flags.all_values.end()) {
     for (const std::string& spec : it->second) {
