@@ -109,6 +109,11 @@ void Rejections(const PlanView& v, Screen* s) {
       std::min<int>(static_cast<int>(v.rejections.size()), kMaxRejectionLines);
   for (int i = 0; i < shown; ++i) {
     const RejectionGroup& g = v.rejections[i];
+    if (g.code == v1::NOT_IN_ALLOWED_SET) {  // the user's own filter
+      s->Line(absl::StrCat("  ", v1::ReasonCode_Name(g.code), " (", g.count,
+                           "): outside the hardware or series asked for"));
+      continue;
+    }
     s->Line(absl::StrCat("  ", v1::ReasonCode_Name(g.code), " (", g.count,
                          "): ", absl::StrJoin(g.families, ", "), " — ",
                          g.example));
