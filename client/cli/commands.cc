@@ -94,6 +94,9 @@ Command PlanCommand() {
             "Recommends hardware, distribution, cost and time for one "
             "training job (PlanTraining). Exits 1 when no plan is viable.",
             CommonFlagSpecs()};
+  for (FlagSpec& f : c.flags) {
+    if (f.name == "output") f.value_name = "json|table|html";
+  }
   for (FlagSpec& f : WorkloadFlagSpecs()) c.flags.push_back(std::move(f));
   c.flags.push_back(
       {"view", "basic|full", "full",

@@ -35,15 +35,16 @@ class Screen {
   void Line(const std::string& text) { lines_.push_back(Clip(text, kWidth)); }
   // The launch command: exact, never clipped.
   void Exact(const std::string& text) { lines_.push_back(text); }
-  // Wrapped at "; " so that nothing is cut; continuation lines indented.
+  // Word-wrapped so that nothing is cut; continuation lines indented.
   void Wrapped(const std::string& text) {
     std::string line;
-    for (absl::string_view part : absl::StrSplit(text, "; ")) {
+    for (absl::string_view word :
+         absl::StrSplit(text, ' ', absl::SkipEmpty())) {
       std::string next =
-          line.empty() ? std::string(part) : absl::StrCat(line, "; ", part);
+          line.empty() ? std::string(word) : absl::StrCat(line, " ", word);
       if (!line.empty() && DisplayWidth(next) > kWidth) {
-        lines_.push_back(line + ";");
-        line = absl::StrCat("  ", part);
+        lines_.push_back(line);
+        line = absl::StrCat("  ", word);
       } else {
         line = next;
       }
