@@ -131,6 +131,33 @@ class Chart {
   double x_max_ = 1, y_max_ = 1;
 };
 
+// The deadline (vertical) and budget (horizontal) lines.
+std::string Limits(const PlanView& v, const Chart& chart, bool deadline,
+                   bool budget) {
+  std::string out;
+  if (deadline) {
+    const double x = chart.X(v.deadline_hours);
+    absl::StrAppend(
+        &out, "<line class=\"deadline\" id=\"deadline\" data-hours=\"",
+        v.deadline_hours, "\" x1=\"", Num(x), "\" y1=\"", Num(kTop), "\" x2=\"",
+        Num(x), "\" y2=\"", Num(kTop + kPlotH),
+        "\"/><text class=\"limit-label\" fill=\"#cf222e\" x=\"", Num(x - 4),
+        "\" y=\"", Num(kTop + 12), "\" text-anchor=\"end\">deadline ",
+        absl::StrFormat("%g", v.deadline_hours), " h</text>");
+  }
+  if (budget) {
+    const double y = chart.Y(v.budget_usd);
+    absl::StrAppend(&out, "<line class=\"budget\" id=\"budget\" data-cost=\"",
+                    v.budget_usd, "\" x1=\"", Num(kLeft), "\" y1=\"", Num(y),
+                    "\" x2=\"", Num(kLeft + kPlotW), "\" y2=\"", Num(y),
+                    "\"/><text class=\"limit-label\" fill=\"#9a6700\" x=\"",
+                    Num(kLeft + kPlotW - 4), "\" y=\"", Num(y - 6),
+                    "\" text-anchor=\"end\">budget ",
+                    HtmlEscape(HumanUsd(v.budget_usd)), "</text>");
+  }
+  return out;
+}
+
 std::string Svg(const PlanView& v) {
   bool per_token = !v.totals_known;
   std::vector<Point> points = ChartPoints(v, per_token);
@@ -154,26 +181,7 @@ std::string Svg(const PlanView& v) {
                                              : "expected time (hours, linear)",
                                    per_token ? "dollars per billion tokens"
                                              : "expected cost (US$, linear)"));
-  if (deadline) {
-    const double x = chart.X(v.deadline_hours);
-    absl::StrAppend(
-        &out, "<line class=\"deadline\" id=\"deadline\" data-hours=\"",
-        v.deadline_hours, "\" x1=\"", Num(x), "\" y1=\"", Num(kTop), "\" x2=\"",
-        Num(x), "\" y2=\"", Num(kTop + kPlotH),
-        "\"/><text class=\"limit-label\" fill=\"#cf222e\" x=\"", Num(x - 4),
-        "\" y=\"", Num(kTop + 12), "\" text-anchor=\"end\">deadline ",
-        absl::StrFormat("%g", v.deadline_hours), " h</text>");
-  }
-  if (budget) {
-    const double y = chart.Y(v.budget_usd);
-    absl::StrAppend(&out, "<line class=\"budget\" id=\"budget\" data-cost=\"",
-                    v.budget_usd, "\" x1=\"", Num(kLeft), "\" y1=\"", Num(y),
-                    "\" x2=\"", Num(kLeft + kPlotW), "\" y2=\"", Num(y),
-                    "\"/><text class=\"limit-label\" fill=\"#9a6700\" x=\"",
-                    Num(kLeft + kPlotW - 4), "\" y=\"", Num(y - 6),
-                    "\" text-anchor=\"end\">budget ",
-                    HtmlEscape(HumanUsd(v.budget_usd)), "</text>");
-  }
+  absl::StrAppend(&out, Limits(v, chart, deadline, budget));
   // The recommendation last, so it is drawn on top.
   std::stable_sort(points.begin(), points.end(),
                    [](const Point& a, const Point& b) {

@@ -4,8 +4,9 @@
 #include "client/cli/requests.h"
 
 namespace accelplan::cli {
+namespace {
 
-std::vector<FlagSpec> WorkloadFlagSpecs() {
+std::vector<FlagSpec> ModelAndDataSpecs() {
   return {
       // The model.
       {"model", "NAME", "",
@@ -63,6 +64,11 @@ std::vector<FlagSpec> WorkloadFlagSpecs() {
       {"checkpoint_minutes", "MINUTES", "",
        "Checkpoint interval; implies --checkpoints. Sets "
        "workload.checkpoint_interval_minutes."},
+  };
+}
+
+std::vector<FlagSpec> GoalAndConstraintSpecs() {
+  return {
       // The goal.
       {"objective", "NAME", "",
        "Objective: min_cost|min_time|balanced. Sets goal.objective (unset: "
@@ -113,6 +119,11 @@ std::vector<FlagSpec> WorkloadFlagSpecs() {
       {"region", "REGION", "",
        "Region for the launch command (prices stay US list prices). Sets "
        "constraints.region (unset: the price region)."},
+  };
+}
+
+std::vector<FlagSpec> CurrentSetupSpecs() {
+  return {
       // The current setup (troubleshooting a job that already runs).
       {"current", "HW", "",
        "Current hardware: a machine type (a3-highgpu-8g), accelerator "
@@ -150,6 +161,16 @@ std::vector<FlagSpec> WorkloadFlagSpecs() {
        "Judge end of support and the catalog's age at this date. Sets "
        "as_of (unset: today, UTC)."},
   };
+}
+
+}  // namespace
+
+std::vector<FlagSpec> WorkloadFlagSpecs() {
+  std::vector<FlagSpec> specs = ModelAndDataSpecs();
+  for (auto part : {GoalAndConstraintSpecs(), CurrentSetupSpecs()}) {
+    specs.insert(specs.end(), part.begin(), part.end());
+  }
+  return specs;
 }
 
 }  // namespace accelplan::cli
