@@ -184,9 +184,14 @@ void Compare(const OptionView& best, OptionView* alt) {
   for (const v1::Reason& r : alt->plan->reasons()) {
     switch (r.code()) {
       case v1::REASON_CODE_UNSPECIFIED:
-      case v1::HIGHER_COST:
+      case v1::ASSUMPTION:
+        break;
+      case v1::HIGHER_COST:  // the numbers above say it, when known
+        if (cost_ratio == 0) alt->loses.push_back("higher cost");
+        break;
       case v1::SLOWER:
-        break;  // the numbers above say it
+        if (time_ratio == 0) alt->loses.push_back("slower");
+        break;
       case v1::CHEAPER:
         if (cost_ratio == 0 || cost_ratio >= 0.95)
           alt->wins.push_back("cheaper");
@@ -286,7 +291,10 @@ std::string GoalStatus(const v1::PlanTrainingRequest& request,
                        : deadline > 0 ? "deadline not checked"
                        : budget > 0   ? "budget not checked"
                                       : "no total time or cost";
-    parts.push_back(absl::StrCat(what, ": ", why));
+    const bool no_dataset = HasWarning(response, v1::NO_DATASET_SIZE);
+    parts.push_back(no_dataset || deadline > 0 || budget > 0
+                        ? absl::StrCat(what, ": ", why)
+                        : "no total time or cost estimated");
     return absl::StrJoin(parts, "; ");
   }
   const bool meets = best.hours <= deadline;

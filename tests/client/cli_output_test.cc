@@ -207,6 +207,19 @@ TEST(PlanSummaryTest, AlternativesSayWhatTheyWinAndLose) {
   // CHEAPER from the planner shows even when the totals are equal.
   EXPECT_THAT(table, HasSubstr("wins cheaper"));
   EXPECT_THAT(table, Not(HasSubstr("HIGHER_COST")));
+
+  // With no figures to compare, the planner's codes still say it.
+  v1::PlanTrainingResponse r;
+  *r.mutable_recommendation() = MakePlan("g2-standard-4", 1, 0, 0);
+  v1::Plan* alt = r.add_alternatives();
+  *alt = MakePlan("a2-highgpu-1g", 1, 0, 0);
+  alt->mutable_estimates()->set_price_known(false);
+  alt->mutable_estimates()->set_tokens_per_second(0);
+  alt->add_reasons()->set_code(v1::HIGHER_COST);
+  alt->add_reasons()->set_code(v1::FASTER);
+  alt->add_reasons()->set_code(v1::COMMUNICATION_BOUND);
+  EXPECT_THAT(PlanSummary(BuildPlanView(Request(0, 0), r)),
+              HasSubstr("wins faster; loses higher cost, communication"));
 }
 
 TEST(PlanSummaryTest, RejectionsOneLinePerReasonNotPerOption) {
