@@ -15,6 +15,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "catalog/loader.h"
+
+#ifndef ACCELPLAN_VERSION
+#define ACCELPLAN_VERSION "unknown"
+#endif
 
 ABSL_FLAG(std::string, listen, "0.0.0.0:50051",
           "gRPC listen address host:port (env ACCELPLAN_LISTEN).");
@@ -129,6 +134,23 @@ absl::StatusOr<absl::Duration> Seconds(const char* name, double value) {
   return absl::Seconds(value);
 }
 
+// --version: this binary's version and the catalog's (after the command
+// line and the environment are applied, so --catalog counts).
+std::string VersionString() {
+  std::string path = absl::GetFlag(FLAGS_catalog);
+  if (path.empty()) path = DefaultCatalogPath();
+  std::string out = absl::StrCat("accelplan-server ", ACCELPLAN_VERSION, "\n");
+  absl::StatusOr<catalog::CatalogPtr> loaded = catalog::LoadCatalog(path);
+  if (loaded.ok()) {
+    absl::StrAppend(&out, "catalog ", (*loaded)->version, " (data date ",
+                    (*loaded)->data_date, ") from ", path, "\n");
+  } else {
+    absl::StrAppend(&out, "catalog: cannot load ", path, ": ",
+                    loaded.status().message(), "\n");
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
@@ -138,12 +160,21 @@ absl::StatusOr<ServerFlags> ParseServerFlags(int argc, char** argv) {
     absl::SetProgramUsageMessage(
         "gRPC service that plans ML training hardware.\n"
         "Every flag can also be set as ACCELPLAN_<FLAG_IN_UPPER_CASE>; the "
-        "command line wins.");
-    // --help lists the flags defined in this file.
+        "command line wins.\n\n"
+        "    --help (print these flags and exit)\n"
+        "    --version (print this binary's version and the catalog's, then "
+        "exit)");
+    // --help lists the flags defined in this file, under the binary's name
+    // rather than the source path the build used.
     absl::FlagsUsageConfig config;
-    config.contains_help_flags = [](absl::string_view file) {
-      return absl::StrContains(file, "server/flags");
+    config.normalize_filename = [](absl::string_view file) -> std::string {
+      if (absl::StrContains(file, "server/flags")) return "accelplan-server";
+      return std::string(file);
     };
+    config.contains_help_flags = [](absl::string_view file) {
+      return file == "accelplan-server";
+    };
+    config.version_string = VersionString;
     config.contains_helpshort_flags = config.contains_help_flags;
     absl::SetFlagsUsageConfig(config);
   });

@@ -9,8 +9,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "catalog/loader.h"
-#include "planner/planner.h"
 #include "core/planning_core.h"
+#include "planner/planner.h"
 
 namespace accelplan::cli {
 namespace {
@@ -59,10 +59,11 @@ class LocalBackend final : public Backend {
 
  private:
   template <typename Request, typename Response>
-  absl::StatusOr<Response> Call(
-      absl::Status (*rpc)(const planner::Planner&, const Request&,
-                          const core::CallOptions&, Response*),
-      const Request& request) const {
+  absl::StatusOr<Response> Call(absl::Status (*rpc)(const planner::Planner&,
+                                                    const Request&,
+                                                    const core::CallOptions&,
+                                                    Response*),
+                                const Request& request) const {
     core::CallOptions options;
     options.context.today = core::TodayUtc();
     Response response;

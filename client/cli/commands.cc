@@ -10,8 +10,16 @@
 #include "client/accelplan_client.h"
 #include "client/cli/backend.h"
 #include "client/cli/flags.h"
+#include "client/cli/html.h"
+#include "client/cli/plan_view.h"
+#include "client/cli/proposals.h"
 #include "client/cli/requests.h"
+#include "client/cli/summary.h"
 #include "client/cli/table.h"
+
+#ifndef ACCELPLAN_VERSION
+#define ACCELPLAN_VERSION "unknown"
+#endif
 
 namespace accelplan::cli {
 namespace {
@@ -21,11 +29,14 @@ constexpr char kTopUsage[] =
 training job should use, and why not the alternatives.
 
 Usage: accelplan <command> [flags]
+       accelplan --version [--catalog PATH | --server HOST:PORT]
 
 Commands:
   plan      Recommend hardware, distribution, cost and time (PlanTraining).
-  review    Judge proposals for one workload (ReviewPlan); needs --request.
+  review    Judge proposals for one workload (ReviewPlan): --propose SPEC
+            (repeatable) or --request FILE.json.
   catalog   List the accelerator catalog (ListAccelerators).
+  version   The binary's version and the catalog's (same as --version).
 
 Runs in-process over a catalog file (no server) unless --server is given.
 `accelplan <command> --help` lists the flags of each command.
@@ -52,7 +63,12 @@ std::vector<FlagSpec> CommonFlagSpecs() {
        "extend it."},
       {"output", "json|table", "json",
        "json: the response in the protobuf JSON mapping, lowerCamelCase. "
-       "table: a human-readable summary."},
+       "table: a human-readable summary (for plan: one screen; see "
+       "--verbose). plan also takes html: one self-contained HTML report "
+       "with a cost-time chart."},
+      {"verbose", "", "false",
+       "With --output=table: every figure of every option and every "
+       "rejection with its full reason."},
       {"timeout_seconds", "SECONDS", "30",
        "Deadline of the RPC with --server, retries of UNAVAILABLE included."},
       {"tls_ca", "PEM_FILE", "",
@@ -78,11 +94,21 @@ Command PlanCommand() {
             "Recommends hardware, distribution, cost and time for one "
             "training job (PlanTraining). Exits 1 when no plan is viable.",
             CommonFlagSpecs()};
+  for (FlagSpec& f : c.flags) {
+    if (f.name == "output") f.value_name = "json|table|html";
+  }
   for (FlagSpec& f : WorkloadFlagSpecs()) c.flags.push_back(std::move(f));
   c.flags.push_back(
       {"view", "basic|full", "full",
        "basic: the recommendation, its job spec and key "
        "reasons; full: also alternatives, rejections and facts."});
+  c.flags.push_back(
+      {"emit", "vertex|gke FILE", "",
+       "Write the recommendation's job spec to FILE: vertex the JSON that "
+       "`gcloud ai custom-jobs create --config=FILE` takes, gke the JobSet "
+       "manifest for `kubectl apply -f FILE`. The table's launch command "
+       "names FILE.",
+       false, 2});
   return c;
 }
 
@@ -90,12 +116,18 @@ Command ReviewCommand() {
   Command c{"review",
             "accelplan review --request FILE.json [--server "
             "HOST:PORT | --catalog PATH] [flags]",
-            "Judges each proposal in the request (hardware, distribution or "
-            "remedy) as RECOMMENDED, VIABLE or REJECTED with reason codes "
-            "(ReviewPlan). The request must hold \"proposals\"; exits 0 "
-            "whatever the verdicts.",
+            "Judges each proposal (hardware, distribution or remedy) as "
+            "RECOMMENDED, VIABLE or REJECTED with reason codes (ReviewPlan). "
+            "Proposals come from --propose (grammar below) and the request "
+            "file's \"proposals\"; exits 0 whatever the verdicts.",
             CommonFlagSpecs()};
   for (FlagSpec& f : WorkloadFlagSpecs()) c.flags.push_back(std::move(f));
+  c.flags.push_back({"propose", "SPEC", "",
+                     "One proposal, e.g. machine:a3-highgpu-8g,count=32, "
+                     "tpu:v5p,topology=4x4x4,slices=2, "
+                     "strategy:fsdp,dcn=data,slices=4 or "
+                     "remedy:add_reduction_server (grammar below).",
+                     true});
   return c;
 }
 
@@ -106,9 +138,12 @@ Command CatalogCommand() {
             "Lists the catalog: every machine type with memory, peak "
             "throughput, prices and sources (ListAccelerators).",
             CommonFlagSpecs()};
-  c.flags.push_back({"platform", "NAME[,NAME]", "",
-                     "Only these platforms: cpu|gpu|tpu|edge (unset: all).",
+  c.flags.push_back({"hardware", "cpu|gpu|tpu|edge", "",
+                     "Only these hardware families; comma-separated or "
+                     "repeated (unset: all).",
                      true});
+  c.flags.push_back(
+      {"platform", "NAME[,NAME]", "", "Older spelling of --hardware.", true});
   c.flags.push_back({"framework", "NAME", "",
                      "Only machine types that run this framework (unset: "
                      "any)."});
@@ -155,7 +190,8 @@ absl::StatusOr<std::unique_ptr<Backend>> OpenBackend(const ParsedFlags& flags) {
                              {"tls_key", &options.tls_private_key_pem}}) {
       if (absl::Status s = read_pem(flag, out); !s.ok()) return s;
     }
-    if (options.tls_cert_chain_pem.empty() != options.tls_private_key_pem.empty()) {
+    if (options.tls_cert_chain_pem.empty() !=
+        options.tls_private_key_pem.empty()) {
       return absl::InvalidArgumentError(
           "--tls_cert and --tls_key go together (mutual TLS)");
     }
@@ -195,12 +231,81 @@ int FailCall(const absl::Status& status, const ParsedFlags& flags,
   return Fail(status, err);
 }
 
+// Writes the recommendation's job spec for --emit KIND FILE.
+absl::Status Emit(const ParsedFlags& flags,
+                  const v1::PlanTrainingResponse& response) {
+  const std::string kind = flags.Get("emit");
+  const std::string path =
+      flags.second.count("emit") ? flags.second.at("emit") : "";
+  if (!response.has_recommendation()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--emit: no viable plan, so no job spec; ", path, " not written"));
+  }
+  const std::string spec = JobSpecText(response, kind);
+  if (spec.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--emit: the plan has no ", kind, " job spec; ", path, " not written"));
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << spec;
+  if (!spec.empty() && spec.back() != '\n') file << "\n";
+  file.close();
+  if (!file) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--emit: cannot write ", path));
+  }
+  return absl::OkStatus();
+}
+
+int RunPlan(const ParsedFlags& flags, const std::string& output,
+            std::ostream& out, std::ostream& err) {
+  const bool emit = flags.Has("emit");
+  if (emit && flags.Get("emit") != "vertex" && flags.Get("emit") != "gke") {
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+                    "--emit takes vertex or gke and a file, got \"",
+                    flags.Get("emit"), "\"")),
+                err);
+  }
+  // Build the request before connecting: bad input never costs a round trip.
+  absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(flags);
+  if (!request.ok()) return Fail(request.status(), err);
+  absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(flags);
+  if (!backend.ok()) return Fail(backend.status(), err);
+  absl::StatusOr<v1::PlanTrainingResponse> response =
+      (*backend)->Plan(*request);
+  if (!response.ok()) return FailCall(response.status(), flags, err);
+  const int code = response->has_recommendation() ? kExitOk : kExitNoPlan;
+  bool emitted = false;
+  if (emit) {
+    absl::Status written = Emit(flags, *response);
+    if (!written.ok() && written.code() == absl::StatusCode::kInvalidArgument) {
+      return Fail(written, err);
+    }
+    if (!written.ok()) err << "accelplan: " << written.message() << "\n";
+    emitted = written.ok();
+  }
+  if (output == "json") {
+    out << ToJson(*response) << "\n";
+    return code;
+  }
+  if (output == "table" && flags.Get("verbose") == "true") {
+    out << PlanTable(*response);
+    return code;
+  }
+  const PlanView view =
+      BuildPlanView(*request, *response, emitted ? flags.Get("emit") : "",
+                    emitted ? flags.second.at("emit") : "");
+  out << (output == "html" ? PlanHtml(view, *response) : PlanSummary(view));
+  return code;
+}
+
 int RunCommand(const Command& command, const std::vector<std::string>& args,
                std::ostream& out, std::ostream& err) {
   absl::StatusOr<ParsedFlags> flags = ParseFlags(command.flags, args);
   if (!flags.ok()) return Fail(flags.status(), err);
   if (flags->help) {
-    out << FormatHelp(command.usage, command.summary, command.flags);
+    out << FormatHelp(command.usage, command.summary, command.flags,
+                      command.name == "review" ? kProposeGrammar : "");
     return kExitOk;
   }
   if (!flags->positional.empty()) {
@@ -211,25 +316,15 @@ int RunCommand(const Command& command, const std::vector<std::string>& args,
   }
   const std::string output =
       flags->Has("output") ? flags->Get("output") : "json";
-  if (output != "json" && output != "table") {
+  const bool html_ok = command.name == "plan";
+  if (output != "json" && output != "table" && !(html_ok && output == "html")) {
     return Fail(absl::InvalidArgumentError(absl::StrCat(
-                    "--output must be json or table, got \"", output, "\"")),
+                    "--output must be json or table", html_ok ? " or html" : "",
+                    ", got \"", output, "\"")),
                 err);
   }
   const bool table = output == "table";
-
-  // Build the request before connecting: bad input never costs a round trip.
-  if (command.name == "plan") {
-    absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(*flags);
-    if (!request.ok()) return Fail(request.status(), err);
-    absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(*flags);
-    if (!backend.ok()) return Fail(backend.status(), err);
-    absl::StatusOr<v1::PlanTrainingResponse> response =
-        (*backend)->Plan(*request);
-    if (!response.ok()) return FailCall(response.status(), *flags, err);
-    out << (table ? PlanTable(*response) : ToJson(*response) + "\n");
-    return response->has_recommendation() ? kExitOk : kExitNoPlan;
-  }
+  if (command.name == "plan") return RunPlan(*flags, output, out, err);
   if (command.name == "review") {
     absl::StatusOr<v1::ReviewPlanRequest> request = BuildReviewRequest(*flags);
     if (!request.ok()) return Fail(request.status(), err);
@@ -250,6 +345,26 @@ int RunCommand(const Command& command, const std::vector<std::string>& args,
       (*backend)->List(*request);
   if (!response.ok()) return FailCall(response.status(), *flags, err);
   out << (table ? CatalogTable(*response) : ToJson(*response) + "\n");
+  return kExitOk;
+}
+
+// `accelplan --version`: this binary's version, then the catalog's (the
+// in-process catalog, or the server's with --server).
+int RunVersion(const std::vector<std::string>& args, std::ostream& out,
+               std::ostream& err) {
+  absl::StatusOr<ParsedFlags> flags = ParseFlags(CommonFlagSpecs(), args);
+  if (!flags.ok()) return Fail(flags.status(), err);
+  out << "accelplan " << ACCELPLAN_VERSION << "\n";
+  absl::StatusOr<std::unique_ptr<Backend>> backend = OpenBackend(*flags);
+  if (!backend.ok()) return Fail(backend.status(), err);
+  absl::StatusOr<v1::ListAcceleratorsResponse> catalog =
+      (*backend)->List(v1::ListAcceleratorsRequest());
+  if (!catalog.ok()) return FailCall(catalog.status(), *flags, err);
+  out << "catalog " << catalog->catalog_version() << " (data date "
+      << catalog->data_date() << ", " << catalog->accelerators_size()
+      << " machine types"
+      << (flags->Has("server") ? ", from " + flags->Get("server") : "")
+      << ")\n";
   return kExitOk;
 }
 
@@ -281,6 +396,9 @@ int RunCli(const std::vector<std::string>& args, std::ostream& out,
     return kExitOk;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (name == "--version" || name == "-version" || name == "version") {
+    return RunVersion(rest, out, err);
+  }
   for (const Command& command :
        {PlanCommand(), ReviewCommand(), CatalogCommand()}) {
     if (command.name == name) return RunCommand(command, rest, out, err);

@@ -104,6 +104,13 @@ absl::StatusOr<ParsedFlags> ParseFlags(const std::vector<FlagSpec>& specs,
       }
       value = args[++i];
     }
+    if (spec->arity == 2) {
+      if (i + 1 >= args.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--", name, " needs two values (", spec->value_name, ")"));
+      }
+      parsed.second[name] = args[++i];
+    }
     if (!spec->repeated && parsed.values.count(name) > 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("--", name, " given more than once"));
@@ -115,12 +122,17 @@ absl::StatusOr<ParsedFlags> ParseFlags(const std::vector<FlagSpec>& specs,
 }
 
 std::string FormatHelp(const std::string& usage, const std::string& summary,
-                       const std::vector<FlagSpec>& specs) {
+                       const std::vector<FlagSpec>& specs,
+                       const std::string& details) {
   std::string out =
       absl::StrCat("Usage: ", usage, "\n\n", Wrap(summary, ""), "\n\nFlags:\n");
   for (const FlagSpec& spec : specs) {
     std::string head = absl::StrCat("  --", spec.name);
-    if (!spec.value_name.empty()) absl::StrAppend(&head, "=", spec.value_name);
+    if (spec.arity == 2) {
+      absl::StrAppend(&head, " ", spec.value_name);
+    } else if (!spec.value_name.empty()) {
+      absl::StrAppend(&head, "=", spec.value_name);
+    }
     absl::StrAppend(
         &out, head, "\n", Wrap(spec.help, "      "), "\n",
         Wrap(absl::StrCat(
@@ -131,6 +143,7 @@ std::string FormatHelp(const std::string& usage, const std::string& summary,
         "\n");
   }
   absl::StrAppend(&out, "  --help\n      Print this help and exit.\n");
+  if (!details.empty()) absl::StrAppend(&out, "\n", details);
   return out;
 }
 

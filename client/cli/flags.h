@@ -18,6 +18,9 @@ struct FlagSpec {
   std::string default_value;  // shown in --help; "" prints "(none)"
   std::string help;
   bool repeated = false;  // may be given several times (values accumulate)
+  // Values the flag takes: 1, or 2 for "--emit KIND FILE" (the second value
+  // is always the next argument; "--emit=KIND FILE" also works).
+  int arity = 1;
 };
 
 struct ParsedFlags {
@@ -25,6 +28,8 @@ struct ParsedFlags {
   std::map<std::string, std::string> values;
   // Every value of repeated flags, in order.
   std::map<std::string, std::vector<std::string>> all_values;
+  // The second value of two-value flags (arity 2).
+  std::map<std::string, std::string> second;
   std::vector<std::string> positional;
   bool help = false;
 
@@ -37,9 +42,11 @@ struct ParsedFlags {
 absl::StatusOr<ParsedFlags> ParseFlags(const std::vector<FlagSpec>& specs,
                                        const std::vector<std::string>& args);
 
-// "Usage: ...", the summary, then one entry per flag with its default.
+// "Usage: ...", the summary, then one entry per flag with its default, then
+// `details` as it is (preformatted: grammars, examples).
 std::string FormatHelp(const std::string& usage, const std::string& summary,
-                       const std::vector<FlagSpec>& specs);
+                       const std::vector<FlagSpec>& specs,
+                       const std::string& details = "");
 
 }  // namespace accelplan::cli
 

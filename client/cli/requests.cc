@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "client/cli/proposals.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace accelplan::cli {
@@ -63,18 +64,29 @@ absl::StatusOr<int> ParseFlagEnum(const ParsedFlags& flags,
   return value;
 }
 
-// Every --platform value, split on commas.
+// Every --platform and --hardware value, split on commas.
 std::vector<std::string> PlatformValues(const ParsedFlags& flags) {
   std::vector<std::string> out;
-  auto it = flags.all_values.find("platform");
-  if (it == flags.all_values.end()) return out;
-  for (const std::string& value : it->second) {
-    for (absl::string_view part :
-         absl::StrSplit(value, ',', absl::SkipEmpty())) {
-      out.emplace_back(absl::StripAsciiWhitespace(part));
+  for (const char* name : {"platform", "hardware"}) {
+    auto it = flags.all_values.find(name);
+    if (it == flags.all_values.end()) continue;
+    for (const std::string& value : it->second) {
+      for (absl::string_view part :
+           absl::StrSplit(value, ',', absl::SkipEmpty())) {
+        out.emplace_back(absl::StripAsciiWhitespace(part));
+      }
     }
   }
   return out;
+}
+
+// No current setup unless a flag or the file gave one.
+template <typename Request>
+void ClearIfEmpty(Request* request) {
+  if (request->has_current_setup() &&
+      request->current_setup().ByteSizeLong() == 0) {
+    request->clear_current_setup();
+  }
 }
 
 template <typename Request>
@@ -88,39 +100,6 @@ absl::StatusOr<Request> ReadRequestIfGiven(const ParsedFlags& flags) {
 }
 
 }  // namespace
-
-std::vector<FlagSpec> WorkloadFlagSpecs() {
-  return {
-      {"framework", "NAME", "",
-       "Training framework: jax|tensorflow|pytorch|xgboost|scikit_learn|"
-       "lightgbm|other. Sets workload.framework."},
-      {"framework_version", "VERSION", "",
-       "Framework version, e.g. 2.15. Sets workload.framework_version."},
-      {"params", "N", "",
-       "Parameter count; accepts 7e9, 7000000000 or 7B. Sets "
-       "workload.parameter_count."},
-      {"method", "NAME", "",
-       "Training method: pre_training|full_fine_tune|lora|qlora. Sets "
-       "workload.training_method (unset: pre_training)."},
-      {"precision", "NAME", "",
-       "Numeric precision: bf16_mixed|fp16_mixed|fp32|fp8|fp64_required. "
-       "Sets workload.precision (unset: bf16_mixed)."},
-      {"objective", "NAME", "",
-       "Objective: min_cost|min_time|balanced. Sets goal.objective (unset: "
-       "min_cost)."},
-      {"deadline_hours", "HOURS", "",
-       "Wall-clock deadline of the training job in hours. Sets "
-       "goal.deadline_hours (unset: none)."},
-      {"budget_usd", "USD", "",
-       "Budget in US dollars. Sets goal.budget_usd (unset: none)."},
-      {"single_host", "", "false",
-       "Only plans that fit one host. Sets constraints.single_host_only."},
-      {"platform", "NAME[,NAME]", "",
-       "cpu|gpu|tpu|edge add to constraints.allowed_platforms (unset: all); "
-       "vertex|gke|compute_engine set constraints.run_platform (unset: any).",
-       true},
-  };
-}
 
 absl::StatusOr<int> ParseEnum(const EnumDescriptor* type,
                               absl::string_view text) {
@@ -209,91 +188,14 @@ absl::Status ReadJsonRequest(const std::string& path,
   return absl::OkStatus();
 }
 
-absl::Status ApplyWorkloadFlags(const ParsedFlags& flags,
-                                v1::Workload* workload, v1::Goal* goal,
-                                v1::Constraints* constraints) {
-  if (flags.Has("framework")) {
-    absl::StatusOr<int> value =
-        ParseFlagEnum(flags, "framework", v1::Framework_descriptor());
-    if (!value.ok()) return value.status();
-    workload->set_framework(static_cast<v1::Framework>(*value));
-  }
-  if (flags.Has("framework_version")) {
-    workload->set_framework_version(flags.Get("framework_version"));
-  }
-  if (flags.Has("params")) {
-    absl::StatusOr<double> value = ParseQuantity(flags.Get("params"));
-    if (!value.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--params: ", value.status().message()));
-    }
-    workload->set_parameter_count(*value);
-  }
-  if (flags.Has("method")) {
-    absl::StatusOr<int> value =
-        ParseFlagEnum(flags, "method", v1::TrainingMethod_descriptor());
-    if (!value.ok()) return value.status();
-    workload->set_training_method(static_cast<v1::TrainingMethod>(*value));
-  }
-  if (flags.Has("precision")) {
-    absl::StatusOr<int> value =
-        ParseFlagEnum(flags, "precision", v1::Precision_descriptor());
-    if (!value.ok()) return value.status();
-    workload->set_precision(static_cast<v1::Precision>(*value));
-  }
-  if (flags.Has("objective")) {
-    absl::StatusOr<int> value =
-        ParseFlagEnum(flags, "objective", v1::Objective_descriptor());
-    if (!value.ok()) return value.status();
-    goal->set_objective(static_cast<v1::Objective>(*value));
-  }
-  if (flags.Has("deadline_hours")) {
-    absl::StatusOr<double> value = ParseDoubleFlag(flags, "deadline_hours");
-    if (!value.ok()) return value.status();
-    goal->set_deadline_hours(*value);
-  }
-  if (flags.Has("budget_usd")) {
-    absl::StatusOr<double> value = ParseDoubleFlag(flags, "budget_usd");
-    if (!value.ok()) return value.status();
-    goal->set_budget_usd(*value);
-  }
-  if (flags.Has("single_host")) {
-    constraints->set_single_host_only(flags.Get("single_host") == "true");
-  }
-  for (const std::string& name : PlatformValues(flags)) {
-    if (absl::StatusOr<int> platform =
-            ParseEnum(v1::Platform_descriptor(), name);
-        platform.ok()) {
-      bool present = false;
-      for (int existing : constraints->allowed_platforms()) {
-        present = present || existing == *platform;
-      }
-      if (!present) {
-        constraints->add_allowed_platforms(
-            static_cast<v1::Platform>(*platform));
-      }
-      continue;
-    }
-    absl::StatusOr<int> run = ParseEnum(v1::RunPlatform_descriptor(), name);
-    if (!run.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--platform: unknown platform \"", name,
-          "\"; expected cpu|gpu|tpu|edge or vertex|gke|compute_engine"));
-    }
-    constraints->set_run_platform(static_cast<v1::RunPlatform>(*run));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<v1::PlanTrainingRequest> BuildPlanRequest(
     const ParsedFlags& flags) {
   absl::StatusOr<v1::PlanTrainingRequest> request =
       ReadRequestIfGiven<v1::PlanTrainingRequest>(flags);
   if (!request.ok()) return request;
-  absl::Status status = ApplyWorkloadFlags(flags, request->mutable_workload(),
-                                           request->mutable_goal(),
-                                           request->mutable_constraints());
+  absl::Status status = ApplyWorkloadFlags(flags, JobPartsOf(&*request));
   if (!status.ok()) return status;
+  ClearIfEmpty(&*request);
   if (flags.Has("view")) {
     absl::StatusOr<int> view =
         ParseFlagEnum(flags, "view", v1::View_descriptor());
@@ -308,13 +210,25 @@ absl::StatusOr<v1::ReviewPlanRequest> BuildReviewRequest(
   absl::StatusOr<v1::ReviewPlanRequest> request =
       ReadRequestIfGiven<v1::ReviewPlanRequest>(flags);
   if (!request.ok()) return request;
-  absl::Status status = ApplyWorkloadFlags(flags, request->mutable_workload(),
-                                           request->mutable_goal(),
-                                           request->mutable_constraints());
+  absl::Status status = ApplyWorkloadFlags(flags, JobPartsOf(&*request));
   if (!status.ok()) return status;
+  ClearIfEmpty(&*request);
+  if (auto it = flags.all_values.find("propose");
+      it != flags.all_values.end()) {
+    for (const std::string& spec : it->second) {
+      const int n = request->proposals_size();
+      // A..Z, then P27, P28, ...
+      std::string label = n < 26 ? std::string(1, static_cast<char>('A' + n))
+                                 : absl::StrCat("P", n + 1);
+      absl::StatusOr<v1::Proposal> proposal = ParseProposal(spec, label);
+      if (!proposal.ok()) return proposal.status();
+      *request->add_proposals() = *std::move(proposal);
+    }
+  }
   if (request->proposals().empty()) {
     return absl::InvalidArgumentError(
-        "review needs at least one proposal: give --request FILE.json with "
+        "review needs at least one proposal: give --propose SPEC (see "
+        "accelplan review --help) or --request FILE.json with "
         "\"proposals\"");
   }
   return request;

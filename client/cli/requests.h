@@ -16,7 +16,8 @@
 
 namespace accelplan::cli {
 
-// Flags shared by `plan` and `review` (workload, goal and constraints).
+// Flags shared by `plan` and `review`: the model, the data, the goal, the
+// constraints, where the job runs and the current setup (job_flag_specs.cc).
 std::vector<FlagSpec> WorkloadFlagSpecs();
 
 // "jax" → JAX, "scikit-learn" → SCIKIT_LEARN, "bf16" → BF16_MIXED,
@@ -26,7 +27,7 @@ std::vector<FlagSpec> WorkloadFlagSpecs();
 absl::StatusOr<int> ParseEnum(const google::protobuf::EnumDescriptor* type,
                               absl::string_view text);
 
-// "7e9", "7000000000", "7B", "1.5T", "350M", "20k": a finite number.
+// "7e9", "7000000000", "7B", "70b", "1.5T", "350M", "20k": a finite number.
 absl::StatusOr<double> ParseQuantity(absl::string_view text);
 
 // Parses `path` ("-" reads stdin) into `message` with the protobuf JSON
@@ -34,10 +35,27 @@ absl::StatusOr<double> ParseQuantity(absl::string_view text);
 absl::Status ReadJsonRequest(const std::string& path,
                              google::protobuf::Message* message);
 
-// Applies --framework, --params, ... onto the request parts.
-absl::Status ApplyWorkloadFlags(const ParsedFlags& flags,
-                                v1::Workload* workload, v1::Goal* goal,
-                                v1::Constraints* constraints);
+// The parts of a plan or review request that the job flags fill.
+struct JobParts {
+  v1::Workload* workload;
+  v1::Goal* goal;
+  v1::Constraints* constraints;
+  v1::CurrentSetup* current_setup;
+  std::string* as_of;
+};
+template <typename Request>
+JobParts JobPartsOf(Request* r) {
+  return {r->mutable_workload(), r->mutable_goal(), r->mutable_constraints(),
+          r->mutable_current_setup(), r->mutable_as_of()};
+}
+
+// Applies --framework, --params, --tokens, ... onto the request parts
+// (job_flags.cc). Flags override the file's values; list flags extend them.
+absl::Status ApplyWorkloadFlags(const ParsedFlags& flags, const JobParts& job);
+
+// --hardware, --run_on and their older spelling --platform onto
+// allowed_platforms and run_platform; two places to run is an error.
+absl::Status ApplyPlatforms(const ParsedFlags& flags, v1::Constraints* c);
 
 absl::StatusOr<v1::PlanTrainingRequest> BuildPlanRequest(
     const ParsedFlags& flags);

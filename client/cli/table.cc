@@ -4,9 +4,12 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "client/cli/units.h"
 
 namespace accelplan::cli {
 namespace {
@@ -42,10 +45,25 @@ std::string RangeText(const v1::Range& range, bool money) {
                       fmt(range.high()), ")");
 }
 
+// `text` word-wrapped to 120 columns, every line indented by `indent`.
+std::string WrapAt120(const std::string& text, size_t indent) {
+  const std::string pad(indent, ' ');
+  std::string out, line;
+  for (absl::string_view word : absl::StrSplit(text, ' ', absl::SkipEmpty())) {
+    if (!line.empty() && DisplayWidth(line) + 1 + DisplayWidth(word) > 120) {
+      absl::StrAppend(&out, line, "\n");
+      line.clear();
+    }
+    absl::StrAppend(&line, line.empty() ? pad : " ", word);
+  }
+  if (!line.empty()) absl::StrAppend(&out, line, "\n");
+  return out;
+}
+
 void AppendEstimates(const v1::Estimates& e, const std::string& indent,
                      std::string* out) {
   const v1::MemoryBreakdown& m = e.memory_per_device();
-  if (m.total_gib() > 0 || m.device_memory_gib() > 0) {
+  if (Known(m.total_gib())) {  // unknown memory is omitted, never 0.0
     absl::StrAppendFormat(
         out,
         "%smemory/device: %.1f GiB needed of %.1f GiB usable (device %.1f "
@@ -55,16 +73,27 @@ void AppendEstimates(const v1::Estimates& e, const std::string& indent,
         m.headroom_fraction() * 100, m.weights_gib(), m.gradients_gib(),
         m.optimizer_gib(), m.activations_gib(), m.embeddings_gib());
   }
-  if (e.total_hours().expected() > 0) {
-    absl::StrAppendFormat(out, "%stime: %s h; step %.3g s", indent,
-                          RangeText(e.total_hours(), false),
-                          e.step_time_seconds());
-  } else {
-    absl::StrAppendFormat(out, "%sstep: %.3g s", indent, e.step_time_seconds());
+  std::vector<std::string> timing;
+  if (Known(e.total_hours().expected())) {
+    const std::string human = HumanHours(e.total_hours().expected());
+    timing.push_back(absl::StrCat(
+        "time: ", RangeText(e.total_hours(), false), " h",
+        absl::EndsWith(human, " h") ? "" : absl::StrCat(" (", human, ")")));
   }
-  absl::StrAppendFormat(
-      out, "; MFU %.0f–%.0f%%; communication %.0f%% of step\n",
-      e.mfu_low() * 100, e.mfu_high() * 100, e.communication_fraction() * 100);
+  if (Known(e.step_time_seconds())) {
+    timing.push_back(absl::StrFormat("step %.3g s", e.step_time_seconds()));
+  }
+  if (Known(e.mfu_high())) {
+    timing.push_back(absl::StrFormat("MFU %.0f–%.0f%%", e.mfu_low() * 100,
+                                     e.mfu_high() * 100));
+  }
+  if (Known(e.step_time_seconds())) {
+    timing.push_back(absl::StrFormat("communication %.0f%% of step",
+                                     e.communication_fraction() * 100));
+  }
+  if (!timing.empty()) {
+    absl::StrAppend(out, indent, absl::StrJoin(timing, "; "), "\n");
+  }
   if (!e.price_known()) {
     absl::StrAppend(out, indent, "cost: price unknown\n");
   } else {
@@ -83,10 +112,15 @@ void AppendEstimates(const v1::Estimates& e, const std::string& indent,
     }
     absl::StrAppend(out, " (", e.price_region(), ", ", e.price_date(), ")\n");
   }
-  if (e.cost_per_million_tokens_usd() > 0) {
-    absl::StrAppendFormat(
-        out, "%sthroughput: %.3g tokens/s, %s per 1M tokens\n", indent,
-        e.tokens_per_second(), Usd(e.cost_per_million_tokens_usd()));
+  if (Known(e.tokens_per_second())) {
+    absl::StrAppend(out, indent,
+                    "throughput: ", HumanCount(e.tokens_per_second()),
+                    " tokens/s");
+    if (e.price_known() && Known(e.cost_per_million_tokens_usd())) {
+      absl::StrAppend(out, ", ", Usd(e.cost_per_million_tokens_usd()),
+                      " per 1M tokens");
+    }
+    absl::StrAppend(out, "\n");
   }
 }
 
@@ -242,8 +276,7 @@ std::string ReviewTable(const v1::ReviewPlanResponse& response) {
         v.label().empty() ? absl::StrCat("#", v.index()) : v.label();
     absl::StrAppendFormat(&out, "%-8s %-11s %s\n", label,
                           v1::Verdict_Name(v.verdict()), CodeNames(v.codes()));
-    if (!v.reason().empty())
-      absl::StrAppend(&out, "         ", v.reason(), "\n");
+    if (!v.reason().empty()) absl::StrAppend(&out, WrapAt120(v.reason(), 9));
     if (v.has_plan()) {
       absl::StrAppend(
           &out, "         plan: ", HardwareLabel(v.plan().hardware()), "\n");
