@@ -1589,11 +1589,13 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
             ReasonCode::kBatchTooSmall,
             absl::StrFormat(
                 "%s at %d devices needs at least %d data-parallel ranks "
-                "(each takes at least one sequence per step), more than the "
-                "%d sequences of the stated global batch%s.",
+                "(each takes at least one %s per step), more than the stated "
+                "global batch of %d %s%s.",
                 name, batch_limited->devices, batch_limited->min_ranks,
+                job.sequence_model ? "sequence" : "example",
                 static_cast<int>(std::min<int64_t>(w.global_batch_size,
                                                    std::numeric_limits<int>::max())),
+                job.sequence_model ? "sequences" : "examples",
                 best_required >= 0 ? "; fewer devices do not hold the job" : ""));
       }
     }
