@@ -1000,6 +1000,23 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
   // lengthens the step; it never removes a layout (SPEC §4).
   std::optional<Config> best;
   std::optional<Config> smallest;  // the least memory among non-fitting
+  // A lower bound on any layout's step: its compute at the requested
+  // recompute level, stretched by its pipeline bubble. A layout whose bound
+  // is not below the best step so far cannot win and is not evaluated
+  // (exact pruning: full recompute and communication only add time).
+  const MfuRange mfu = DefaultMfu(
+      ClassOf(f), job.classical ? ModelKind::kTabular : w.model_kind);
+  const double pure_compute = ComputeSeconds(
+      job.flops_per_unit * job.tokens_per_step, n, c.peak_flops, mfu.expected());
+  auto lower_bound = [&](const ShardingLayout& layout) {
+    const int pp = std::max(1, layout.pipeline);
+    if (pp <= 1) return pure_compute;
+    const double m = std::clamp(
+        job.tokens_per_step / std::max(1, job.sequence_length) / ranks_of(layout),
+        1.0, 1e9);
+    return pure_compute /
+           (1.0 - PipelineBubbleFraction(pp, static_cast<int>(m)));
+  };
   int min_ranks = std::numeric_limits<int>::max();
   bool any_batch_ok = false;
   for (size_t i = 0; i < layouts.size; ++i) {
@@ -1008,6 +1025,10 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
     min_ranks = std::min(min_ranks, ranks);
     if (w.global_batch_size > 0 && ranks > w.global_batch_size) continue;
     any_batch_ok = true;
+    if (best && lower_bound(layout) >=
+                    best->step.step_seconds_expected * (1 - 1e-9)) {
+      continue;
+    }
     const bool acc_useful =
         can_accumulate && w.global_batch_size > std::max(1, layout.data);
     // The most frugal variant first: when it does not fit, none does.
