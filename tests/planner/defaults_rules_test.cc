@@ -182,6 +182,45 @@ TEST_F(DefaultsRulesTest, SameRequestsWithLargeEnoughStatedBatchPlan) {
   EXPECT_EQ(rb.recommendation->hardware.platform, Platform::kTpu);
 }
 
+// The case: an 8B model with a global batch of 16 proposed on
+// a3-megagpu-8g at 8,192 GPUs was rejected for needing "inf GiB".
+TEST_F(DefaultsRulesTest, ReviewedCountBeyondTheStatedBatchIsBatchTooSmall) {
+  ReviewRequest q;
+  q.as_of = "2026-09-26";
+  Workload& w = q.workload;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 8e9;
+  w.transformer_shape.layers = 32;
+  w.transformer_shape.hidden_size = 4096;
+  w.transformer_shape.attention_heads = 32;
+  w.transformer_shape.sequence_length = 4096;
+  w.transformer_shape.vocab_size = 128256;
+  w.transformer_shape.ffn_hidden_size = 14336;
+  w.global_batch_size = 16;
+  w.dataset_tokens = 1e11;
+  q.goal.objective = Objective::kMinTime;
+  auto proposal = [](const std::string& label, int count) {
+    Proposal p;
+    p.label = label;
+    p.hardware = HardwareProposal{};
+    p.hardware->machine_type = "a3-megagpu-8g";
+    p.hardware->count = count;
+    return p;
+  };
+  q.proposals = {proposal("8192", 8192), proposal("64", 64)};
+  const ReviewResponse r = planner_->Review(q);
+  ASSERT_EQ(r.verdicts.size(), 2u);
+  const ProposalVerdict& big = r.verdicts[0];
+  EXPECT_EQ(big.verdict, Verdict::kRejected) << big.reason;
+  EXPECT_THAT(big.codes, Contains(ReasonCode::kBatchTooSmall));
+  EXPECT_THAT(big.reason, HasSubstr("stated global batch of 16 sequences"));
+  EXPECT_THAT(big.reason, Not(HasSubstr("inf")));
+  // 64 GPUs (tensor 8 x 8 data-parallel ranks) fit the batch.
+  EXPECT_NE(r.verdicts[1].verdict, Verdict::kRejected) << r.verdicts[1].reason;
+  EXPECT_THAT(r.verdicts[1].codes, Not(Contains(ReasonCode::kBatchTooSmall)));
+}
+
 // ------------------------------------------------ tokens vs examples
 
 TEST_F(DefaultsRulesTest, SequenceModelCountsTokensWithDefaultSequenceLength) {
