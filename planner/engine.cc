@@ -1638,7 +1638,8 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     }
     if (in_time.empty() && !job.deadline_given) {
       // Only the deadline MIN_COST assumes is missed: an assumption never
-      // rejects. The family stays, ranked after those that meet it.
+      // rejects. The family stays at its fastest size in budget, ranked
+      // after those that meet it.
       const Config* fastest = *std::min_element(
           usable.begin(), usable.end(), [](const Config* a, const Config* b) {
             return a->hours.expected < b->hours.expected;
@@ -1686,7 +1687,14 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       cand.config = *cheapest;
       return cand;
     }
-    if (job.objective == Objective::kBalanced) {
+    if (cand.misses_assumed_deadline) {
+      // Nothing meets the assumed deadline: the size closest to it (the
+      // fastest in budget) is the one the assumption still points to.
+      chosen = *std::min_element(
+          in_budget.begin(), in_budget.end(), [](const Config* a, const Config* b) {
+            return a->hours.expected < b->hours.expected;
+          });
+    } else if (job.objective == Objective::kBalanced) {
       double min_cost = 1e300, min_hours = 1e300;
       for (const Config* c : in_budget) {
         if (c->price_known) min_cost = std::min(min_cost, c->cost.expected);
