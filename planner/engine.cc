@@ -820,6 +820,29 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c) {
   return out;
 }
 
+// Megatron TP: 4 activation all-reduces per layer (2 forward, 2 backward)
+// of tokens × hidden 16-bit values per TP group, inside the VM/slice; on
+// the critical path. The same whatever the pipeline depth: layers per stage
+// (L/p) times tokens per replica (T·t·p/n).
+struct TpTraffic {
+  double bytes = 0;
+  double link_bytes_per_s = 0;
+};
+TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
+                                const ShardingLayout& layout) {
+  TpTraffic out;
+  const TransformerShape& shape = job.workload.transformer_shape;
+  const int tp = std::max(1, layout.tensor);
+  const int pp = std::max(1, layout.pipeline);
+  if (tp <= 1 || shape.hidden_size <= 0) return out;
+  const int replicas = std::max(1, n / (tp * pp));
+  const double tokens_per_replica = job.tokens_per_step / replicas;
+  out.bytes = 4.0 * shape.layers / pp * tokens_per_replica * shape.hidden_size * 2.0;
+  out.link_bytes_per_s =
+      f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+  return out;
+}
+
 void EstimateTime(const Job& job, const Family& f, Config& c) {
   const int n = c.devices;
   if (job.classical) {
@@ -873,16 +896,11 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
     }
-    const TransformerShape& shape = job.workload.transformer_shape;
-    if (tp > 1 && shape.hidden_size > 0) {
-      // Megatron TP: 4 activation all-reduces per layer (2 forward, 2
-      // backward) of tokens × hidden 16-bit values, inside the VM/slice.
-      const double tokens_per_replica = job.tokens_per_step / replicas;
-      in.tp_bytes_allreduce_per_step = 4.0 * shape.layers / pp *
-                                       tokens_per_replica * shape.hidden_size * 2.0;
+    const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);
+    if (traffic.bytes > 0) {
+      in.tp_bytes_allreduce_per_step = traffic.bytes;
       in.tp_size = tp;
-      in.tp_link_bytes_per_s =
-          f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+      in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
     }
     if (pp > 1) {
       const int seq = std::max(1, job.sequence_length);
@@ -1001,7 +1019,8 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
   std::optional<Config> best;
   std::optional<Config> smallest;  // the least memory among non-fitting
   // A lower bound on any layout's step: its compute at the requested
-  // recompute level, stretched by its pipeline bubble. A layout whose bound
+  // recompute level, stretched by its pipeline bubble, plus its tensor-
+  // parallel traffic (never hidden). A layout whose bound
   // is not below the best step so far cannot win and is not evaluated
   // (exact pruning: full recompute and communication only add time).
   const MfuRange mfu = DefaultMfu(
@@ -1010,12 +1029,17 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
       job.flops_per_unit * job.tokens_per_step, n, c.peak_flops, mfu.expected());
   auto lower_bound = [&](const ShardingLayout& layout) {
     const int pp = std::max(1, layout.pipeline);
-    if (pp <= 1) return pure_compute;
-    const double m = std::clamp(
-        job.tokens_per_step / std::max(1, job.sequence_length) / ranks_of(layout),
-        1.0, 1e9);
-    return pure_compute /
-           (1.0 - PipelineBubbleFraction(pp, static_cast<int>(m)));
+    double compute = pure_compute;
+    if (pp > 1) {
+      const double m = std::clamp(
+          job.tokens_per_step / std::max(1, job.sequence_length) / ranks_of(layout),
+          1.0, 1e9);
+      compute /= 1.0 - PipelineBubbleFraction(pp, static_cast<int>(m));
+    }
+    // Tensor-parallel traffic is never hidden: it adds to any step.
+    const TpTraffic tp = TensorParallelTraffic(job, f, n, layout);
+    return compute + RingAllReduceSeconds(tp.bytes, std::max(1, layout.tensor),
+                                          tp.link_bytes_per_s);
   };
   int min_ranks = std::numeric_limits<int>::max();
   bool any_batch_ok = false;
