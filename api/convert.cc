@@ -514,12 +514,15 @@ planner::Distribution FromProto(const v1::Distribution& in) {
   return out;
 }
 
-void ToProto(const planner::MemoryBreakdown& in, v1::MemoryBreakdown* out) {
-  out->set_weights_gib(in.weights_gib);
-  out->set_gradients_gib(in.gradients_gib);
-  out->set_optimizer_gib(in.optimizer_gib);
-  out->set_activations_gib(in.activations_gib);
-  out->set_embeddings_gib(in.embeddings_gib);
+void ToProto(const planner::MemoryBreakdown& in, bool parts_known,
+             v1::MemoryBreakdown* out) {
+  if (parts_known) {
+    out->set_weights_gib(in.weights_gib);
+    out->set_gradients_gib(in.gradients_gib);
+    out->set_optimizer_gib(in.optimizer_gib);
+    out->set_activations_gib(in.activations_gib);
+    out->set_embeddings_gib(in.embeddings_gib);
+  }
   out->set_total_gib(in.total_gib);
   out->set_device_memory_gib(in.device_memory_gib);
   out->set_headroom_fraction(in.headroom_fraction);
@@ -550,44 +553,69 @@ planner::Range FromProto(const v1::Range& in) {
   return planner::Range{in.low(), in.expected(), in.high()};
 }
 
+// Unknown figures stay unset (absent on the wire), never 0, inf or NaN.
 void ToProto(const planner::Estimates& in, v1::Estimates* out) {
-  ToProto(in.memory_per_device, out->mutable_memory_per_device());
-  out->set_training_flops(in.training_flops);
-  out->set_step_time_seconds(in.step_time_seconds);
-  ToProto(in.total_hours, out->mutable_total_hours());
-  ToProto(in.on_demand_cost_usd, out->mutable_on_demand_cost_usd());
-  ToProto(in.spot_cost_usd, out->mutable_spot_cost_usd());
-  out->set_hourly_usd(in.hourly_usd);
-  out->set_on_demand_hourly_usd(in.on_demand_hourly_usd);
-  out->set_spot_hourly_usd(in.spot_hourly_usd);
+  if (in.memory_known) {
+    ToProto(in.memory_per_device, in.memory_breakdown_known,
+            out->mutable_memory_per_device());
+  }
+  if (in.flops_known) out->set_training_flops(in.training_flops);
+  if (in.step_known) {
+    out->set_step_time_seconds(in.step_time_seconds);
+    out->set_communication_fraction(in.communication_fraction);
+  }
+  if (in.hours_known) ToProto(in.total_hours, out->mutable_total_hours());
+  if (in.on_demand_cost_known) {
+    ToProto(in.on_demand_cost_usd, out->mutable_on_demand_cost_usd());
+  }
+  if (in.spot_cost_known) ToProto(in.spot_cost_usd, out->mutable_spot_cost_usd());
+  if (in.price_known) out->set_hourly_usd(in.hourly_usd);
+  if (in.on_demand_hourly_usd > 0) {
+    out->set_on_demand_hourly_usd(in.on_demand_hourly_usd);
+  }
+  if (in.spot_hourly_usd > 0) out->set_spot_hourly_usd(in.spot_hourly_usd);
   out->set_price_date(in.price_date);
   out->set_price_region(in.price_region);
-  out->set_mfu_low(in.mfu_low);
-  out->set_mfu_high(in.mfu_high);
-  out->set_communication_fraction(in.communication_fraction);
-  out->set_peak_tflops_per_device(in.peak_tflops_per_device);
-  out->set_tokens_per_second(in.tokens_per_second);
-  out->set_cost_per_million_tokens_usd(in.cost_per_million_tokens_usd);
+  if (in.mfu_known) {
+    out->set_mfu_low(in.mfu_low);
+    out->set_mfu_high(in.mfu_high);
+    out->set_peak_tflops_per_device(in.peak_tflops_per_device);
+  }
+  if (in.throughput_known) {
+    out->set_tokens_per_second(in.tokens_per_second);
+    if (in.price_known) {
+      out->set_cost_per_million_tokens_usd(in.cost_per_million_tokens_usd);
+    }
+  }
   out->set_price_known(in.price_known);
 }
 
 planner::Estimates FromProto(const v1::Estimates& in) {
   planner::Estimates out;
+  out.memory_known = in.has_memory_per_device();
+  out.memory_breakdown_known = in.memory_per_device().has_weights_gib();
   out.memory_per_device = FromProto(in.memory_per_device());
+  out.flops_known = in.has_training_flops();
   out.training_flops = in.training_flops();
+  out.step_known = in.has_step_time_seconds();
   out.step_time_seconds = in.step_time_seconds();
+  out.hours_known = in.has_total_hours();
   out.total_hours = FromProto(in.total_hours());
+  out.on_demand_cost_known = in.has_on_demand_cost_usd();
   out.on_demand_cost_usd = FromProto(in.on_demand_cost_usd());
+  out.spot_cost_known = in.has_spot_cost_usd();
   out.spot_cost_usd = FromProto(in.spot_cost_usd());
   out.hourly_usd = in.hourly_usd();
   out.on_demand_hourly_usd = in.on_demand_hourly_usd();
   out.spot_hourly_usd = in.spot_hourly_usd();
   out.price_date = in.price_date();
   out.price_region = in.price_region();
+  out.mfu_known = in.has_mfu_low();
   out.mfu_low = in.mfu_low();
   out.mfu_high = in.mfu_high();
   out.communication_fraction = in.communication_fraction();
   out.peak_tflops_per_device = in.peak_tflops_per_device();
+  out.throughput_known = in.has_tokens_per_second();
   out.tokens_per_second = in.tokens_per_second();
   out.cost_per_million_tokens_usd = in.cost_per_million_tokens_usd();
   out.price_known = in.price_known();
@@ -747,7 +775,7 @@ void ToProto(const planner::Plan& in, v1::Plan* out) {
   ToProto(in.reasons, out->mutable_reasons());
   ToProto(in.job_spec, out->mutable_job_spec());
   out->set_rank(in.rank);
-  out->set_score(in.score);
+  if (in.score) out->set_score(*in.score);
 }
 
 planner::Plan FromProto(const v1::Plan& in) {
@@ -758,7 +786,7 @@ planner::Plan FromProto(const v1::Plan& in) {
   out.reasons = FromProto(in.reasons());
   out.job_spec = FromProto(in.job_spec());
   out.rank = in.rank();
-  out.score = in.score();
+  if (in.has_score()) out.score = in.score();
   return out;
 }
 

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/types/span.h"
+#include "planner/defaults.h"
 #include "planner/job_spec.h"
 #include "planner/util.h"
 
@@ -22,19 +22,12 @@ using catalog::Accelerator;
 using catalog::Catalog;
 using catalog::MachineType;
 
-constexpr double kHeadroom = 0.10;  // SPEC §4: default 10% of device memory
-constexpr double kDefaultDeadlineHours = 30 * 24.0;
+// Request defaults live in planner/defaults.h (one place, each sourced).
+constexpr double kHeadroom = kDefaults.headroom_fraction.value;
+constexpr double kClassicalMemoryFactor = kDefaults.classical_memory_factor.value;
 // Scaling Book (planner-anchors §8): ~1.5e10 B/s PCIe per chip, used for
 // GPUs in one VM without NVLink (peer traffic crosses PCIe).
 constexpr double kPcieBytesPerS = 1.5e10;
-// Default global batch for LLM-style training when none is given:
-// 2^20 tokens, in the 0.5M–4M range of published LLM recipes.
-constexpr double kDefaultBatchTokens = 1048576.0;
-constexpr double kDefaultBatchExamples = 1024.0;
-// Classical ML (tree boosting, linear models) work per byte of training
-// data per pass; a stated order-of-magnitude assumption.
-constexpr double kClassicalFlopsPerByte = 2000.0;
-constexpr double kClassicalMemoryFactor = 2.0;  // working set / data size
 constexpr double kSmallJobHours = 1.0;  // Google's "train quickly" CPU profile
 constexpr double kOversizeFactor = 4.0;
 constexpr double kListCostSlack = 1.25;
@@ -165,6 +158,34 @@ void Candidate::Reject(ReasonCode code, std::string why_line) {
     codes.push_back(code);
     why.push_back(std::move(why_line));
   }
+}
+
+// The human line for a configuration that spends its step communicating;
+// formatted only when a reason needs it.
+std::string CommunicationDetail(const Job& job, const Candidate& cand) {
+  const Family& f = *cand.family;
+  const Config& c = *cand.config;
+  const double tokens_per_device = job.tokens_per_step / c.devices;
+  const double w = c.comm_link_bytes_per_s > 0 ? c.comm_link_bytes_per_s
+                   : c.slices > 1              ? f.dcn_bytes_per_s_per_chip
+                   : f.platform == Platform::kTpu ? f.ici_bytes_per_s
+                   : c.hosts > 1 ? f.inter_vm_bytes_per_s
+                                 : f.intra_vm_bytes_per_s;
+  const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops, w,
+                                         c.hosts > 1 ? c.hosts : 0);
+  return absl::StrFormat(
+      "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
+      "time per step, %.0f%% of the step exposed (compute-bound needs >= "
+      "%.0f %s per device per step, has %.0f)",
+      c.layout.zero_stage == 3 ? "FSDP"
+      : c.layout.tensor > 1    ? "tensor/data-parallel"
+                               : "data-parallel",
+      c.slices > 1 ? "DCN"
+      : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
+                                                      : "the interconnect",
+      w / 1e9, c.step.comm_to_compute_ratio,
+      100 * c.step.communication_fraction, b.required, job.unit,
+      tokens_per_device);
 }
 
 // ---------------------------------------------------------------- index
@@ -344,6 +365,181 @@ Index BuildIndex(const Catalog& catalog) {
 
 // ---------------------------------------------------------------- job
 
+namespace {
+
+// 1048576 -> "1,048,576" (whole numbers, for assumption lines).
+std::string Grouped(double v) {
+  std::string digits = absl::StrFormat("%.0f", v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    const size_t left = digits.size() - i;  // digits from here to the end
+    if (i > 0 && left % 3 == 0 && digits[i - 1] != '-') out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+// The unit of work, the global batch in that unit, the data set size D and
+// the FLOPs per unit, with every default that was used stated. Examples are
+// never counted as tokens: a sequence model counts tokens (sequences of the
+// given or default length), any other model examples, classical ML bytes.
+void ResolveWork(const Workload& w, Job& job) {
+  const bool epochs_given = w.epochs > 0;
+  const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
+  const TransformerShape& shape = w.transformer_shape;
+  job.batch_given = w.global_batch_size > 0;
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;  // D counts epochs of a data set
+  if (job.classical) {
+    job.unit = "bytes";
+    double bytes = w.dataset_gib * kGiB;
+    if (bytes <= 0 && w.dataset_examples > 0) {
+      bytes = w.dataset_examples * kDefaults.classical_bytes_per_example.value;
+      job.assumptions.push_back(absl::StrCat(
+          "Dataset size in bytes not given: 1 KB per example assumed (",
+          kDefaults.classical_bytes_per_example.source, ")."));
+    }
+    job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
+    if (bytes > 0) {
+      job.has_dataset = true;
+      job.tokens = bytes * epochs;
+      dataset_in_passes = true;
+      job.training_flops = job.tokens * job.flops_per_unit;
+      job.assumptions.push_back(absl::StrFormat(
+          "Classical ML work modelled as %.0f FLOP per byte of training data "
+          "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
+          job.flops_per_unit, absl::StrFormat("%g", epochs),
+          kDefaults.classical_flops_per_byte.source));
+    }
+    // Classical training has no step: a nominal one of a default batch of
+    // examples keeps the internal throughput (bytes/s) in one unit; none of
+    // it reaches the response (no step time or tokens/s for classical ML).
+    job.tokens_per_step = kDefaults.batch_examples.value *
+                          kDefaults.classical_bytes_per_example.value;
+    job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
+  } else {
+    job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
+                         shape.hidden_size > 0 ||
+                         w.model_kind == ModelKind::kDenseTransformer ||
+                         w.dataset_tokens > 0;
+    if (job.sequence_model) {
+      job.unit = "tokens";
+      int seq = shape.sequence_length;
+      if (seq <= 0) {
+        seq = static_cast<int>(kDefaults.sequence_length.value);
+        job.assumptions.push_back(absl::StrCat(
+            "No sequence length given for a sequence model: ", Grouped(seq),
+            " tokens per sequence assumed (", kDefaults.sequence_length.source,
+            ")."));
+        // The activation model reads the shape's sequence length.
+        if (shape.layers > 0) job.workload.transformer_shape.sequence_length = seq;
+      }
+      job.sequence_length = seq;
+      if (job.batch_given) {
+        job.tokens_per_step = batch * seq;
+        job.batch_sequences = batch;
+      } else {
+        job.tokens_per_step = kDefaults.batch_tokens.value;
+        job.batch_sequences = std::max(1.0, std::floor(job.tokens_per_step / seq));
+        job.assumptions.push_back(absl::StrCat(
+            "No global batch given: ", Grouped(job.tokens_per_step),
+            " tokens per step assumed (", Grouped(job.batch_sequences),
+            " sequences of ", Grouped(seq), " tokens; ",
+            kDefaults.batch_tokens.source,
+            "). A configuration with more data-parallel ranks than that is "
+            "kept, with a warning that it needs a larger batch."));
+      }
+      if (w.dataset_tokens > 0) {
+        job.tokens = w.dataset_tokens * epochs;
+        dataset_in_passes = true;
+      } else if (w.steps > 0 && job.batch_given) {
+        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+      } else if (w.dataset_examples > 0) {
+        job.tokens = w.dataset_examples * epochs * seq;
+        dataset_in_passes = true;
+      }
+    } else {
+      job.unit = "examples";
+      if (job.batch_given) {
+        job.tokens_per_step = batch;
+      } else {
+        job.tokens_per_step = kDefaults.batch_examples.value;
+        job.assumptions.push_back(absl::StrCat(
+            "No global batch given: ", Grouped(job.tokens_per_step),
+            " examples per step assumed (", kDefaults.batch_examples.source,
+            ")."));
+      }
+      job.batch_sequences = job.tokens_per_step;
+      if (w.dataset_examples > 0) {
+        job.tokens = w.dataset_examples * epochs;
+        dataset_in_passes = true;
+      } else if (w.steps > 0 && job.batch_given) {
+        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+      }
+    }
+    // 6·P per unit (8·P with full recompute asked): kDefaults'
+    // training_flops_per_param, applied by TrainingFlops.
+    job.flops_per_unit = TrainingFlops(job.params, 1.0, w.recompute);
+    if (job.method == TrainingMethod::kLora ||
+        job.method == TrainingMethod::kQlora) {
+      // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
+      job.flops_per_unit *= 4.0 / 6.0;
+      job.assumptions.push_back(
+          "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+          "base).");
+    }
+    if (!job.sequence_model && job.model_size_known) {
+      job.assumptions.push_back(absl::StrCat(
+          "Not a sequence model (no transformer shape, sequence length or "
+          "dataset in tokens): work counted in examples at 6·P training "
+          "FLOPs per example (", kDefaults.training_flops_per_param.source,
+          ")."));
+    }
+    job.has_dataset = job.tokens > 0 && job.model_size_known;
+    if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
+  }
+  if (job.has_dataset && dataset_in_passes && !epochs_given) {
+    job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
+                                           kDefaults.epochs.source, ")."));
+  }
+}
+
+// States the enumerated defaults the request relied on.
+void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
+  if (job.on_device) return;
+  if (w.precision == Precision::kUnspecified) {
+    job.assumptions.push_back(
+        job.classical
+            ? "Precision not given: fp32 assumed (classical ML trains in "
+              "fp32 on CPUs and CUDA; product choice)."
+            : "Precision not given: bf16 mixed assumed (the API's default).");
+  }
+  if (!job.classical && job.model_size_known) {
+    if (w.optimizer == Optimizer::kUnspecified) {
+      job.assumptions.push_back(
+          "Optimizer not given: Adam assumed (the API's default; 16 B/param "
+          "with mixed precision).");
+    }
+    if (w.recompute == Recompute::kUnspecified && w.transformer_shape.layers > 0) {
+      job.assumptions.push_back(
+          "Recompute not given: selective assumed for activation memory (the "
+          "API's default); full recompute is tried where it is needed to "
+          "fit.");
+    }
+    if (w.training_method == TrainingMethod::kUnspecified) {
+      job.assumptions.push_back(
+          "Training method not given: pre-training assumed (SPEC §4: the "
+          "pre-training list applies).");
+    }
+  }
+  if (g.objective == Objective::kUnspecified) {
+    job.assumptions.push_back(
+        "Objective not given: MIN_COST assumed (the API's default).");
+  }
+}
+
+}  // namespace
+
 Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of) {
@@ -386,65 +582,8 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
       job.embedding_dominated && (w.framework == Framework::kJax ||
                                   w.framework == Framework::kTensorflow);
 
-  const int seq = w.transformer_shape.sequence_length;
-  const double epochs = w.epochs > 0 ? w.epochs : 1.0;
-  // Global batch in tokens (or examples for non-sequence models).
-  if (w.global_batch_size > 0) {
-    job.tokens_per_step =
-        static_cast<double>(w.global_batch_size) * (seq > 0 ? seq : 1);
-  } else if (seq > 0 || w.model_kind == ModelKind::kDenseTransformer ||
-             w.dataset_tokens > 0) {
-    job.tokens_per_step = kDefaultBatchTokens;
-    job.assumptions.push_back(
-        "No global batch given: assumed 1,048,576 tokens per step (typical "
-        "LLM recipes use 0.5M-4M).");
-  } else {
-    job.tokens_per_step = kDefaultBatchExamples;
-    job.assumptions.push_back(
-        "No global batch given: assumed 1,024 examples per step.");
-  }
-
-  if (job.classical) {
-    double bytes = w.dataset_gib * kGiB;
-    if (bytes <= 0 && w.dataset_examples > 0) {
-      bytes = w.dataset_examples * 1000.0;
-      job.assumptions.push_back(
-          "Dataset size in bytes not given: assumed 1 KB per example.");
-    }
-    if (bytes > 0) {
-      job.has_dataset = true;
-      job.tokens = bytes;
-      job.training_flops = bytes * kClassicalFlopsPerByte * epochs;
-      job.assumptions.push_back(absl::StrFormat(
-          "Classical ML work modelled as %.0f FLOP per byte of training data "
-          "per pass (%s passes), at 5-15%% of peak fp32.",
-          kClassicalFlopsPerByte, absl::StrFormat("%g", epochs)));
-    }
-  } else {
-    if (w.dataset_tokens > 0) {
-      job.tokens = w.dataset_tokens * epochs;
-    } else if (w.steps > 0 && w.global_batch_size > 0) {
-      job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
-    } else if (w.dataset_examples > 0) {
-      job.tokens = w.dataset_examples * epochs * (seq > 0 ? seq : 1);
-    }
-    job.has_dataset = job.tokens > 0 && job.model_size_known;
-    if (job.has_dataset) {
-      job.training_flops = TrainingFlops(job.params, job.tokens, w.recompute);
-      if (job.method == TrainingMethod::kLora ||
-          job.method == TrainingMethod::kQlora) {
-        // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
-        job.training_flops *= 4.0 / 6.0;
-        job.assumptions.push_back(
-            "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
-            "base).");
-      }
-      if (w.dataset_tokens <= 0 && seq <= 0) {
-        job.assumptions.push_back(
-            "Non-sequence model: 6·P FLOPs per example assumed.");
-      }
-    }
-  }
+  ResolveWork(w, job);
+  StateEnumDefaults(w, g, job);
   if (!job.has_dataset && !job.on_device) {
     job.warnings.push_back(
         {ReasonCode::kNoDatasetSize,
@@ -462,9 +601,13 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   } else if (job.objective == Objective::kMinTime) {
     job.deadline_hours = std::numeric_limits<double>::infinity();
   } else {
-    job.deadline_hours = kDefaultDeadlineHours;
+    job.deadline_hours = kDefaults.min_cost_deadline_hours.value;
     if (job.has_dataset) {
-      job.assumptions.push_back("No deadline given: 30 days assumed.");
+      job.assumptions.push_back(absl::StrCat(
+          "No deadline given: 30 days assumed for MIN_COST (",
+          kDefaults.min_cost_deadline_hours.source,
+          "); a configuration that misses only this assumed deadline is "
+          "kept, ranked after those that meet it."));
     }
   }
 
@@ -677,6 +820,29 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c) {
   return out;
 }
 
+// Megatron TP: 4 activation all-reduces per layer (2 forward, 2 backward)
+// of tokens × hidden 16-bit values per TP group, inside the VM/slice; on
+// the critical path. The same whatever the pipeline depth: layers per stage
+// (L/p) times tokens per replica (T·t·p/n).
+struct TpTraffic {
+  double bytes = 0;
+  double link_bytes_per_s = 0;
+};
+TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
+                                const ShardingLayout& layout) {
+  TpTraffic out;
+  const TransformerShape& shape = job.workload.transformer_shape;
+  const int tp = std::max(1, layout.tensor);
+  const int pp = std::max(1, layout.pipeline);
+  if (tp <= 1 || shape.hidden_size <= 0) return out;
+  const int replicas = std::max(1, n / (tp * pp));
+  const double tokens_per_replica = job.tokens_per_step / replicas;
+  out.bytes = 4.0 * shape.layers / pp * tokens_per_replica * shape.hidden_size * 2.0;
+  out.link_bytes_per_s =
+      f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+  return out;
+}
+
 void EstimateTime(const Job& job, const Family& f, Config& c) {
   const int n = c.devices;
   if (job.classical) {
@@ -689,9 +855,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
   in.peak_flops_per_device = c.peak_flops;
   in.mfu_low = c.mfu.low;
   in.mfu_high = c.mfu.high;
-  double flops_per_token = job.has_dataset && job.tokens > 0
-                               ? job.training_flops / job.tokens
-                               : 6.0 * job.params;
+  double flops_per_token = job.flops_per_unit;
   if (c.recompute == Recompute::kFull &&
       job.workload.recompute != Recompute::kFull) {
     flops_per_token *= 8.0 / 6.0;  // full recompute: one extra forward pass
@@ -732,19 +896,14 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
     }
-    const TransformerShape& shape = job.workload.transformer_shape;
-    if (tp > 1 && shape.hidden_size > 0) {
-      // Megatron TP: 4 activation all-reduces per layer (2 forward, 2
-      // backward) of tokens × hidden 16-bit values, inside the VM/slice.
-      const double tokens_per_replica = job.tokens_per_step / replicas;
-      in.tp_bytes_allreduce_per_step = 4.0 * shape.layers / pp *
-                                       tokens_per_replica * shape.hidden_size * 2.0;
+    const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);
+    if (traffic.bytes > 0) {
+      in.tp_bytes_allreduce_per_step = traffic.bytes;
       in.tp_size = tp;
-      in.tp_link_bytes_per_s =
-          f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+      in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
     }
     if (pp > 1) {
-      const int seq = std::max(1, shape.sequence_length);
+      const int seq = std::max(1, job.sequence_length);
       in.pipeline_stages = pp;
       // Clamped before the cast: absurd-but-valid batches must not overflow.
       in.microbatches = static_cast<int>(
@@ -752,8 +911,10 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
     }
   }
   c.step = EstimateStepTime(in);
+  // A flag for the reasons only: communication lengthens the step, it
+  // never removes a configuration.
   c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
-  if (c.comm_bound) c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
+  c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
   if (c.step.step_seconds_expected > 0) {
     c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
   }
@@ -772,25 +933,6 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
       c.hours.high = steps * c.step.step_seconds_slow / 3600;
     }
   }
-}
-
-// The human line for a communication-bound configuration; formatted only
-// when a rejection needs it.
-std::string CommDetail(const Job& job, const Family& f, const Config& c) {
-  const double tokens_per_device = job.tokens_per_step / c.devices;
-  const double w = c.comm_link_bytes_per_s;
-  const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops, w,
-                                         c.hosts > 1 ? c.hosts : 0);
-  return absl::StrFormat(
-      "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
-      "time per step (needs >= %.0f tokens per device per step, has %.0f)",
-      c.layout.zero_stage == 3 ? "FSDP"
-      : c.layout.tensor > 1    ? "tensor/data-parallel"
-                               : "data-parallel",
-      c.slices > 1 ? "DCN"
-      : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
-                                                      : "the interconnect",
-      w / 1e9, c.step.comm_to_compute_ratio, b.required, tokens_per_device);
 }
 
 // Picks the first layout (and recompute level) that fits and is not
@@ -832,24 +974,20 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
 
   // The requested level, then (when unspecified) full recompute to trade
   // compute for memory.
-  const Recompute levels_storage[2] = {w.recompute, Recompute::kFull};
-  const size_t level_count = w.recompute == Recompute::kUnspecified &&
-                                     w.transformer_shape.layers > 0
-                                 ? 2
-                                 : 1;
-  const auto levels = absl::MakeConstSpan(levels_storage, level_count);
-  std::optional<Config> first_fit;
+  const Recompute levels[2] = {w.recompute, Recompute::kFull};
+  const int level_count = w.recompute == Recompute::kUnspecified &&
+                                  w.transformer_shape.layers > 0
+                              ? 2
+                              : 1;
   // Gradient accumulation (one sequence per device per micro-step) keeps the
-  // global batch while cutting activation memory, at no extra compute: it is
-  // tried before full recompute.
+  // global batch while cutting activation memory, at no extra compute.
   const bool can_accumulate = w.global_batch_size > 0;
   const LayoutList layouts = LayoutsFor(job, f, c);
-  // Every data-parallel rank needs at least one sequence of the global
-  // batch: more ranks than sequences cannot be used.
-  auto usable_layout = [&](const ShardingLayout& layout) {
-    const int ranks = std::max(1, n / (std::max(1, layout.tensor) *
-                                       std::max(1, layout.pipeline)));
-    return w.global_batch_size <= 0 || ranks <= w.global_batch_size;
+  // Every data-parallel rank needs at least one sequence of a *stated*
+  // global batch: more ranks than sequences cannot be used (an assumed
+  // batch never rejects; Evaluate warns instead).
+  auto ranks_of = [&](const ShardingLayout& layout) {
+    return std::max(1, n / (std::max(1, layout.tensor) * std::max(1, layout.pipeline)));
   };
   auto memory_of = [&](const ShardingLayout& layout, Recompute level,
                        bool accumulate) {
@@ -870,71 +1008,96 @@ void ChooseLayout(const Job& job, const Family& f, Config& c) {
     t.fits = t.required_bytes <= usable_per_device;
     return t;
   };
-  // Memory only falls with full recompute and with gradient accumulation,
-  // so a layout whose most frugal variant does not fit has no variant that
-  // fits. The frugal variants are checked in order of preference up to the
-  // first that fits; the layouts before it are then skipped. When none fits
-  // (small counts of large models) that is all the work, and the smallest
-  // requirement is among the frugal variants.
-  size_t first_candidate = layouts.size;
-  size_t smallest = layouts.size;  // the frugal variant needing least memory
-  MemoryEstimate smallest_memory;
-  smallest_memory.total_bytes = std::numeric_limits<double>::infinity();
-  bool smallest_accumulates = false;
+  // Each layout is taken with its first variant that fits, in order: the
+  // requested recompute level without, then with, gradient accumulation,
+  // then full recompute. Accumulation costs no compute and full recompute
+  // costs a forward pass, so that variant is the layout's fastest. Among
+  // layouts the fastest step wins (ties: SPEC §4's order of preference):
+  // at one size the hardware and its price are fixed, so the fastest step
+  // is the cheapest and quickest under every objective. Communication only
+  // lengthens the step; it never removes a layout (SPEC §4).
+  std::optional<Config> best;
+  std::optional<Config> smallest;  // the least memory among non-fitting
+  // A lower bound on any layout's step: its compute at the requested
+  // recompute level, stretched by its pipeline bubble, plus its tensor-
+  // parallel traffic (never hidden). A layout whose bound
+  // is not below the best step so far cannot win and is not evaluated
+  // (exact pruning: full recompute and communication only add time).
+  const MfuRange mfu = DefaultMfu(
+      ClassOf(f), job.classical ? ModelKind::kTabular : w.model_kind);
+  const double pure_compute = ComputeSeconds(
+      job.flops_per_unit * job.tokens_per_step, n, c.peak_flops, mfu.expected());
+  auto lower_bound = [&](const ShardingLayout& layout) {
+    const int pp = std::max(1, layout.pipeline);
+    double compute = pure_compute;
+    if (pp > 1) {
+      const double m = std::clamp(
+          job.tokens_per_step / std::max(1, job.sequence_length) / ranks_of(layout),
+          1.0, 1e9);
+      compute /= 1.0 - PipelineBubbleFraction(pp, static_cast<int>(m));
+    }
+    // Tensor-parallel traffic is never hidden: it adds to any step.
+    const TpTraffic tp = TensorParallelTraffic(job, f, n, layout);
+    return compute + RingAllReduceSeconds(tp.bytes, std::max(1, layout.tensor),
+                                          tp.link_bytes_per_s);
+  };
+  int min_ranks = std::numeric_limits<int>::max();
+  bool any_batch_ok = false;
   for (size_t i = 0; i < layouts.size; ++i) {
-    const ShardingLayout& layout = layouts.items[i].first;
-    if (!usable_layout(layout)) continue;
-    const bool accumulate =
+    const auto& [layout, strategy] = layouts.items[i];
+    const int ranks = ranks_of(layout);
+    min_ranks = std::min(min_ranks, ranks);
+    if (w.global_batch_size > 0 && ranks > w.global_batch_size) continue;
+    any_batch_ok = true;
+    if (best && lower_bound(layout) >=
+                    best->step.step_seconds_expected * (1 - 1e-9)) {
+      continue;
+    }
+    const bool acc_useful =
         can_accumulate && w.global_batch_size > std::max(1, layout.data);
-    const MemoryEstimate m = memory_of(layout, levels.back(), accumulate);
-    if (m.total_bytes <= usable_per_device) {
-      first_candidate = i;
-      break;
-    }
-    if (m.total_bytes < smallest_memory.total_bytes) {
-      smallest = i;
-      smallest_memory = m;
-      smallest_accumulates = accumulate;
-    }
-  }
-  if (first_candidate == layouts.size) {
-    if (smallest < layouts.size) {
-      const auto& [layout, strategy] = layouts.items[smallest];
-      c = trial(layout, strategy, levels.back(), smallest_accumulates,
-                smallest_memory);
-    } else {
-      c.required_bytes = std::numeric_limits<double>::infinity();
-    }
-    c.fits = false;
-    return;
-  }
-  for (Recompute level : levels) {
-    for (size_t i = first_candidate; i < layouts.size; ++i) {
-      const auto& [layout, strategy] = layouts.items[i];
-      if (!usable_layout(layout)) continue;
-      for (int accumulate = 0; accumulate <= (can_accumulate ? 1 : 0); ++accumulate) {
-        if (accumulate && w.global_batch_size <= std::max(1, layout.data)) continue;
-        const MemoryEstimate m = memory_of(layout, level, accumulate != 0);
-        if (m.total_bytes > usable_per_device) continue;
-        Config t = trial(layout, strategy, level, accumulate != 0, m);
-        EstimateTime(job, f, t);
-        if (!t.comm_bound) {
-          c = t;
-          return;
+    // The most frugal variant first: when it does not fit, none does.
+    {
+      const MemoryEstimate frugal =
+          memory_of(layout, levels[level_count - 1], acc_useful);
+      if (frugal.total_bytes > usable_per_device) {
+        if (!smallest || frugal.total_bytes < smallest->required_bytes) {
+          smallest = trial(layout, strategy, levels[level_count - 1],
+                           acc_useful, frugal);
         }
-        if (!first_fit) first_fit = t;
-        // Accumulation changes memory only: once this layout fits without
-        // it, the accumulated variant would be the same communication-bound
-        // configuration.
+        continue;
+      }
+    }
+    std::optional<Config> chosen;
+    for (int l = 0; l < level_count && !chosen; ++l) {
+      for (int accumulate = 0; accumulate <= (acc_useful ? 1 : 0); ++accumulate) {
+        const MemoryEstimate m = memory_of(layout, levels[l], accumulate != 0);
+        if (m.total_bytes > usable_per_device) continue;
+        chosen = trial(layout, strategy, levels[l], accumulate != 0, m);
         break;
       }
     }
+    if (!chosen) continue;  // not reached: the frugal variant fits
+    EstimateTime(job, f, *chosen);
+    if (!best || chosen->step.step_seconds_expected <
+                     best->step.step_seconds_expected * (1 - 1e-9)) {
+      best = std::move(chosen);
+    }
   }
-  if (first_fit) {
-    c = *first_fit;
+  if (best) {
+    c = std::move(*best);
     return;
   }
-  c.fits = false;  // not reached: first_candidate's frugal variant fits
+  if (smallest) {
+    c = std::move(*smallest);
+    c.min_ranks = min_ranks;
+  } else {
+    // Every layout needs more data-parallel ranks than the stated batch
+    // has sequences.
+    c.required_bytes = 0;
+    c.batch_too_small = !any_batch_ok;
+    c.min_ranks = min_ranks;
+  }
+  c.fits = false;
 }
 
 void Price(const Job& job, Config& c, Provisioning prov) {
@@ -1418,17 +1581,24 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   std::vector<Config> fitting;
   fitting.reserve(options.size());
   double best_required = -1, best_usable = 0;
+  // The smallest configuration whose every layout needs more data-parallel
+  // ranks than the stated batch has sequences.
+  std::optional<Config> batch_limited;
   for (const Option& o : options) {
     Config c = build(o);
     if (!c.fits) {
-      best_required = c.required_bytes;
-      best_usable = c.usable_bytes;
+      if (c.batch_too_small) {
+        if (!batch_limited) batch_limited = c;
+      } else {
+        best_required = c.required_bytes;
+        best_usable = c.usable_bytes;
+      }
       continue;
     }
-    // Without a data set the smallest usable shape wins (options ascend in
-    // devices), so the scan can stop there; rejected families only need to
-    // know that something fits.
-    const bool done = rejected_already || (!job.has_dataset && !c.comm_bound);
+    // Without a data set the smallest shape that holds the job wins
+    // (options ascend in devices), so the scan can stop there; rejected
+    // families only need to know that something fits.
+    const bool done = rejected_already || !job.has_dataset;
     fitting.push_back(std::move(c));
     if (done) break;
   }
@@ -1455,13 +1625,29 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
                       : ReasonCode::kExceedsSingleHost,
                   absl::StrCat("No ", name, " shape matches the requested size."));
     } else {
-      cand.Reject(ReasonCode::kHbmTooSmall,
-                  absl::StrFormat("%s has %.1f GiB usable per device (%.1f GiB "
-                                  "less %.0f%% headroom); the job needs %.1f "
-                                  "GiB per device.",
-                                  name, Gib(best_usable),
-                                  Gib(best_usable / (1 - kHeadroom)),
-                                  kHeadroom * 100, Gib(best_required)));
+      if (best_required >= 0) {
+        cand.Reject(ReasonCode::kHbmTooSmall,
+                    absl::StrFormat("%s has %.1f GiB usable per device (%.1f GiB "
+                                    "less %.0f%% headroom); the job needs %.1f "
+                                    "GiB per device.",
+                                    name, Gib(best_usable),
+                                    Gib(best_usable / (1 - kHeadroom)),
+                                    kHeadroom * 100, Gib(best_required)));
+      }
+      if (batch_limited) {
+        cand.Reject(
+            ReasonCode::kBatchTooSmall,
+            absl::StrFormat(
+                "%s at %d devices needs at least %d data-parallel ranks "
+                "(each takes at least one %s per step), more than the stated "
+                "global batch of %d %s%s.",
+                name, batch_limited->devices, batch_limited->min_ranks,
+                job.sequence_model ? "sequence" : "example",
+                static_cast<int>(std::min<int64_t>(w.global_batch_size,
+                                                   std::numeric_limits<int>::max())),
+                job.sequence_model ? "sequences" : "examples",
+                best_required >= 0 ? "; fewer devices do not hold the job" : ""));
+      }
     }
     return cand;
   }
@@ -1469,15 +1655,7 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   if (rejected_already) return cand;
 
   std::vector<const Config*> usable;
-  for (const Config& c : fitting) {
-    if (!c.comm_bound) usable.push_back(&c);
-  }
-  if (usable.empty()) {
-    cand.Reject(ReasonCode::kCommunicationBound,
-                absl::StrCat(name, ": ", CommDetail(job, f, fitting.front()), "."));
-    cand.config = fitting.front();
-    return cand;
-  }
+  for (const Config& c : fitting) usable.push_back(&c);
 
   const Config* chosen = nullptr;
   if (!job.has_dataset) {
@@ -1486,6 +1664,24 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     std::vector<const Config*> in_time;
     for (const Config* c : usable) {
       if (c->hours.expected <= job.deadline_hours) in_time.push_back(c);
+    }
+    if (in_time.empty() && !job.deadline_given) {
+      // Only the deadline MIN_COST assumes is missed: an assumption never
+      // rejects. The family stays at its fastest size in budget, ranked
+      // after those that meet it.
+      const Config* fastest = *std::min_element(
+          usable.begin(), usable.end(), [](const Config* a, const Config* b) {
+            return a->hours.expected < b->hours.expected;
+          });
+      cand.misses_assumed_deadline = true;
+      cand.notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrFormat("%s takes %s at best (%d devices), past the 30-day "
+                           "deadline assumed because none was given; kept, "
+                           "ranked after options that meet it.",
+                           name, FormatHours(fastest->hours.expected),
+                           fastest->devices)});
+      in_time = usable;
     }
     if (in_time.empty()) {
       const Config* fastest = *std::min_element(
@@ -1520,7 +1716,14 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       cand.config = *cheapest;
       return cand;
     }
-    if (job.objective == Objective::kBalanced) {
+    if (cand.misses_assumed_deadline) {
+      // Nothing meets the assumed deadline: the size closest to it (the
+      // fastest in budget) is the one the assumption still points to.
+      chosen = *std::min_element(
+          in_budget.begin(), in_budget.end(), [](const Config* a, const Config* b) {
+            return a->hours.expected < b->hours.expected;
+          });
+    } else if (job.objective == Objective::kBalanced) {
       double min_cost = 1e300, min_hours = 1e300;
       for (const Config* c : in_budget) {
         if (c->price_known) min_cost = std::min(min_cost, c->cost.expected);
@@ -1553,6 +1756,26 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   cand.config = *chosen;
   cand.provisioning =
       provisioning_for(*chosen->shape).value_or(Provisioning::kOnDemand);
+  if (!job.batch_given && !job.classical && job.model_size_known) {
+    // An assumed batch never rejects: a configuration with more data-
+    // parallel ranks than the assumed batch has sequences is kept, and the
+    // plan says which batch it needs.
+    const int ranks = std::max(
+        1, chosen->devices / (std::max(1, chosen->layout.tensor) *
+                              std::max(1, chosen->layout.pipeline)));
+    if (ranks > job.batch_sequences) {
+      const char* what = job.sequence_model ? "sequences" : "examples";
+      cand.notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrFormat("%s at %d devices has %d data-parallel ranks, more "
+                           "than the %.0f %s per step of the assumed global "
+                           "batch: it needs a global batch of at least %d %s "
+                           "(state global_batch_size to have the planner "
+                           "hold to it).",
+                           name, chosen->devices, ranks, job.batch_sequences,
+                           what, ranks, what)});
+    }
+  }
   cand.price_unknown = !chosen->price_known;
   if (cand.price_unknown) {
     cand.notes.push_back(
@@ -1798,19 +2021,27 @@ void RankCandidates(const Job& job, std::vector<Candidate>& cands) {
     }
     const double cost = CostMetric(job, c);
     const double time = TimeMetric(job, c);
-    switch (job.objective) {
-      case Objective::kMinTime: c.score = time; break;
-      case Objective::kBalanced:
-        c.score = (std::isfinite(cost) ? cost / min_cost : 1e6) + time / min_time;
-        break;
-      default: c.score = cost; break;
-    }
+    auto score = [&](double cost_v, double time_v) {
+      switch (job.objective) {
+        case Objective::kMinTime: return time_v;
+        case Objective::kBalanced:
+          return (std::isfinite(cost_v) ? cost_v / min_cost : 1e6) +
+                 time_v / min_time;
+        default: return cost_v;
+      }
+    };
+    c.score = score(cost, time);
+    // Exposed communication scales time and cost (or, without a data set,
+    // the cost and time per unit of work) by 1 / (1 - fraction).
+    const double keep = 1 - c.config->step.communication_fraction;
+    c.score_without_comm = score(cost * keep, time * keep);
   }
 
   const bool gpu_asked = GpuAskedFor(job);
   auto tier = [&](const Candidate& c) {
     int t = 0;
-    if (c.price_unknown) t += 8;
+    if (c.price_unknown) t += 16;
+    if (c.misses_assumed_deadline) t += 8;
     if (job.embedding_dominated && c.family->platform == Platform::kCpu) t += 4;
     if (job.sparsecore_ranking && c.family->platform != Platform::kCpu &&
         c.family->sparse_cores <= 0) {
@@ -1974,6 +2205,37 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
 
 }  // namespace
 
+std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c) {
+  if (!job.has_dataset || !(c.hours.expected > 0)) return std::nullopt;
+  const double limit =
+      job.deadline_given
+          ? kDefaults.implausible_deadline_factor.value * job.goal.deadline_hours
+          : kDefaults.implausible_hours_without_deadline.value;
+  if (!(c.hours.expected > limit)) return std::nullopt;
+  return Reason{
+      ReasonCode::kImplausibleEstimate,
+      absl::StrFormat(
+          "Expected %s, %s: no training run is planned that long, so read it "
+          "as this hardware being far too small or slow for %s of work "
+          "(%d devices, %.0f%% of each step communicating), not as a "
+          "schedule.%s",
+          FormatHours(c.hours.expected),
+          job.deadline_given
+              ? absl::StrFormat("over %.0fx the %s deadline",
+                                kDefaults.implausible_deadline_factor.value,
+                                FormatHours(job.goal.deadline_hours))
+              : std::string("over a year, with no deadline given"),
+          absl::StrFormat("%.3g %s", job.tokens, job.unit), c.devices,
+          100 * c.step.communication_fraction,
+          c.step.communication_fraction > 0.5
+              ? (job.batch_given
+                     ? " Most of the step is communication: a larger global "
+                       "batch would amortise it."
+                     : " Most of the step is communication at the assumed "
+                       "global batch: stating a larger one would amortise it.")
+              : "")};
+}
+
 Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
               bool with_job_spec) {
   Plan p;
@@ -2098,6 +2360,12 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   // Estimates.
   Estimates& e = p.estimates;
   MemoryBreakdown& m = e.memory_per_device;
+  e.memory_known = c.required_bytes > 0 && std::isfinite(c.required_bytes);
+  // The parts are modelled only when the planner sized the model itself
+  // (not a stated per-device figure, not a classical working set).
+  e.memory_breakdown_known = e.memory_known && job.model_size_known &&
+                             !job.classical &&
+                             job.workload.per_device_memory_gib <= 0;
   m.weights_gib = Gib(c.memory.weights_bytes);
   m.gradients_gib = Gib(c.memory.gradients_bytes);
   m.optimizer_gib = Gib(c.memory.optimizer_bytes);
@@ -2107,19 +2375,27 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   m.usable_gib = Gib(c.usable_bytes);
   m.device_memory_gib = Gib(c.usable_bytes / (1 - kHeadroom));
   m.headroom_fraction = kHeadroom;
+  auto finite_positive = [](double v) { return v > 0 && std::isfinite(v); };
+  e.flops_known = job.has_dataset && finite_positive(job.training_flops);
   e.training_flops = job.training_flops;
+  // Classical ML has no training step (its time comes from its FLOPs).
+  e.step_known = !job.classical && finite_positive(c.step.step_seconds_expected);
   e.step_time_seconds = c.step.step_seconds_expected;
+  e.hours_known = job.has_dataset && finite_positive(c.hours.expected) &&
+                  std::isfinite(c.hours.high);
   e.total_hours = c.hours;
   e.hourly_usd = c.hourly;
   e.on_demand_hourly_usd = c.hourly_on_demand;
   e.spot_hourly_usd = c.hourly_spot;
-  if (job.has_dataset) {
+  if (e.hours_known) {
     if (c.on_demand_known) {
+      e.on_demand_cost_known = true;
       e.on_demand_cost_usd = {c.hours.low * c.hourly_on_demand,
                               c.hours.expected * c.hourly_on_demand,
                               c.hours.high * c.hourly_on_demand};
     }
     if (c.spot_known) {
+      e.spot_cost_known = true;
       e.spot_cost_usd = {c.hours.low * c.hourly_spot, c.hours.expected * c.hourly_spot,
                          c.hours.high * c.hourly_spot};
     }
@@ -2127,14 +2403,19 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   e.price_date = c.shape->price_date;
   e.price_region = c.shape->price_region;
   e.price_known = c.price_known;
+  e.mfu_known = finite_positive(c.peak_flops) && c.mfu.high > 0;
   e.mfu_low = c.mfu.low;
   e.mfu_high = c.mfu.high;
   e.communication_fraction = c.step.communication_fraction;
   e.peak_tflops_per_device = c.peak_flops / 1e12;
+  // tokens_per_second counts tokens: only a sequence model has them.
+  e.throughput_known = e.step_known && job.sequence_model &&
+                       finite_positive(c.tokens_per_second);
   e.tokens_per_second = c.tokens_per_second;
-  if (c.price_known && c.tokens_per_second > 0) {
+  if (e.throughput_known && c.price_known) {
     e.cost_per_million_tokens_usd = c.hourly / (c.tokens_per_second * 3600) * 1e6;
   }
+  if (auto why = ImplausibleEstimate(job, c)) p.reasons.push_back(*why);
 
   if (with_job_spec && f.platform != Platform::kEdge) {
     JobSpecInput in;

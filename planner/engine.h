@@ -86,10 +86,22 @@ struct Job {
   bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
   double params = 0;
   bool model_size_known = false;
-  double tokens = 0;  // total tokens (or example-equivalents) processed
+  // The unit of work: tokens for a sequence model (a dense transformer, a
+  // transformer shape, a sequence length or a dataset in tokens), examples
+  // for any other model, bytes of training data for classical ML. Examples
+  // are never counted as tokens.
+  bool sequence_model = false;
+  int sequence_length = 0;      // resolved (given or defaulted); 0: none
+  const char* unit = "tokens";  // "tokens" / "examples" / "bytes"
+  double tokens = 0;  // total units of work processed (D)
   bool has_dataset = false;
+  double flops_per_unit = 0;  // training FLOPs per unit (6·P, LoRA 4·P, ...)
   double training_flops = 0;
-  double tokens_per_step = 0;  // global batch in tokens
+  double tokens_per_step = 0;  // global batch in units of work
+  bool batch_given = false;    // the request stated global_batch_size
+  // Sequences (or examples) per step: the most data-parallel ranks the
+  // batch can feed.
+  double batch_sequences = 0;
   double deadline_hours = 0;   // resolved (MIN_COST default: 30 days)
   bool deadline_given = false;
   int as_of_days = 0;
@@ -135,6 +147,10 @@ struct Config {
   double required_bytes = 0;  // per device
   double usable_bytes = 0;    // per device after headroom
   bool fits = false;
+  // Every layout needs more data-parallel ranks than the stated global
+  // batch has sequences (`min_ranks` is the fewest any layout needs).
+  bool batch_too_small = false;
+  int min_ranks = 0;
   StepTimeEstimate step;
   double peak_flops = 0;  // per device at the job's precision
   MfuRange mfu;
@@ -164,7 +180,13 @@ struct Candidate {
   bool eos_soon = false;
   bool on_workload_list = false;
   bool price_unknown = false;
+  // Misses the deadline MIN_COST assumes when none is given: kept (an
+  // assumption never rejects), ranked after every candidate that meets it.
+  bool misses_assumed_deadline = false;
   double score = 0;  // objective value; lower is better
+  // The same score with the exposed communication taken out of its time
+  // and cost: when it beats the winner, communication is why it loses.
+  double score_without_comm = 0;
   bool viable() const { return codes.empty(); }
   void Reject(ReasonCode code, std::string why_line);
 };
@@ -176,6 +198,10 @@ Candidate Evaluate(const catalog::Catalog& catalog, const Job& job,
                    const Family& family, int pinned_devices = 0,
                    const std::string& pinned_topology = "",
                    int pinned_slices = 0);
+
+// One line on how a candidate's configuration spends its step
+// communicating (link, volume against compute, the Scaling Book threshold).
+std::string CommunicationDetail(const Job& job, const Candidate& c);
 
 // Applies the rules that compare candidates (oversized, Google's
 // per-workload lists, CPU profile, SparseCores), scores and sorts viable
@@ -189,6 +215,10 @@ std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
                                          const std::string& series,
                                          const std::string& accelerator,
                                          const std::string& machine_type);
+
+// IMPLAUSIBLE_ESTIMATE when the expected time is over 10x the deadline, or
+// over a year with no deadline given (planner/defaults.h).
+std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c);
 
 // Hardware / Distribution / Estimates / JobSpec for a viable candidate.
 Plan MakePlan(const catalog::Catalog& catalog, const Job& job,

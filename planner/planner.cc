@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/defaults.h"
 #include "planner/engine.h"
 #include "planner/remedies.h"
 #include "planner/util.h"
@@ -217,6 +218,13 @@ std::vector<AcceleratorInfo> BuildListing(const catalog::Catalog& cat) {
 
 std::string JoinWhy(const Candidate& c) { return absl::StrJoin(c.why, " "); }
 
+// The score as the wire carries it: absent unless it is a finite number
+// that means something (on-device inference ranks by rules, not a score).
+std::optional<double> KnownScore(const Job& job, const Candidate& c) {
+  if (job.on_device || !std::isfinite(c.score)) return std::nullopt;
+  return c.score;
+}
+
 }  // namespace
 
 Planner::Planner(catalog::CatalogPtr catalog) : catalog_(std::move(catalog)) {
@@ -294,8 +302,10 @@ PlanResponse Planner::Plan(const PlanRequest& r,
 
   out.warnings = job.warnings;
   out.assumptions = job.assumptions;
-  out.assumptions.push_back(
-      "Memory per device keeps 10% of device memory as headroom.");
+  out.assumptions.push_back(absl::StrFormat(
+      "Memory per device keeps %.0f%% of device memory as headroom (%s).",
+      100 * kDefaults.headroom_fraction.value,
+      kDefaults.headroom_fraction.source));
   const Candidate* best = nullptr;
   if (!cands.empty() && cands.front().viable() && cands.front().config) {
     best = &cands.front();
@@ -304,7 +314,10 @@ PlanResponse Planner::Plan(const PlanRequest& r,
   if (best != nullptr) {
     planner::Plan plan = internal::MakePlan(cat, job, *best, /*with_job_spec=*/true);
     plan.rank = 1;
-    plan.score = best->score;
+    plan.score = KnownScore(job, *best);
+    for (const Reason& r : plan.reasons) {
+      if (r.code == ReasonCode::kImplausibleEstimate) out.warnings.push_back(r);
+    }
     const internal::Config& c = *best->config;
     std::vector<Reason>& why = plan.reasons;
     if (!job.on_device && c.required_bytes > 0) {
@@ -363,7 +376,7 @@ PlanResponse Planner::Plan(const PlanRequest& r,
         if (out.alternatives.size() >= 8) continue;
         planner::Plan alt = internal::MakePlan(cat, job, c, /*with_job_spec=*/false);
         alt.rank = rank++;
-        alt.score = c.score;
+        alt.score = KnownScore(job, c);
         if (best != nullptr) {
           const internal::Config& a = *c.config;
           const internal::Config& b = *best->config;
@@ -375,12 +388,31 @@ PlanResponse Planner::Plan(const PlanRequest& r,
                                  internal::FormatUsd(a.cost.expected),
                                  internal::FormatUsd(b.cost.expected),
                                  100 * (a.cost.expected / b.cost.expected - 1))});
-          } else if (!job.has_dataset && a.price_known && b.price_known) {
+          } else if (!job.has_dataset && a.price_known && b.price_known &&
+                     a.tokens_per_second > 0 && b.tokens_per_second > 0) {
+            auto per_million = [](const internal::Config& k) {
+              return k.hourly / (k.tokens_per_second * 3600) * 1e6;
+            };
+            if (per_million(a) > per_million(b)) {
+              alt.reasons.push_back(
+                  {ReasonCode::kHigherCost,
+                   absl::StrFormat("Costs $%.3g per million %s of work vs $%.3g.",
+                                   per_million(a), job.unit, per_million(b))});
+            }
+          }
+          // Communication is a cost, not a veto: it is named as the reason
+          // a configuration loses when, without its exposed communication,
+          // it would have beaten the recommendation.
+          if (c.price_unknown == best->price_unknown &&
+              c.misses_assumed_deadline == best->misses_assumed_deadline &&
+              a.step.communication_fraction > 0 &&
+              std::isfinite(c.score_without_comm) && std::isfinite(best->score) &&
+              c.score_without_comm < best->score * (1 - 1e-9)) {
             alt.reasons.push_back(
-                {ReasonCode::kHigherCost,
-                 absl::StrFormat("Costs $%.3g per million tokens of work vs $%.3g.",
-                                 alt.estimates.cost_per_million_tokens_usd,
-                                 out.recommendation->estimates.cost_per_million_tokens_usd)});
+                {ReasonCode::kCommunicationBound,
+                 absl::StrCat(internal::CommunicationDetail(job, c),
+                              "; without that exposed communication it would "
+                              "beat the recommendation.")});
           }
           if (job.has_dataset && a.hours.expected > b.hours.expected * 1.0001) {
             alt.reasons.push_back(

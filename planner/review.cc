@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/defaults.h"
 #include "planner/engine.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
@@ -22,6 +23,9 @@ using internal::Family;
 using internal::Job;
 
 namespace {
+
+// Device memory left after the default headroom (planner/defaults.h).
+constexpr double kUsableFraction = 1 - kDefaults.headroom_fraction.value;
 
 struct Judged {
   std::vector<ReasonCode> codes;
@@ -130,6 +134,10 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
   ReviewResponse out;
   out.catalog_version = cat.version;
   out.warnings = job.warnings;
+  // The same defaults as PlanTraining (MakeJob), stated the same way.
+  for (const std::string& a : job.assumptions) {
+    out.warnings.push_back({ReasonCode::kAssumption, a});
+  }
 
   // The field: every family as PlanTraining ranks it.
   std::vector<Candidate> field;
@@ -341,7 +349,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
       const double need = internal::JobBytesPerReplica(job, replicas);
       double usable = 0;
       if (job.current_accelerator && job.current_accelerator->memory_bytes) {
-        usable = job.current_accelerator->memory_bytes->value * 0.9;
+        usable = job.current_accelerator->memory_bytes->value * kUsableFraction;
       } else if (!field.empty() && field.front().config) {
         usable = field.front().config->usable_bytes;
       }
@@ -456,7 +464,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
                               : nullptr);
         }
         const double usable = device && device->memory_bytes
-                                  ? device->memory_bytes->value * 0.9
+                                  ? device->memory_bytes->value * kUsableFraction
                                   : 0;
         double need = 0;
         switch (m.kind) {
@@ -591,6 +599,19 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
           j.Add(ReasonCode::kSlower,
                 absl::StrFormat("Takes %s vs %s.", internal::FormatHours(a.hours.expected),
                                 internal::FormatHours(b.hours.expected)));
+        }
+        // Communication is a cost: named when, without its exposed
+        // communication, this hardware would beat the recommended one.
+        if (hw->price_unknown == best_hw->price_unknown &&
+            hw->misses_assumed_deadline == best_hw->misses_assumed_deadline &&
+            a.step.communication_fraction > 0 &&
+            std::isfinite(hw->score_without_comm) &&
+            std::isfinite(best_hw->score) &&
+            hw->score_without_comm < best_hw->score * (1 - 1e-9)) {
+          j.Add(ReasonCode::kCommunicationBound,
+                absl::StrCat(internal::CommunicationDetail(job, *hw),
+                             "; without that exposed communication it would "
+                             "beat ", best_hw->family->name, "."));
         }
         if (job.sparsecore_ranking && hw->family->sparse_cores <= 0) {
           j.Add(ReasonCode::kSlower,

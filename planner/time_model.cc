@@ -137,12 +137,17 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   };
   out.exposed_comm_seconds_fast = exposed(out.compute_seconds_fast);
   out.exposed_comm_seconds_slow = exposed(out.compute_seconds_slow);
-  out.step_seconds_fast =
-      out.compute_seconds_fast + out.exposed_comm_seconds_fast;
-  out.step_seconds_slow =
-      out.compute_seconds_slow + out.exposed_comm_seconds_slow;
+  // step = max(compute, overlappable) + critical: the same as compute +
+  // exposed, written so that a communication-dominated step is exactly
+  // equal (never an ulp out of order) at the fast, expected and slow ends.
+  auto step = [&](double compute) {
+    return std::max(compute, out.overlappable_comm_seconds) +
+           out.critical_comm_seconds;
+  };
+  out.step_seconds_fast = step(out.compute_seconds_fast);
+  out.step_seconds_slow = step(out.compute_seconds_slow);
   const double exposed_mid = exposed(compute_mid);
-  out.step_seconds_expected = compute_mid + exposed_mid;
+  out.step_seconds_expected = step(compute_mid);
   out.communication_fraction = out.step_seconds_expected > 0
                                    ? exposed_mid / out.step_seconds_expected
                                    : 0;

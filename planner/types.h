@@ -260,16 +260,28 @@ struct Range {
   double high = 0;
 };
 
+// What a plan does not know is absent on the wire, never a zero, inf or
+// NaN: each `*_known` flag below says whether its figures were estimated
+// (api/convert.cc leaves unknown fields unset; proto3 `optional`).
 struct Estimates {
+  bool memory_known = false;            // memory_per_device
+  bool memory_breakdown_known = false;  // its weights/gradients/... parts
+  bool flops_known = false;             // training_flops (needs D)
+  bool step_known = false;              // step_time_seconds, communication
+  bool hours_known = false;             // total_hours (needs D)
+  bool on_demand_cost_known = false;    // on_demand_cost_usd
+  bool spot_cost_known = false;         // spot_cost_usd
+  bool throughput_known = false;        // tokens_per_second (sequence models)
+  bool mfu_known = false;               // mfu_low/high, peak_tflops_per_device
   MemoryBreakdown memory_per_device;
   double training_flops = 0;
   double step_time_seconds = 0;
   Range total_hours;
   Range on_demand_cost_usd;
   Range spot_cost_usd;
-  double hourly_usd = 0;
-  double on_demand_hourly_usd = 0;
-  double spot_hourly_usd = 0;
+  double hourly_usd = 0;            // when price_known
+  double on_demand_hourly_usd = 0;  // when > 0
+  double spot_hourly_usd = 0;       // when > 0
   std::string price_date;
   std::string price_region;
   double mfu_low = 0;
@@ -277,7 +289,7 @@ struct Estimates {
   double communication_fraction = 0;
   double peak_tflops_per_device = 0;
   double tokens_per_second = 0;
-  double cost_per_million_tokens_usd = 0;
+  double cost_per_million_tokens_usd = 0;  // when throughput and price known
   bool price_known = false;
 };
 
@@ -350,7 +362,9 @@ struct Plan {
   std::vector<Reason> reasons;
   JobSpec job_spec;
   int32_t rank = 0;
-  double score = 0;
+  // The objective's value (lower is better); absent when it is not a finite
+  // number (no price, no throughput, on-device inference).
+  std::optional<double> score;
 };
 
 struct Rejection {

@@ -1,0 +1,101 @@
+// Every value the planner assumes when a request leaves it out, in one
+// place, each with its source or marked "product choice". MakeJob (used by
+// PlanTraining and ReviewPlan alike) reads them from here and states each
+// one a plan relied on in the plan's `assumptions`; docs/planner.md §1 lists
+// them. No other file in planner/ may re-type one of these numbers.
+//
+// A default only describes the job; it never decides on its own: a
+// configuration that would fail only because of an assumed value is kept
+// and warned about (SPEC §4 "Defaults never decide").
+#ifndef ACCELPLAN_PLANNER_DEFAULTS_H_
+#define ACCELPLAN_PLANNER_DEFAULTS_H_
+
+namespace accelplan::planner {
+
+// A default value and where it comes from ("product choice: ..." when it is
+// ours rather than a published figure).
+struct SourcedDefault {
+  double value;
+  const char* source;
+};
+
+struct PlannerDefaults {
+  // ---- memory
+  SourcedDefault headroom_fraction{
+      0.10, "SPEC §4: headroom defaults to 10% of device memory"};
+
+  // ---- goal
+  // Only MIN_COST assumes a deadline; MIN_TIME and BALANCED have none.
+  SourcedDefault min_cost_deadline_hours{
+      30 * 24.0, "SPEC §4: MIN_COST with no deadline assumes 30 days"};
+
+  // ---- batch, sequence and work unit
+  // A sequence model (a dense transformer, a transformer shape, a sequence
+  // length or a dataset size in tokens) counts its batch in tokens; any
+  // other model counts examples. Examples are never counted as tokens.
+  SourcedDefault sequence_length{
+      2048,
+      "product choice: the context length of GPT-3 (Brown et al. 2020, "
+      "arXiv:2005.14165, Table 2.1) and LLaMA (Touvron et al. 2023, "
+      "arXiv:2302.13971)"};
+  SourcedDefault batch_tokens{
+      1048576,
+      "product choice: 2^20 tokens, inside the 0.5M-3.2M tokens per step of "
+      "GPT-3 (arXiv:2005.14165, Table 2.1) and under LLaMA's 4M "
+      "(arXiv:2302.13971)"};
+  SourcedDefault batch_examples{
+      1024,
+      "product choice: the total batch the Cloud TPU performance guide finds "
+      "most efficient (a multiple of 1024, "
+      "https://cloud.google.com/tpu/docs/performance-guide)"};
+  // FLOPs per parameter per unit of work (token or example) for training:
+  // 2 forward + 4 backward.
+  SourcedDefault training_flops_per_param{
+      6,
+      "6·P·D (Transformer Math 101; Scaling Book transformers.md); for an "
+      "example of a non-sequence model it is exact for fully connected "
+      "layers and a lower bound for convolutions, which reuse each weight "
+      "at every position"};
+  SourcedDefault epochs{1, "product choice: one pass over the data set"};
+
+  // ---- classical ML (XGBoost, scikit-learn, LightGBM)
+  SourcedDefault classical_flops_per_byte{
+      2000,
+      "product choice: an order-of-magnitude figure for tree boosting and "
+      "linear models per byte of training data per pass"};
+  SourcedDefault classical_bytes_per_example{
+      1000, "product choice: 1 KB per example when only a count is given"};
+  SourcedDefault classical_memory_factor{
+      2, "product choice: the working set is twice the data set"};
+
+  // ---- plausibility (issue 13)
+  SourcedDefault implausible_deadline_factor{
+      10,
+      "product choice: an expected time over 10x the deadline is flagged "
+      "IMPLAUSIBLE_ESTIMATE"};
+  SourcedDefault implausible_hours_without_deadline{
+      365 * 24.0,
+      "product choice: with no deadline given, an expected time over a year "
+      "is flagged IMPLAUSIBLE_ESTIMATE"};
+};
+
+inline constexpr PlannerDefaults kDefaults{};
+
+// Defaults of enumerated fields (their source is the API's own comment in
+// proto/accelplan/v1/accelplan.proto or SPEC):
+//   precision     BF16_MIXED ("PRECISION_UNSPECIFIED = 0; treated as
+//                 BF16_MIXED"); FP32 for classical ML, which trains in fp32
+//                 on CPUs and CUDA (product choice)
+//   optimizer     ADAM ("treated as ADAM")
+//   recompute     SELECTIVE for memory ("treated as SELECTIVE"); 6·P·D for
+//                 compute unless FULL is asked or chosen to fit
+//   method        PRE_TRAINING (SPEC §4: no method → the pre-training list)
+//   objective     MIN_COST (SPEC §2: "MIN_COST — the default")
+//   lora_rank     16 ("double lora_rank = 26; // 0: 16")
+//   as_of         the caller's date (CallContext), else the catalog's
+//   framework version  assumed to meet the catalog minimum, with a warning
+//                 (SPEC §4)
+
+}  // namespace accelplan::planner
+
+#endif  // ACCELPLAN_PLANNER_DEFAULTS_H_

@@ -1,0 +1,515 @@
+// Issue 13, each rule both ways on the real catalog: defaults never decide
+// (work in tokens or examples, an assumed value never rejects), a stated
+// batch too small for the ranks is BATCH_TOO_SMALL with the numbers,
+// communication is a cost and not a veto, implausible estimates warn, and
+// unknown figures stay unknown.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/defaults.h"
+#include "planner/engine.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class DefaultsRulesTest : public CatalogPlannerTest {
+ public:
+  static PlanResponse Plan(const PlanRequest& r) {
+    EXPECT_TRUE(ValidatePlanRequest(r).empty());
+    return planner_->Plan(r);
+  }
+};
+
+PlanRequest Req(const Workload& w) {
+  PlanRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// `accelplan plan --framework=pytorch --params=7e9 --precision=fp8`
+PlanRequest FlagsOnly7bFp8() {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.parameter_count = 7e9;
+  w.precision = Precision::kFp8;
+  return Req(w);
+}
+
+// `accelplan plan --framework=jax --params=70e9 --method=full_fine_tune
+//  --platform=tpu --platform=vertex`
+PlanRequest FlagsOnly70bJaxTpuVertex() {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.parameter_count = 70e9;
+  w.training_method = TrainingMethod::kFullFineTune;
+  PlanRequest r = Req(w);
+  r.constraints.allowed_platforms = {Platform::kTpu};
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  return r;
+}
+
+std::vector<ReasonCode> AllCodes(const PlanResponse& r) {
+  std::vector<ReasonCode> out;
+  for (const Rejection& rej : r.rejected) {
+    out.insert(out.end(), rej.codes.begin(), rej.codes.end());
+  }
+  return out;
+}
+
+std::vector<ReasonCode> CodesOf(const PlanResponse& r, Platform platform) {
+  std::vector<ReasonCode> out;
+  bool found = false;
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.platform != platform) continue;
+    found = true;
+    out.insert(out.end(), rej.codes.begin(), rej.codes.end());
+  }
+  EXPECT_TRUE(found) << "no rejected family on that platform";
+  return out;
+}
+
+std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
+  std::vector<ReasonCode> out;
+  for (const Reason& w : r.warnings) out.push_back(w.code);
+  return out;
+}
+
+bool Mentions(const std::vector<std::string>& lines, const std::string& s) {
+  for (const std::string& l : lines) {
+    if (l.find(s) != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool NoInfOrNan(const PlanResponse& r) {
+  for (const Rejection& rej : r.rejected) {
+    if (rej.reason.find(" inf ") != std::string::npos ||
+        rej.reason.find(" nan ") != std::string::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int Ranks(const struct Plan& p) {
+  const Distribution& d = p.distribution;
+  return std::max(1, p.hardware.total_accelerators /
+                         (std::max(1, d.tensor_parallelism) *
+                          std::max(1, d.pipeline_parallelism)));
+}
+
+// ------------------------------------------------ the issue's two requests
+
+TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {
+  const PlanResponse r = Plan(FlagsOnly7bFp8());
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Platform p = r.recommendation->hardware.platform;
+  EXPECT_TRUE(p == Platform::kGpu || p == Platform::kTpu)
+      << r.recommendation->hardware.machine_type;
+  // No configuration is removed for its communication.
+  EXPECT_THAT(AllCodes(r), Not(Contains(ReasonCode::kCommunicationBound)));
+  // The batch is 1,024 examples, never 1,024 tokens.
+  EXPECT_TRUE(Mentions(r.assumptions, "1,024 examples per step"));
+  EXPECT_FALSE(Mentions(r.assumptions, "1,024 tokens"));
+  EXPECT_TRUE(Mentions(r.assumptions, "6·P training FLOPs per example"));
+  // A non-sequence model has no tokens per second to report.
+  EXPECT_FALSE(r.recommendation->estimates.throughput_known);
+}
+
+TEST_F(DefaultsRulesTest, FlagsOnly70bJaxFineTuneOnVertexGetsATpuPlan) {
+  const PlanResponse r = Plan(FlagsOnly70bJaxTpuVertex());
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kTpu);
+  EXPECT_EQ(r.recommendation->hardware.run_platform,
+            RunPlatform::kVertexTraining);
+  EXPECT_THAT(AllCodes(r), Not(Contains(ReasonCode::kCommunicationBound)));
+}
+
+// The same requests with a stated batch smaller than any layout's ranks.
+TEST_F(DefaultsRulesTest, SameRequestsWithTooSmallStatedBatchAreBatchTooSmall) {
+  PlanRequest a = FlagsOnly7bFp8();
+  a.workload.global_batch_size = 1;  // one example: one rank at most
+  const PlanResponse ra = Plan(a);
+  // Every GPU configuration of a 7B fp8 job needs at least two devices
+  // (no shape: no tensor parallelism), so none can use a one-example
+  // batch; only one device with the memory for it (a CPU VM) remains.
+  EXPECT_THAT(CodesOf(ra, Platform::kGpu), Contains(ReasonCode::kBatchTooSmall));
+  if (ra.recommendation) {
+    EXPECT_EQ(Ranks(*ra.recommendation), 1);
+  }
+  EXPECT_TRUE(NoInfOrNan(ra));
+  bool numbers = false;
+  for (const Rejection& rej : ra.rejected) {
+    numbers |= rej.reason.find("at 8 devices needs at least 8 data-parallel "
+                               "ranks") != std::string::npos &&
+               rej.reason.find("the stated global batch of 1 examples") !=
+                   std::string::npos;
+  }
+  EXPECT_TRUE(numbers);
+
+  PlanRequest b = FlagsOnly70bJaxTpuVertex();
+  b.workload.global_batch_size = 4;  // every TPU option needs >= 8 chips
+  const PlanResponse rb = Plan(b);
+  EXPECT_FALSE(rb.recommendation.has_value());
+  EXPECT_THAT(CodesOf(rb, Platform::kTpu), Contains(ReasonCode::kBatchTooSmall));
+  EXPECT_TRUE(NoInfOrNan(rb));
+}
+
+TEST_F(DefaultsRulesTest, SameRequestsWithLargeEnoughStatedBatchPlan) {
+  PlanRequest a = FlagsOnly7bFp8();
+  a.workload.global_batch_size = 1024;
+  const PlanResponse ra = Plan(a);
+  ASSERT_TRUE(ra.recommendation.has_value()) << ra.no_plan_reason;
+  EXPECT_LE(Ranks(*ra.recommendation), 1024);
+  EXPECT_THAT(AllCodes(ra), Not(Contains(ReasonCode::kBatchTooSmall)));
+
+  PlanRequest b = FlagsOnly70bJaxTpuVertex();
+  b.workload.global_batch_size = 1024;
+  const PlanResponse rb = Plan(b);
+  ASSERT_TRUE(rb.recommendation.has_value()) << rb.no_plan_reason;
+  EXPECT_EQ(rb.recommendation->hardware.platform, Platform::kTpu);
+}
+
+// The issue's case: an 8B model with a global batch of 16 proposed on
+// a3-megagpu-8g at 8,192 GPUs was rejected for needing "inf GiB".
+TEST_F(DefaultsRulesTest, ReviewedCountBeyondTheStatedBatchIsBatchTooSmall) {
+  ReviewRequest q;
+  q.as_of = "2026-09-26";
+  Workload& w = q.workload;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 8e9;
+  w.transformer_shape.layers = 32;
+  w.transformer_shape.hidden_size = 4096;
+  w.transformer_shape.attention_heads = 32;
+  w.transformer_shape.sequence_length = 4096;
+  w.transformer_shape.vocab_size = 128256;
+  w.transformer_shape.ffn_hidden_size = 14336;
+  w.global_batch_size = 16;
+  w.dataset_tokens = 1e11;
+  q.goal.objective = Objective::kMinTime;
+  auto proposal = [](const std::string& label, int count) {
+    Proposal p;
+    p.label = label;
+    p.hardware = HardwareProposal{};
+    p.hardware->machine_type = "a3-megagpu-8g";
+    p.hardware->count = count;
+    return p;
+  };
+  q.proposals = {proposal("8192", 8192), proposal("64", 64)};
+  const ReviewResponse r = planner_->Review(q);
+  ASSERT_EQ(r.verdicts.size(), 2u);
+  const ProposalVerdict& big = r.verdicts[0];
+  EXPECT_EQ(big.verdict, Verdict::kRejected) << big.reason;
+  EXPECT_THAT(big.codes, Contains(ReasonCode::kBatchTooSmall));
+  EXPECT_THAT(big.reason, HasSubstr("stated global batch of 16 sequences"));
+  EXPECT_THAT(big.reason, Not(HasSubstr("inf")));
+  // 64 GPUs (tensor 8 x 8 data-parallel ranks) fit the batch.
+  EXPECT_NE(r.verdicts[1].verdict, Verdict::kRejected) << r.verdicts[1].reason;
+  EXPECT_THAT(r.verdicts[1].codes, Not(Contains(ReasonCode::kBatchTooSmall)));
+}
+
+// ------------------------------------------------ tokens vs examples
+
+TEST_F(DefaultsRulesTest, SequenceModelCountsTokensWithDefaultSequenceLength) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 1e9;
+  w.dataset_examples = 1e6;  // sequences, no length given
+  w.global_batch_size = 256;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double seq = kDefaults.sequence_length.value;
+  EXPECT_DOUBLE_EQ(r.recommendation->estimates.training_flops,
+                   6 * 1e9 * 1e6 * seq);
+  EXPECT_TRUE(Mentions(r.assumptions, "2,048 tokens per sequence assumed"));
+  EXPECT_TRUE(r.recommendation->estimates.throughput_known);
+  // Given a length, no default is assumed.
+  w.transformer_shape.sequence_length = 4096;
+  const PlanResponse given = Plan(Req(w));
+  ASSERT_TRUE(given.recommendation.has_value());
+  EXPECT_DOUBLE_EQ(given.recommendation->estimates.training_flops,
+                   6 * 1e9 * 1e6 * 4096);
+  EXPECT_FALSE(Mentions(given.assumptions, "tokens per sequence assumed"));
+}
+
+TEST_F(DefaultsRulesTest, NonSequenceModelCountsExamplesNeverTokens) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 25e6;
+  w.dataset_examples = 1.28e6;
+  w.epochs = 90;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_DOUBLE_EQ(r.recommendation->estimates.training_flops,
+                   6 * 25e6 * 1.28e6 * 90);
+  EXPECT_FALSE(r.recommendation->estimates.throughput_known);
+  EXPECT_TRUE(Mentions(r.assumptions, "examples per step assumed"));
+  EXPECT_FALSE(Mentions(r.assumptions, "tokens per step assumed"));
+  // The same model described as a dense transformer counts tokens.
+  w.model_kind = ModelKind::kDenseTransformer;
+  const PlanResponse t = Plan(Req(w));
+  ASSERT_TRUE(t.recommendation.has_value());
+  EXPECT_TRUE(Mentions(t.assumptions, "tokens per step assumed"));
+  EXPECT_GT(t.recommendation->estimates.training_flops,
+            r.recommendation->estimates.training_flops);
+}
+
+TEST_F(DefaultsRulesTest, EveryDefaultUsedIsStatedWithItsSource) {
+  const PlanResponse r = Plan(FlagsOnly7bFp8());
+  EXPECT_TRUE(Mentions(r.assumptions, kDefaults.batch_examples.source));
+  EXPECT_TRUE(Mentions(r.assumptions, kDefaults.headroom_fraction.source));
+  EXPECT_TRUE(Mentions(r.assumptions, "Optimizer not given"));
+  EXPECT_TRUE(Mentions(r.assumptions, "Objective not given"));
+  // Given values are not assumed.
+  PlanRequest q = FlagsOnly7bFp8();
+  q.workload.optimizer = Optimizer::kAdam;
+  q.goal.objective = Objective::kMinCost;
+  q.workload.global_batch_size = 512;
+  const PlanResponse given = Plan(q);
+  EXPECT_FALSE(Mentions(given.assumptions, "Optimizer not given"));
+  EXPECT_FALSE(Mentions(given.assumptions, "Objective not given"));
+  EXPECT_FALSE(Mentions(given.assumptions, "No global batch given"));
+}
+
+TEST_F(DefaultsRulesTest, ReviewStatesTheSameDefaultsAsPlan) {
+  const PlanRequest p = FlagsOnly7bFp8();
+  const PlanResponse plan = Plan(p);
+  ReviewRequest q;
+  q.workload = p.workload;
+  q.as_of = p.as_of;
+  Proposal h;
+  h.label = "g4";
+  h.hardware = HardwareProposal{};
+  h.hardware->machine_type = "g4-standard-96";
+  q.proposals = {h};
+  const ReviewResponse review = planner_->Review(q);
+  std::vector<std::string> stated;
+  for (const Reason& w : review.warnings) {
+    if (w.code == ReasonCode::kAssumption) stated.push_back(w.message);
+  }
+  for (const std::string& a : plan.assumptions) {
+    if (a.find("headroom") != std::string::npos) continue;  // plan-level line
+    EXPECT_TRUE(Mentions(stated, a)) << a;
+  }
+  EXPECT_FALSE(stated.empty());
+}
+
+// ------------------------------------------------ assumptions never reject
+
+TEST_F(DefaultsRulesTest, AssumedBatchKeepsManyRanksWithAWarning) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 1e9;
+  w.dataset_tokens = 1e13;
+  PlanRequest q = Req(w);
+  q.goal.objective = Objective::kMinTime;
+  q.constraints.allowed_platforms = {Platform::kTpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double assumed = kDefaults.batch_tokens.value / kDefaults.sequence_length.value;
+  ASSERT_GT(Ranks(*r.recommendation), assumed)
+      << "the case needs a plan wider than the assumed batch";
+  EXPECT_THAT(AllCodes(r), Not(Contains(ReasonCode::kBatchTooSmall)));
+  bool warned = false;
+  for (const Reason& x : r.warnings) {
+    warned |= x.code == ReasonCode::kAssumption &&
+              x.message.find("assumed global batch") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+
+  // Stated, the same batch holds: no plan has more ranks than sequences.
+  q.workload.global_batch_size = static_cast<int64_t>(assumed);
+  q.workload.transformer_shape.sequence_length =
+      static_cast<int>(kDefaults.sequence_length.value);
+  const PlanResponse stated = Plan(q);
+  ASSERT_TRUE(stated.recommendation.has_value()) << stated.no_plan_reason;
+  EXPECT_LE(Ranks(*stated.recommendation), assumed);
+}
+
+TEST_F(DefaultsRulesTest, AssumedDeadlineNeverRejects) {
+  // A large job on at most 8 H100s: months of work.
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 6.7e9;
+  w.dataset_tokens = 1e12;
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"A3 High"};
+  q.constraints.max_accelerators = 8;
+  const PlanResponse assumed = Plan(q);
+  ASSERT_TRUE(assumed.recommendation.has_value()) << assumed.no_plan_reason;
+  EXPECT_GT(assumed.recommendation->estimates.total_hours.expected,
+            kDefaults.min_cost_deadline_hours.value);
+  EXPECT_THAT(AllCodes(assumed), Not(Contains(ReasonCode::kMissesDeadline)));
+  EXPECT_THAT(WarningCodes(assumed), Contains(ReasonCode::kAssumption));
+
+  // The same deadline, stated, is a hard rule.
+  q.goal.deadline_hours = kDefaults.min_cost_deadline_hours.value;
+  const PlanResponse stated = Plan(q);
+  EXPECT_FALSE(stated.recommendation.has_value());
+  EXPECT_THAT(CodesOf(stated, Platform::kGpu), Contains(ReasonCode::kMissesDeadline));
+}
+
+TEST_F(DefaultsRulesTest, AssumedDeadlineStillPrefersOptionsThatMeetIt) {
+  // MIN_COST, no deadline: a family that meets 30 days outranks a cheaper
+  // one that does not.
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 6.7e9;
+  w.dataset_tokens = 1.4e11;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_LE(r.recommendation->estimates.total_hours.expected,
+            kDefaults.min_cost_deadline_hours.value);
+}
+
+// ------------------------------------------------ communication is a cost
+
+TEST_F(DefaultsRulesTest, CommunicationIsAReasonOnlyOnOptionsThatLoseByIt) {
+  const PlanResponse r = Plan(FlagsOnly7bFp8());
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  int comm = 0, other = 0;
+  for (const struct Plan& alt : r.alternatives) {
+    bool named = false;
+    for (const Reason& x : alt.reasons) {
+      named |= x.code == ReasonCode::kCommunicationBound;
+    }
+    if (alt.hardware.platform == Platform::kCpu) {
+      // CPUs lose on compute, with no communication: never named for it.
+      EXPECT_FALSE(named);
+      ++other;
+    } else if (named) {
+      ++comm;
+    }
+  }
+  EXPECT_GT(comm, 0) << "an accelerator that loses by its communication";
+  EXPECT_GT(other, 0);
+}
+
+TEST_F(DefaultsRulesTest, CommunicationHeavyConfigurationIsKeptWhenBest) {
+  // Restricted to one family, the old veto left nothing; now the family is
+  // planned, its exposed communication in the step.
+  PlanRequest q = FlagsOnly7bFp8();
+  q.constraints.allowed_series = {"G2"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_GT(r.recommendation->estimates.communication_fraction, 0.5);
+  EXPECT_THAT(AllCodes(r), Not(Contains(ReasonCode::kCommunicationBound)));
+}
+
+// ------------------------------------------------ implausible estimates
+
+TEST_F(DefaultsRulesTest, ImplausibleEstimateWarnsOverAYearWithoutDeadline) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.parameter_count = 1e12;
+  w.dataset_tokens = 2e13;
+  PlanRequest q = Req(w);
+  q.goal.objective = Objective::kMinTime;
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_GT(r.recommendation->estimates.total_hours.expected, 365 * 24.0);
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kImplausibleEstimate));
+  bool says_why = false;
+  for (const Reason& x : r.recommendation->reasons) {
+    says_why |= x.code == ReasonCode::kImplausibleEstimate &&
+                x.message.find("over a year") != std::string::npos;
+  }
+  EXPECT_TRUE(says_why);
+}
+
+TEST_F(DefaultsRulesTest, NoImplausibleEstimateForAnOrdinaryPlan) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 6.7e9;
+  w.dataset_tokens = 1.4e11;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kImplausibleEstimate)));
+}
+
+TEST(ImplausibleEstimateTest, OverTenTimesAStatedDeadline) {
+  internal::Job job;
+  job.has_dataset = true;
+  job.tokens = 1e12;
+  job.deadline_given = true;
+  job.goal.deadline_hours = 100;
+  internal::Config c;
+  c.devices = 8;
+  c.hours.expected = 1001;
+  const auto why = internal::ImplausibleEstimate(job, c);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(why->code, ReasonCode::kImplausibleEstimate);
+  EXPECT_THAT(why->message, HasSubstr("over 10x the"));
+  c.hours.expected = 999;
+  EXPECT_FALSE(internal::ImplausibleEstimate(job, c).has_value());
+  // No deadline: a year is the line.
+  job.deadline_given = false;
+  c.hours.expected = 365 * 24.0 + 1;
+  EXPECT_TRUE(internal::ImplausibleEstimate(job, c).has_value());
+  c.hours.expected = 365 * 24.0 - 1;
+  EXPECT_FALSE(internal::ImplausibleEstimate(job, c).has_value());
+}
+
+// ------------------------------------------------ unknown stays unknown
+
+TEST_F(DefaultsRulesTest, UnknownScoreAndTotalsAreAbsentNotZeroOrInfinite) {
+  // No dataset: no total hours or costs; the score is per unit of work.
+  const PlanResponse sizeless = Plan(FlagsOnly7bFp8());
+  ASSERT_TRUE(sizeless.recommendation.has_value());
+  const Estimates& e = sizeless.recommendation->estimates;
+  EXPECT_FALSE(e.hours_known);
+  EXPECT_FALSE(e.on_demand_cost_known);
+  EXPECT_FALSE(e.flops_known);
+  EXPECT_TRUE(e.step_known);
+  ASSERT_TRUE(sizeless.recommendation->score.has_value());
+  EXPECT_TRUE(std::isfinite(*sizeless.recommendation->score));
+
+  // An unpriced alternative has no score; a priced one has.
+  PlanRequest q = FlagsOnly70bJaxTpuVertex();
+  const PlanResponse r = Plan(q);
+  bool unpriced = false;
+  for (const struct Plan& alt : r.alternatives) {
+    if (!alt.estimates.price_known) {
+      unpriced = true;
+      EXPECT_FALSE(alt.score.has_value()) << alt.hardware.machine_type;
+    } else {
+      EXPECT_TRUE(alt.score.has_value()) << alt.hardware.machine_type;
+    }
+  }
+  EXPECT_TRUE(unpriced) << "the case needs an unpriced alternative (TPU7x)";
+
+  // A sized job knows everything.
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 6.7e9;
+  w.dataset_tokens = 1.4e11;
+  const PlanResponse sized = Plan(Req(w));
+  ASSERT_TRUE(sized.recommendation.has_value());
+  const Estimates& s = sized.recommendation->estimates;
+  EXPECT_TRUE(s.hours_known && s.on_demand_cost_known && s.flops_known &&
+              s.memory_known && s.memory_breakdown_known && s.throughput_known);
+}
+
+}  // namespace
+}  // namespace accelplan::planner
