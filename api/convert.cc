@@ -1052,6 +1052,48 @@ planner::ReviewResponse FromProto(const v1::ReviewPlanResponse& in) {
   return out;
 }
 
+void ToProto(const planner::ModelInfo& in, v1::ModelInfo* out) {
+  out->set_id(in.id);
+  out->set_name(in.name);
+  out->set_family(in.family);
+  out->set_architecture(in.architecture);
+  out->set_layers(in.layers);
+  out->set_hidden_size(in.hidden_size);
+  out->set_attention_heads(in.attention_heads);
+  out->set_num_kv_heads(in.num_kv_heads);
+  out->set_ffn_hidden_size(in.ffn_hidden_size);
+  out->set_gated_ffn(in.gated_ffn);
+  out->set_vocab_size(in.vocab_size);
+  out->set_max_sequence_length(in.max_sequence_length);
+  out->set_parameter_count(in.parameter_count);
+  out->set_active_parameter_count(in.active_parameter_count);
+  out->set_num_experts(in.num_experts);
+  out->set_source_id(in.source_id);
+  out->set_source_url(in.source_url);
+}
+
+planner::ModelInfo FromProto(const v1::ModelInfo& in) {
+  planner::ModelInfo out;
+  out.id = in.id();
+  out.name = in.name();
+  out.family = in.family();
+  out.architecture = in.architecture();
+  out.layers = in.layers();
+  out.hidden_size = in.hidden_size();
+  out.attention_heads = in.attention_heads();
+  out.num_kv_heads = in.num_kv_heads();
+  out.ffn_hidden_size = in.ffn_hidden_size();
+  out.gated_ffn = in.gated_ffn();
+  out.vocab_size = in.vocab_size();
+  out.max_sequence_length = in.max_sequence_length();
+  out.parameter_count = in.parameter_count();
+  out.active_parameter_count = in.active_parameter_count();
+  out.num_experts = in.num_experts();
+  out.source_id = in.source_id();
+  out.source_url = in.source_url();
+  return out;
+}
+
 void ToProto(const planner::ListResponse& in,
              v1::ListAcceleratorsResponse* out) {
   out->Clear();
@@ -1069,6 +1111,8 @@ void ToProto(const planner::ListResponse& in,
   }
   out->set_catalog_version(in.catalog_version);
   out->set_data_date(in.data_date);
+  out->mutable_models()->Reserve(static_cast<int>(in.models.size()));
+  for (const planner::ModelInfo& m : in.models) ToProto(m, out->add_models());
 }
 
 planner::ListResponse FromProto(const v1::ListAcceleratorsResponse& in) {
@@ -1081,6 +1125,7 @@ planner::ListResponse FromProto(const v1::ListAcceleratorsResponse& in) {
   }
   out.catalog_version = in.catalog_version();
   out.data_date = in.data_date();
+  for (const v1::ModelInfo& m : in.models()) out.models.push_back(FromProto(m));
   return out;
 }
 

@@ -81,6 +81,20 @@ struct PlannerDefaults {
 
 inline constexpr PlannerDefaults kDefaults{};
 
+// Freshness of the facts a plan uses, judged at as_of (SPEC §2).
+struct FreshnessPolicy {
+  // CATALOG_STALE: the catalog's data date is older than this at as_of.
+  SourcedDefault catalog_stale_days{
+      180, "SPEC §2: CATALOG_STALE when data_date is over 180 days before "
+           "as_of"};
+  // PRICES_STALE: the recommendation's price date is older than this.
+  SourcedDefault prices_stale_days{
+      90, "product choice (issue 17): list prices change a few times a "
+          "year; a quarter-old price is worth a warning"};
+};
+
+inline constexpr FreshnessPolicy kFreshness{};
+
 // Defaults of enumerated fields (their source is the API's own comment in
 // proto/accelplan/v1/accelplan.proto or SPEC):
 //   precision     BF16_MIXED ("PRECISION_UNSPECIFIED = 0; treated as

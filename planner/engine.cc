@@ -614,7 +614,8 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   job.as_of = as_of.empty() ? catalog.data_date : as_of;
   job.as_of_days = ParseDate(job.as_of).value_or(0);
   const auto data_days = ParseDate(catalog.data_date);
-  if (data_days && job.as_of_days - *data_days > 180) {
+  if (data_days &&
+      job.as_of_days - *data_days > kFreshness.catalog_stale_days.value) {
     job.warnings.push_back(
         {ReasonCode::kCatalogStale,
          absl::StrCat("Catalog data date ", catalog.data_date, " is ",

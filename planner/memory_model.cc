@@ -158,8 +158,19 @@ double GradientWireBytesPerParam(Precision precision) {
 double TransformerParamsFromShape(const TransformerShape& shape) {
   if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
   const double h = shape.hidden_size;
-  const double per_layer = 4.0 * h * h + 2.0 * h * FfnSize(shape);
-  return shape.layers * per_layer + static_cast<double>(shape.vocab_size) * h;
+  // Query and output projections are h x h; with grouped-query attention
+  // the key and value projections shrink to h x (kv_heads x head_dim).
+  const double kv_fraction =
+      shape.attention_heads > 0 && shape.num_kv_heads > 0
+          ? static_cast<double>(shape.num_kv_heads) / shape.attention_heads
+          : 1.0;
+  const double attention = 2.0 * h * h + 2.0 * h * h * kv_fraction;
+  // A gated FFN (SwiGLU) has gate, up and down matrices; a plain one two.
+  const double ffn = (shape.gated_ffn ? 3.0 : 2.0) * h * FfnSize(shape);
+  // One vocab x h embedding (tied with the output head); norms and biases
+  // are negligible.
+  return shape.layers * (attention + ffn) +
+         static_cast<double>(shape.vocab_size) * h;
 }
 
 double LargestLayerParamsFromShape(const TransformerShape& shape) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
+#include "planner/model_presets.h"
 #include "planner/remedies.h"
 #include "planner/util.h"
 
@@ -20,6 +22,20 @@ using internal::Family;
 using internal::Job;
 
 namespace {
+
+// PRICES_STALE when the recommendation's prices are older than the policy
+// allows at as_of.
+std::optional<Reason> PricesStaleWarning(const Estimates& e, const Job& job) {
+  const std::optional<int> priced = ParseDate(e.price_date);
+  if (!priced || job.as_of_days <= 0) return std::nullopt;
+  const int age = job.as_of_days - *priced;
+  if (age <= kFreshness.prices_stale_days.value) return std::nullopt;
+  return Reason{ReasonCode::kPricesStale,
+                absl::StrCat("The prices used date from ", e.price_date, ", ",
+                             age, " days before ", job.as_of,
+                             "; list prices may have changed (refresh with "
+                             "catalog/import_prices.py).")};
+}
 
 Platform ToPlatform(catalog::Platform p) {
   switch (p) {
@@ -262,12 +278,17 @@ ListResponse Planner::List(const ListRequest& r) const {
     out.accelerators.push_back(a);
   }
   out.sources = index_->sources;
+  out.models = ListModelPresets(*catalog_);
   return out;
 }
 
-PlanResponse Planner::Plan(const PlanRequest& r,
+PlanResponse Planner::Plan(const PlanRequest& request,
                            const CallContext& context) const {
   const catalog::Catalog& cat = *catalog_;
+  PlanRequest resolved;
+  std::string preset_assumption;
+  const PlanRequest& r =
+      WithModelPreset(cat, request, &resolved, &preset_assumption);
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
                               r.current_setup, context.AsOf(r.as_of));
   const bool full = r.view != View::kBasic;
@@ -302,6 +323,7 @@ PlanResponse Planner::Plan(const PlanRequest& r,
 
   out.warnings = job.warnings;
   out.assumptions = job.assumptions;
+  if (!preset_assumption.empty()) out.assumptions.push_back(preset_assumption);
   out.assumptions.push_back(absl::StrFormat(
       "Memory per device keeps %.0f%% of device memory as headroom (%s).",
       100 * kDefaults.headroom_fraction.value,
@@ -355,6 +377,9 @@ PlanResponse Planner::Plan(const PlanRequest& r,
       fact_ids.push_back(c.shape->price_source_id);
     }
     if (c.shape && c.shape->machine) fact_ids.push_back(c.shape->machine->source_id);
+    if (auto stale = PricesStaleWarning(plan.estimates, job)) {
+      out.warnings.push_back(*std::move(stale));
+    }
     out.recommendation = std::move(plan);
   } else {
     std::vector<std::string> parts;

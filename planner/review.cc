@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
+#include "planner/model_presets.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
 #include "planner/util.h"
@@ -126,14 +127,21 @@ bool CurrentIsTpu(const Job& job) {
 
 }  // namespace
 
-ReviewResponse Planner::Review(const ReviewRequest& r,
+ReviewResponse Planner::Review(const ReviewRequest& request,
                                const CallContext& context) const {
   const catalog::Catalog& cat = *catalog_;
+  ReviewRequest resolved;
+  std::string preset_assumption;
+  const ReviewRequest& r =
+      WithModelPreset(cat, request, &resolved, &preset_assumption);
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
                               r.current_setup, context.AsOf(r.as_of));
   ReviewResponse out;
   out.catalog_version = cat.version;
   out.warnings = job.warnings;
+  if (!preset_assumption.empty()) {
+    out.warnings.push_back({ReasonCode::kAssumption, preset_assumption});
+  }
   // The same defaults as PlanTraining (MakeJob), stated the same way.
   for (const std::string& a : job.assumptions) {
     out.warnings.push_back({ReasonCode::kAssumption, a});

@@ -511,11 +511,32 @@ struct SourceInfo {
   std::string title;
 };
 
+struct ModelInfo {
+  std::string id;
+  std::string name;
+  std::string family;
+  std::string architecture;
+  int32_t layers = 0;
+  int32_t hidden_size = 0;
+  int32_t attention_heads = 0;
+  int32_t num_kv_heads = 0;
+  int32_t ffn_hidden_size = 0;
+  bool gated_ffn = false;
+  int32_t vocab_size = 0;
+  int32_t max_sequence_length = 0;
+  double parameter_count = 0;
+  double active_parameter_count = 0;
+  int32_t num_experts = 0;
+  std::string source_id;
+  std::string source_url;
+};
+
 struct ListResponse {
   std::vector<AcceleratorInfo> accelerators;
   std::vector<SourceInfo> sources;
   std::string catalog_version;
   std::string data_date;
+  std::vector<ModelInfo> models;
 };
 
 // ---------------------------------------------------------------- validation

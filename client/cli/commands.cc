@@ -151,6 +151,9 @@ Command CatalogCommand() {
                      "Minimum memory per accelerator (host RAM for CPU)."});
   c.flags.push_back({"include_legacy", "", "false",
                      "Also list legacy rows (K80, TPU v2/v3, ...)."});
+  c.flags.push_back({"models", "", "false",
+                     "List the model presets --model takes instead of the "
+                     "machine types."});
   return c;
 }
 
@@ -344,6 +347,14 @@ int RunCommand(const Command& command, const std::vector<std::string>& args,
   absl::StatusOr<v1::ListAcceleratorsResponse> response =
       (*backend)->List(*request);
   if (!response.ok()) return FailCall(response.status(), *flags, err);
+  if (flags->Has("models") && flags->Get("models") != "false") {
+    v1::ListAcceleratorsResponse models;
+    *models.mutable_models() = response->models();
+    models.set_catalog_version(response->catalog_version());
+    models.set_data_date(response->data_date());
+    out << (table ? ModelsTable(models) : ToJson(models) + "\n");
+    return kExitOk;
+  }
   out << (table ? CatalogTable(*response) : ToJson(*response) + "\n");
   return kExitOk;
 }

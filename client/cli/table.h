@@ -16,6 +16,8 @@ std::string PlanTable(const v1::PlanTrainingResponse& response);
 std::string ReviewTable(const v1::ReviewPlanResponse& response);
 // One row per machine type with memory, peak and prices.
 std::string CatalogTable(const v1::ListAcceleratorsResponse& response);
+// The model presets of a ListAccelerators response (`catalog --models`).
+std::string ModelsTable(const v1::ListAcceleratorsResponse& response);
 
 // "a3-highgpu-8g ×2 (16 × NVIDIA H100 80GB, GPU)" and similar.
 std::string HardwareLabel(const v1::Hardware& hardware);

@@ -248,9 +248,6 @@ def test_first_line_has_total_time_cost_and_the_deadline():
     assert "deadline not checked: no dataset size — give --tokens" in first
 
 
-@pytest.mark.xfail(strict=False, reason="needs the catalog's model presets "
-                   "(issue 17): until then --model sets workload.model_name "
-                   "and the plan has no model size")
 def test_done_when_command_answers_on_one_screen():
     """The issue's "done when": a preset model by name, flags only."""
     result = run("plan", "--catalog", CATALOG, "--model", "llama-3.1-8b",
@@ -260,7 +257,22 @@ def test_done_when_command_answers_on_one_screen():
     lines = result.stdout.rstrip("\n").split("\n")
     assert len(lines) <= 30 and all(len(l) <= 120 for l in lines)
     assert re.search(r"— [\d.]+ (min|h), \$[\d,.]+;", lines[0]), lines[0]
-    assert "gcloud ai custom-jobs create" in lines[-1]
+    assert lines[-1].startswith(("  gcloud ai custom-jobs create", "  kubectl apply"))
+    # The preset gave the size: the plan states it and needs a real device.
+    assert "8.03e+09" not in result.stdout  # human units, never e-notation
+
+
+def test_unknown_model_preset_is_bad_input_with_close_matches():
+    result = run("plan", "--catalog", CATALOG, "--model", "lama-3.1-8b")
+    assert result.returncode == 2
+    assert "workload.model_name" in result.stderr
+    assert "llama-3.1-8b" in result.stderr
+
+
+def test_catalog_models_lists_the_presets():
+    result = run("catalog", "--catalog", CATALOG, "--models", "--output=table")
+    assert result.returncode == 0, result.stderr
+    assert "llama-3.1-8b" in result.stdout and "mixtral-8x7b" in result.stdout
 
 
 def test_verbose_keeps_every_figure_and_rejection():

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "absl/time/civil_time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
@@ -49,6 +50,36 @@ TEST_F(CallContextTest, AnEmptyAsOfMeansTheCallersToday) {
   PlanRequest r = FineTune7b();
   r.as_of = data_date;
   EXPECT_FALSE(HasStaleCatalogWarning(planner_->Plan(r, years_later)));
+}
+
+bool HasWarning(const PlanResponse& r, ReasonCode code) {
+  for (const Reason& w : r.warnings) {
+    if (w.code == code) return true;
+  }
+  return false;
+}
+
+// YYYY-MM-DD `days` after `date`.
+std::string DaysAfter(const std::string& date, int days) {
+  absl::CivilDay day;
+  EXPECT_TRUE(absl::ParseCivilTime(date, &day)) << date;
+  return absl::FormatCivilTime(day + days);
+}
+
+TEST_F(CallContextTest, PricesOlderThanAQuarterAtAsOfWarn) {
+  PlanRequest r = FineTune7b();
+  r.as_of = planner_->catalog().data_date;
+  const PlanResponse now = planner_->Plan(r);
+  ASSERT_TRUE(now.recommendation.has_value());
+  const std::string priced = now.recommendation->estimates.price_date;
+  ASSERT_FALSE(priced.empty());
+  r.as_of = DaysAfter(priced, 90);
+  EXPECT_FALSE(HasWarning(planner_->Plan(r), ReasonCode::kPricesStale));
+  r.as_of = DaysAfter(priced, 91);
+  const PlanResponse later = planner_->Plan(r);
+  ASSERT_TRUE(later.recommendation.has_value());
+  ASSERT_EQ(later.recommendation->estimates.price_date, priced);
+  EXPECT_TRUE(HasWarning(later, ReasonCode::kPricesStale));
 }
 
 TEST_F(CallContextTest, ACancelledCallStopsBeforeEvaluatingEveryFamily) {

@@ -294,5 +294,29 @@ TEST(MemoryModelTest, ParamsFromShapeMatchTheSevenBillionClass) {
   EXPECT_DOUBLE_EQ(TransformerParamsFromShape(TransformerShape{}), 0);
 }
 
+// Grouped-query attention and a gated FFN, on Llama 3 8B's published shape
+// (https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json:
+// 32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, SwiGLU,
+// vocab 128256). Counted with one (tied) embedding, 8.03e9 - 0.525e9 output
+// head = 7.50e9; without GQA and gating the count would be 10.5e9.
+TEST(TransformerParamsFromShape, CountsGroupedQueryAttentionAndGatedFfn) {
+  TransformerShape shape;
+  shape.layers = 32;
+  shape.hidden_size = 4096;
+  shape.attention_heads = 32;
+  shape.num_kv_heads = 8;
+  shape.ffn_hidden_size = 14336;
+  shape.gated_ffn = true;
+  shape.vocab_size = 128256;
+  EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9, 0.02e9);
+  shape.num_kv_heads = 0;  // MHA: K and V are h x h again
+  EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9 + 32 * 2 * 4096.0 * 3072,
+              0.02e9);
+  shape.num_kv_heads = 8;
+  shape.gated_ffn = false;  // two FFN matrices
+  EXPECT_NEAR(TransformerParamsFromShape(shape),
+              7.50e9 - 32 * 4096.0 * 14336, 0.02e9);
+}
+
 }  // namespace
 }  // namespace accelplan::planner

@@ -1,0 +1,127 @@
+#include "planner/model_presets.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace accelplan::planner {
+namespace {
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+ModelKind KindOf(const catalog::ModelPreset& m) {
+  if (m.architecture == "cnn") return ModelKind::kCnn;
+  if (m.architecture == "vision-transformer") return ModelKind::kOther;
+  return ModelKind::kDenseTransformer;  // decoder, encoder, encoder-decoder
+}
+
+template <typename T>
+void FillIfUnset(T* field, const std::optional<int>& value) {
+  if (*field == 0 && value.has_value()) *field = static_cast<T>(*value);
+}
+
+}  // namespace
+
+std::optional<FieldViolation> CheckModelName(const catalog::Catalog& catalog,
+                                             const std::string& name) {
+  if (name.empty() || catalog.FindModel(name) != nullptr) return std::nullopt;
+  const std::string want = absl::AsciiStrToLower(name);
+  std::vector<std::pair<size_t, std::string>> ranked;
+  for (const catalog::ModelPreset& m : catalog.models) {
+    ranked.emplace_back(EditDistance(want, m.id), m.id);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::string> close;
+  for (size_t i = 0; i < ranked.size() && close.size() < 3; ++i) {
+    close.push_back(ranked[i].second);
+  }
+  std::string description =
+      catalog.models.empty()
+          ? "is not a model preset of this catalog (it has none)"
+          : absl::StrCat("unknown model preset; closest: ",
+                         absl::StrJoin(close, ", "));
+  return FieldViolation{"workload.model_name", std::move(description)};
+}
+
+std::string ApplyModelPreset(const catalog::Catalog& catalog,
+                             Workload* workload) {
+  if (workload->model_name.empty()) return "";
+  const catalog::ModelPreset* m = catalog.FindModel(workload->model_name);
+  if (m == nullptr) return "";
+  Workload& w = *workload;
+  if (w.parameter_count == 0) w.parameter_count = m->total_params;
+  if (w.active_parameter_count == 0 && m->active_params) {
+    w.active_parameter_count = *m->active_params;
+  }
+  FillIfUnset(&w.num_experts, m->experts);
+  if (w.model_kind == ModelKind::kUnspecified) w.model_kind = KindOf(*m);
+  TransformerShape& s = w.transformer_shape;
+  const bool shape_given = s.layers > 0 || s.hidden_size > 0;
+  if (m->layers && m->hidden_size &&
+      w.model_kind == ModelKind::kDenseTransformer) {
+    FillIfUnset(&s.layers,
+                m->decoder_layers
+                    ? std::optional<int>(*m->layers + *m->decoder_layers)
+                    : m->layers);
+    FillIfUnset(&s.hidden_size, m->hidden_size);
+    FillIfUnset(&s.attention_heads, m->attention_heads);
+    FillIfUnset(&s.num_kv_heads, m->kv_heads);
+    FillIfUnset(&s.ffn_hidden_size, m->ffn_size);
+    FillIfUnset(&s.vocab_size, m->vocab_size);
+    if (!shape_given) s.gated_ffn = m->gated_ffn;
+  }
+  return absl::StrCat("Model preset \"", m->id, "\" (", m->name, ", ",
+                      absl::StrFormat("%.3g", m->total_params),
+                      " parameters; source ", m->source_id,
+                      ") filled the fields the request left unset.");
+}
+
+std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {
+  std::vector<ModelInfo> out;
+  out.reserve(catalog.models.size());
+  for (const catalog::ModelPreset& m : catalog.models) {
+    ModelInfo info;
+    info.id = m.id;
+    info.name = m.name;
+    info.family = m.family;
+    info.architecture = m.architecture;
+    info.layers = m.layers.value_or(0) + m.decoder_layers.value_or(0);
+    info.hidden_size = m.hidden_size.value_or(0);
+    info.attention_heads = m.attention_heads.value_or(0);
+    info.num_kv_heads = m.kv_heads.value_or(0);
+    info.ffn_hidden_size = m.ffn_size.value_or(0);
+    info.gated_ffn = m.gated_ffn;
+    info.vocab_size = m.vocab_size.value_or(0);
+    info.max_sequence_length = m.max_sequence.value_or(0);
+    info.parameter_count = m.total_params;
+    info.active_parameter_count = m.active_params.value_or(0);
+    info.num_experts = m.experts.value_or(0);
+    info.source_id = m.source_id;
+    if (const catalog::Source* src = catalog.FindSource(m.source_id)) {
+      info.source_url = src->url;
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace accelplan::planner

@@ -1,0 +1,105 @@
+// Model presets: a name fills the sizes the request left unset, explicit
+// fields win, an unknown name is a violation with close matches, and the
+// presets are listed with their sources.
+#include "planner/model_presets.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/planner/catalog_planner_test.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ModelPresetsTest : public CatalogPlannerTest {};
+
+TEST_F(ModelPresetsTest, ANameFillsTheUnsetSizes) {
+  Workload w;
+  w.model_name = "Llama-3.1-8B";  // case does not matter
+  const std::string assumption = ApplyModelPreset(planner_->catalog(), &w);
+  EXPECT_THAT(assumption, HasSubstr("llama-3.1-8b"));
+  // Published config (catalog source): 8.03e9 parameters, 32 layers of
+  // hidden 4096 with 8 KV heads and a SwiGLU FFN of 14336.
+  EXPECT_NEAR(w.parameter_count, 8.03e9, 0.01e9);
+  EXPECT_EQ(w.transformer_shape.layers, 32);
+  EXPECT_EQ(w.transformer_shape.hidden_size, 4096);
+  EXPECT_EQ(w.transformer_shape.num_kv_heads, 8);
+  EXPECT_TRUE(w.transformer_shape.gated_ffn);
+  EXPECT_EQ(w.model_kind, ModelKind::kDenseTransformer);
+}
+
+TEST_F(ModelPresetsTest, ExplicitFieldsWin) {
+  Workload w;
+  w.model_name = "llama-3.1-8b";
+  w.parameter_count = 9e9;
+  w.transformer_shape.layers = 40;
+  ApplyModelPreset(planner_->catalog(), &w);
+  EXPECT_EQ(w.parameter_count, 9e9);
+  EXPECT_EQ(w.transformer_shape.layers, 40);
+  EXPECT_EQ(w.transformer_shape.hidden_size, 4096);  // still filled
+}
+
+TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
+  Workload w;
+  w.model_name = "mixtral-8x7b";
+  ApplyModelPreset(planner_->catalog(), &w);
+  EXPECT_GT(w.parameter_count, 4e10);
+  EXPECT_GT(w.active_parameter_count, 1e10);
+  EXPECT_LT(w.active_parameter_count, w.parameter_count);
+  EXPECT_EQ(w.num_experts, 8);
+}
+
+TEST_F(ModelPresetsTest, NoNameChangesNothing) {
+  Workload w;
+  w.parameter_count = 1e9;
+  EXPECT_EQ(ApplyModelPreset(planner_->catalog(), &w), "");
+  EXPECT_EQ(w.parameter_count, 1e9);
+  EXPECT_EQ(w.transformer_shape.layers, 0);
+}
+
+TEST_F(ModelPresetsTest, AnUnknownNameIsAViolationWithCloseMatches) {
+  EXPECT_FALSE(CheckModelName(planner_->catalog(), "").has_value());
+  EXPECT_FALSE(CheckModelName(planner_->catalog(), "QWEN2.5-7B").has_value());
+  const auto v = CheckModelName(planner_->catalog(), "lama-3.1-8b");
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->field, "workload.model_name");
+  EXPECT_THAT(v->description, HasSubstr("closest: llama-3.1-8b"));
+}
+
+TEST_F(ModelPresetsTest, APresetPlansLikeItsSpelledOutSize) {
+  PlanRequest named;
+  named.workload.model_name = "gemma-2-9b";
+  named.workload.training_method = TrainingMethod::kLora;
+  named.workload.dataset_tokens = 1e8;
+  named.as_of = planner_->catalog().data_date;
+  PlanRequest spelled = named;
+  ApplyModelPreset(planner_->catalog(), &spelled.workload);
+  spelled.workload.model_name.clear();
+  const PlanResponse a = planner_->Plan(named);
+  const PlanResponse b = planner_->Plan(spelled);
+  ASSERT_TRUE(a.recommendation.has_value());
+  ASSERT_TRUE(b.recommendation.has_value());
+  EXPECT_EQ(a.recommendation->hardware.machine_type,
+            b.recommendation->hardware.machine_type);
+  EXPECT_EQ(a.recommendation->estimates.step_time_seconds,
+            b.recommendation->estimates.step_time_seconds);
+  EXPECT_THAT(a.assumptions, testing::Contains(HasSubstr("gemma-2-9b")));
+  EXPECT_THAT(b.assumptions, Not(testing::Contains(HasSubstr("gemma-2-9b"))));
+}
+
+TEST_F(ModelPresetsTest, ListAcceleratorsCarriesEveryPresetWithItsSource) {
+  const ListResponse list = planner_->List(ListRequest{});
+  ASSERT_EQ(list.models.size(), planner_->catalog().models.size());
+  ASSERT_GE(list.models.size(), 15u);
+  for (const ModelInfo& m : list.models) {
+    EXPECT_FALSE(m.source_url.empty()) << m.id;
+    EXPECT_GT(m.parameter_count, 0) << m.id;
+  }
+}
+
+}  // namespace
+}  // namespace accelplan::planner
