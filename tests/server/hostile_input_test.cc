@@ -20,6 +20,7 @@
 #include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
+#include "tests/testing/metrics_scrape.h"
 #include "tests/testing/test_server.h"
 
 namespace accelplan {
@@ -138,40 +139,10 @@ TEST_F(HostileInputTest, ValidRequestStillPlans) {
 
 // ----------------------------------------------------------------- metrics
 
-int ConnectLoopback(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
+using ::accelplan::testing::ConnectLoopback;
 
-// GET /metrics, giving up after `timeout_seconds` without data (a blocked
-// endpoint fails the scrape instead of hanging the test).
 std::string Scrape(int port, int timeout_seconds) {
-  const int fd = ConnectLoopback(port);
-  if (fd < 0) return "";
-  timeval tv{};
-  tv.tv_sec = timeout_seconds;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  const std::string request =
-      "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-  std::string response;
-  if (::write(fd, request.data(), request.size()) ==
-      static_cast<ssize_t>(request.size())) {
-    char buffer[8192];
-    ssize_t n;
-    while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) {
-      response.append(buffer, static_cast<size_t>(n));
-    }
-  }
-  ::close(fd);
-  return response;
+  return ::accelplan::testing::HttpGetMetrics(port, timeout_seconds);
 }
 
 TEST_F(HostileInputTest, MetricsAnswerWithIdleConnectionsOpen) {

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,28 +17,36 @@
 
 namespace accelplan::testing {
 
-// GET http://127.0.0.1:port/metrics; empty on failure.
-std::string HttpGetMetrics(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+int ConnectLoopback(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = htons(static_cast<uint16_t>(port));
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
     ::close(fd);
-    return "";
+    return -1;
   }
+  return fd;
+}
+
+std::string HttpGetMetrics(int port, int timeout_seconds) {
+  const int fd = ConnectLoopback(port);
+  if (fd < 0) return "";
+  timeval tv{};
+  tv.tv_sec = timeout_seconds;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   const std::string request =
       "GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
-  if (::write(fd, request.data(), request.size()) < 0) {
-    ::close(fd);
-    return "";
-  }
   std::string response;
-  char buffer[8192];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof(buffer))) > 0)
-    response.append(buffer, n);
+  if (::write(fd, request.data(), request.size()) ==
+      static_cast<ssize_t>(request.size())) {
+    char buffer[8192];
+    ssize_t n;
+    while ((n = ::read(fd, buffer, sizeof(buffer))) > 0) {
+      response.append(buffer, static_cast<size_t>(n));
+    }
+  }
   ::close(fd);
   return response;
 }

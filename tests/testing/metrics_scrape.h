@@ -8,8 +8,13 @@
 
 namespace accelplan::testing {
 
+// A TCP connection to 127.0.0.1:port (a file descriptor), or -1.
+int ConnectLoopback(int port);
+
 // GET http://127.0.0.1:port/metrics (headers included); empty on failure.
-std::string HttpGetMetrics(int port);
+// Gives up after `timeout_seconds` without data, so a blocked endpoint fails
+// the scrape instead of hanging the test.
+std::string HttpGetMetrics(int port, int timeout_seconds = 30);
 
 // The value of the first sample of `metric` whose labels contain every
 // `label="value"` in `labels`; -1 when absent.
