@@ -104,6 +104,8 @@ std::string Filler(size_t i, size_t chars) {
 // five (every remedy) on a multi-host NCCL GPU current setup (Reduction
 // Server sizing, savings). `tpu_ops_full` also fills tpu_unsuited_ops, which
 // removes TPU candidates: cheaper search, so it is the second case.
+// tests/adversarial/worst_cases.py builds the same requests in Python for
+// the overload and cancellation tests: change both together.
 planner::PlanRequest LimitsPlanRequest(const catalog::Catalog& catalog,
                                        const planner::PlanRequest& base,
                                        bool tpu_ops_full) {

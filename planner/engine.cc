@@ -352,6 +352,11 @@ Index BuildIndex(const Catalog& catalog) {
             [](const Family& a, const Family& b) { return a.name < b.name; });
   // Pointers into `shapes` are taken once the families are in place.
   for (Family& f : index.families) {
+    f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
+    if (f.accelerator != nullptr) {
+      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
+      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
+    }
     for (const Shape& s : f.shapes) {
       if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
     }
@@ -547,6 +552,9 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   job.workload = w;
   job.goal = g;
   job.constraints = k;
+  for (const std::string& s : k.allowed_series) {
+    job.allowed_series.insert(NormalizeName(s));
+  }
   job.current = cur;
   job.framework = w.framework;
   job.classical = w.framework == Framework::kXgboost ||
@@ -1188,12 +1196,8 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
   }
   if (!k.allowed_series.empty()) {
     bool ok = false;
-    for (const std::string& s : k.allowed_series) {
-      const std::string n = NormalizeName(s);
-      if (n == NormalizeName(f.series->id) || n == NormalizeName(f.name) ||
-          (acc && (n == NormalizeName(acc->id) || n == NormalizeName(acc->name)))) {
-        ok = true;
-      }
+    for (const std::string& key : f.allowed_series_keys) {
+      if (job.allowed_series.count(key) != 0) ok = true;
     }
     if (!ok) {
       cand.Reject(ReasonCode::kNotInAllowedSet,

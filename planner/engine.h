@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -49,6 +50,10 @@ struct Family {
   // Largest multi-host TPU topology: the unit of Multislice.
   const Shape* largest_multi_host_slice = nullptr;
   std::vector<std::string> fact_sources;  // source ids of the facts used
+  // The names constraints.allowed_series matches, normalised once per
+  // catalog snapshot (NormalizeName): the series id, the family name and,
+  // for an accelerator family, the accelerator's id and name.
+  std::vector<std::string> allowed_series_keys;
 };
 
 struct Index {
@@ -115,6 +120,9 @@ struct Job {
   std::vector<Reason> warnings;
   // The memory model's per-job part, prepared once (MakeJob).
   PreparedMemoryModel memory_model;
+  // constraints.allowed_series normalised once per request (MakeJob), so
+  // matching costs O(families + entries), not entries per family.
+  std::unordered_set<std::string> allowed_series;
 };
 
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,

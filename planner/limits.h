@@ -15,8 +15,9 @@
 namespace accelplan::planner::limits {
 
 // ------------------------------------------------------- repeated fields
-// Each entry of constraints.allowed_series is compared with every machine
-// family of the catalog; 64 covers every series the catalog holds.
+// constraints.allowed_series is normalised once per request into a set that
+// each machine family's precomputed names are looked up in (engine.cc); 64
+// covers every series the catalog holds.
 inline constexpr int kMaxAllowedSeries = 64;
 // The enum lists (allowed_platforms, tpu_unsuited_ops, symptoms,
 // ListAcceleratorsRequest.platforms) have at most 5 distinct values; 16
