@@ -430,14 +430,29 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
       }
       if (m.kind == RemedyKind::kFixTensorShapes &&
           (m.global_batch_size > 0 || !m.layer_widths.empty())) {
-        const internal::ShapeRule rule = internal::TpuShapeRule(job.current);
-        bool ok = m.global_batch_size <= 0 || m.global_batch_size % rule.batch_multiple == 0;
-        for (int64_t w : m.layer_widths) ok = ok && w % rule.width_multiple == 0;
-        if (!ok) {
+        // What the proposal leaves out stays as it is now.
+        const int64_t batch = m.global_batch_size > 0
+                                  ? m.global_batch_size
+                                  : job.current.current_global_batch_size;
+        const std::vector<int64_t>& widths =
+            !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
+        if (!internal::MeetsTpuTiling(batch, widths)) {
+          const internal::ShapeRule rule = internal::TpuShapeRule(job.current);
           j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-                   absl::StrFormat("Those sizes still pad: the batch should be "
-                                   "a multiple of %d and widths multiples of %d.",
-                                   rule.batch_multiple, rule.width_multiple));
+                   absl::StrFormat(
+                       "Those sizes still pad: batch %s with widths %s meets "
+                       "neither TPU tiling (batch a multiple of %d with "
+                       "feature dimensions multiples of %d, or batch a "
+                       "multiple of %d with feature dimensions multiples of "
+                       "%d); batch %d with widths %s would.",
+                       batch > 0 ? absl::StrCat(batch) : "unchanged",
+                       widths.empty() ? "unchanged" : absl::StrJoin(widths, ", "),
+                       internal::kSmallBatchMultiple,
+                       internal::kSmallWidthMultiple,
+                       internal::kLargeBatchMultiple,
+                       internal::kLargeWidthMultiple, rule.batch,
+                       rule.widths.empty() ? "unchanged"
+                                           : absl::StrJoin(rule.widths, ", ")));
         }
       }
       if (m.kind == RemedyKind::kUseSpot && job.goal.hard_deadline &&

@@ -274,6 +274,71 @@ TEST_F(ReviewRulesTest, RoundsLargeTpuBatchTo1024AndWidthsTo8) {
   EXPECT_THAT(m->layer_widths, ElementsAre(304, 1000));
 }
 
+// A batch that rounds up to a multiple of 1024 on the multiple-of-64 rule
+// (990 -> 1024) meets the other documented tiling, so the widths need only
+// be multiples of 8: 360 stays, 300 -> 304. A batch that rounds to anything
+// else keeps the multiple-of-128 widths (S2: 100 -> 128, 300 -> 384).
+TEST_F(ReviewRulesTest, BatchRoundedTo1024KeepsWidthsOnMultiplesOf8) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 990;
+  r.current_setup.layer_widths = {360, 300, 1024};
+  const Remedy* m = nullptr;
+  const std::vector<Remedy> remedies = PlanRemedies(r);
+  m = Find(remedies, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 1024);
+  EXPECT_THAT(m->layer_widths, ElementsAre(360, 304, 1024));
+
+  r.current_setup.current_global_batch_size = 900;  // -> 960, not 1024
+  const std::vector<Remedy> smaller = PlanRemedies(r);
+  m = Find(smaller, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 960);
+  EXPECT_THAT(m->layer_widths, ElementsAre(384, 384, 1024));
+}
+
+// A shapes proposal meeting either documented tiling is accepted; one that
+// meets neither still pads. What a proposal leaves out stays as it is.
+TEST_F(ReviewRulesTest, AcceptsShapesMeetingEitherTpuTiling) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 990;
+  r.current_setup.layer_widths = {360};
+  auto shapes = [](const std::string& label, int64_t batch,
+                   std::vector<int64_t> widths) {
+    Proposal p = RemedyP(RemedyKind::kFixTensorShapes, label);
+    p.remedy->global_batch_size = batch;
+    p.remedy->layer_widths = std::move(widths);
+    return p;
+  };
+  const std::vector<Proposal> accepted = {
+      shapes("1024/360", 1024, {360}),   // 1024-batch tiling
+      shapes("1024/384", 1024, {384}),   // both
+      shapes("1088/384", 1088, {384}),   // 64-batch tiling
+      shapes("2048/", 2048, {}),         // widths unchanged (360)
+  };
+  const std::vector<Proposal> refused = {
+      shapes("1000/360", 1000, {360}),   // batch on neither multiple
+      shapes("1088/360", 1088, {360}),   // 64-batch needs 128-wide features
+      shapes("2048/362", 2048, {362}),   // 362 is not a multiple of 8
+      shapes("/384", 0, {384}),          // batch unchanged (990)
+  };
+  for (const Proposal& p : accepted) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+        << p.label << ": " << out.verdicts[0].reason;
+  }
+  for (const Proposal& p : refused) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected) << p.label;
+    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
+        << p.label;
+  }
+}
+
 TEST_F(ReviewRulesTest, UsesLargeRuleWhenToleratedBatchIsLarge) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   r.current_setup.current_global_batch_size = 100;
