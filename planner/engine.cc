@@ -1265,6 +1265,19 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     }
 
     // -- Numeric formats.
+    // fp8 only where the catalog lists an fp8 peak (and does not list fp8
+    // as unsupported): CPU series have no fp8 peak, nor do TPU v4/v5e, V100
+    // or A100, so none of them trains in fp8.
+    if (job.precision == Precision::kFp8) {
+      const bool fp8 =
+          acc != nullptr && f.platform != Platform::kCpu && IsFine(acc->peak_fp8) &&
+          !(acc->formats.count("fp8") && !acc->formats.at("fp8").supported);
+      if (!fp8) {
+        cand.Reject(ReasonCode::kPrecisionUnsupported,
+                    absl::StrCat(name, " has no fp8 peak in the catalog: it "
+                                       "cannot train in fp8."));
+      }
+    }
     if (f.platform != Platform::kCpu && acc != nullptr) {
       auto fmt = [&](const char* n) -> std::optional<bool> {
         auto it = acc->formats.find(n);
@@ -1285,12 +1298,6 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
           }
           break;
         }
-        case Precision::kFp8:
-          if (fmt("fp8") != std::optional<bool>(true)) {
-            cand.Reject(ReasonCode::kPrecisionUnsupported,
-                        absl::StrCat(name, " has no fp8 support listed."));
-          }
-          break;
         case Precision::kFp16Mixed:
           if (fmt("fp16") == std::optional<bool>(false)) {
             cand.Reject(ReasonCode::kPrecisionUnsupported,
@@ -1317,6 +1324,13 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       cand.Reject(ReasonCode::kCustomKernelsNeedGpu,
                   absl::StrCat("Custom CUDA kernels run only on NVIDIA GPUs, "
                                "not on ", name, "."));
+    }
+    if (w.cpu_only_custom_ops &&
+        (f.platform == Platform::kGpu || f.platform == Platform::kTpu)) {
+      cand.Reject(ReasonCode::kCpuOnlyOps,
+                  absl::StrCat("The model's custom ops have CPU kernels only; ",
+                               name, " cannot run them, so only CPUs can "
+                               "train it."));
     }
     if (!w.tpu_unsuited_ops.empty() && f.platform == Platform::kTpu) {
       cand.Reject(ReasonCode::kOpsUnsuitedToTpu,

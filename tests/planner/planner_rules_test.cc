@@ -16,6 +16,7 @@ namespace accelplan::planner {
 namespace {
 
 using ::testing::Contains;
+using ::testing::HasSubstr;
 using ::testing::Not;
 
 class PlannerRulesTest : public CatalogPlannerTest {
@@ -309,7 +310,77 @@ TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
   }
 }
 
+// fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
+// CPU never trains an fp8 job (as TPU v4/v5e do not); in bf16 the same CPUs
+// are not rejected for the precision.
+TEST_F(PlannerRulesTest, RejectsCpusForFp8ButNotForBf16) {
+  Workload w = Small();
+  w.precision = Precision::kFp8;
+  const PlanResponse fp8 = Plan(Req(w));
+  int cpus = 0;
+  for (const Rejection& rej : fp8.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    ++cpus;
+    EXPECT_THAT(rej.codes, Contains(ReasonCode::kPrecisionUnsupported))
+        << rej.hardware.series;
+  }
+  EXPECT_GT(cpus, 0);
+  ASSERT_TRUE(fp8.recommendation.has_value()) << fp8.no_plan_reason;
+  EXPECT_NE(fp8.recommendation->hardware.platform, Platform::kCpu);
+  for (const struct Plan& alt : fp8.alternatives) {
+    EXPECT_NE(alt.hardware.platform, Platform::kCpu) << alt.hardware.series;
+  }
+
+  w.precision = Precision::kBf16Mixed;
+  const PlanResponse bf16 = Plan(Req(w));
+  for (const Rejection& rej : bf16.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    EXPECT_THAT(rej.codes, Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << rej.hardware.series;
+  }
+}
+
 // ------------------------------------------------------------ kernels, ops
+
+// Custom ops with CPU kernels only: no accelerator can run the model, so
+// every GPU and TPU is rejected CPU_ONLY_OPS and a CPU is planned; without
+// them no candidate carries the code.
+TEST_F(PlannerRulesTest, CpuOnlyCustomOpsRejectAcceleratorsAndPlanCpus) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 2.5e7;
+  w.dataset_examples = 1.2e6;
+  w.epochs = 10;
+  w.global_batch_size = 256;
+  w.cpu_only_custom_ops = true;
+  const PlanResponse r = Plan(Req(w));
+  int accelerators = 0;
+  for (const Rejection& rej : r.rejected) {
+    const Platform p = rej.hardware.platform;
+    if (p != Platform::kGpu && p != Platform::kTpu) continue;
+    ++accelerators;
+    EXPECT_THAT(rej.codes, Contains(ReasonCode::kCpuOnlyOps))
+        << rej.hardware.accelerator;
+    EXPECT_THAT(rej.reason, HasSubstr("CPU kernels only")) << rej.reason;
+  }
+  EXPECT_GT(accelerators, 10);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kCpu);
+  for (const struct Plan& alt : r.alternatives) {
+    EXPECT_EQ(alt.hardware.platform, Platform::kCpu) << alt.hardware.accelerator;
+  }
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    EXPECT_THAT(rej.codes, Not(Contains(ReasonCode::kCpuOnlyOps)));
+  }
+
+  w.cpu_only_custom_ops = false;
+  const PlanResponse plain = Plan(Req(w));
+  EXPECT_TRUE(AllRejections(plain, ReasonCode::kCpuOnlyOps).empty());
+  ASSERT_TRUE(plain.recommendation.has_value()) << plain.no_plan_reason;
+  EXPECT_NE(plain.recommendation->hardware.platform, Platform::kCpu);
+}
 
 TEST_F(PlannerRulesTest, RejectsNonGpusForCustomCudaKernels) {
   Workload w = Small();
