@@ -31,6 +31,9 @@ struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
   bool rejected = false;
+  // False: never RECOMMENDED though not rejected (an unpriced hardware
+  // under a budget).
+  bool recommendable = true;
   // Lower is better among non-rejected proposals.
   int tier = 9;
   double secondary = 0;
@@ -236,6 +239,14 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
     }
     j.candidate = best;
     j.tier = 1;
+    if (best->price_unknown && job.goal.budget_usd > 0) {
+      j.recommendable = false;
+      j.Add(ReasonCode::kPriceUnknown,
+            absl::StrCat(best->family->name, " has no price in the catalog, "
+                         "so it cannot be checked against the ",
+                         internal::FormatUsd(job.goal.budget_usd),
+                         " budget; it is never recommended under one."));
+    }
     for (const std::string& id : best->family->fact_sources) fact_ids.push_back(id);
   };
 
@@ -579,7 +590,7 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];
-    if (j.rejected) continue;
+    if (j.rejected || !j.recommendable) continue;
     if (best < 0 || j.tier < judged[best].tier ||
         (j.tier == judged[best].tier && j.secondary < judged[best].secondary)) {
       best = static_cast<int>(i);

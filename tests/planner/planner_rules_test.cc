@@ -1226,11 +1226,70 @@ TEST_F(PlannerRulesTest, MinTimeRespectsBudget) {
   ASSERT_TRUE(free.recommendation.has_value());
   const double unconstrained =
       free.recommendation->estimates.on_demand_cost_usd.expected;
-  q.goal.budget_usd = unconstrained * 0.5;
+  // A budget between the cheapest plan's cost and the fastest one's: the
+  // fastest plan within it is recommended, priced and under the budget.
+  PlanRequest cheapest = q;
+  cheapest.goal.objective = Objective::kMinCost;
+  const PlanResponse low = Plan(cheapest);
+  ASSERT_TRUE(low.recommendation.has_value());
+  ASSERT_TRUE(low.recommendation->estimates.price_known);
+  const double min_cost = low.recommendation->estimates.on_demand_cost_usd.expected;
+  ASSERT_LT(min_cost, unconstrained);
+  q.goal.budget_usd = (min_cost + unconstrained) / 2;
   const PlanResponse capped = Plan(q);
   ASSERT_TRUE(capped.recommendation.has_value()) << capped.no_plan_reason;
+  EXPECT_TRUE(capped.recommendation->estimates.price_known);
   EXPECT_LE(capped.recommendation->estimates.on_demand_cost_usd.expected,
             q.goal.budget_usd);
+}
+
+// SPEC §4: an unknown price ranks below every priced one, and a budget
+// cannot be checked against it: under a budget an unpriced candidate is
+// never the recommendation (it stays an alternative with PRICE_UNKNOWN);
+// without a budget the ranking alone decides.
+TEST_F(PlannerRulesTest, UnpricedHardwareIsNeverRecommendedUnderABudget) {
+  PlanRequest q = Req(Medium());
+  q.goal.objective = Objective::kMinTime;
+  // Half the cost of the fastest plan: every priced option is over it.
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value());
+  q.goal.budget_usd = free.recommendation->estimates.on_demand_cost_usd.expected * 0.5;
+  const PlanResponse capped = Plan(q);
+  bool unpriced_alternative = false;
+  for (const planner::Plan& alt : capped.alternatives) {
+    if (alt.estimates.price_known) continue;
+    for (const Reason& why : alt.reasons) {
+      unpriced_alternative |= why.code == ReasonCode::kPriceUnknown;
+    }
+  }
+  ASSERT_TRUE(unpriced_alternative) << "the case needs an unpriced viable option";
+  if (capped.recommendation) {
+    EXPECT_TRUE(capped.recommendation->estimates.price_known)
+        << capped.recommendation->hardware.accelerator;
+    EXPECT_LE(capped.recommendation->estimates.on_demand_cost_usd.expected,
+              q.goal.budget_usd);
+  } else {
+    EXPECT_THAT(capped.no_plan_reason, HasSubstr("PRICE_UNKNOWN"));
+  }
+
+  // Silent without a budget: only unpriced hardware allowed, it is planned.
+  PlanRequest only_unpriced = Req(Medium());
+  for (const planner::Plan& alt : capped.alternatives) {
+    if (!alt.estimates.price_known) {
+      only_unpriced.constraints.allowed_series = {alt.hardware.series};
+      break;
+    }
+  }
+  const PlanResponse unbudgeted = Plan(only_unpriced);
+  ASSERT_TRUE(unbudgeted.recommendation.has_value()) << unbudgeted.no_plan_reason;
+  EXPECT_FALSE(unbudgeted.recommendation->estimates.price_known);
+  // ... and with one it is not.
+  only_unpriced.goal.budget_usd = 1e6;
+  const PlanResponse budgeted = Plan(only_unpriced);
+  EXPECT_FALSE(budgeted.recommendation.has_value());
+  EXPECT_THAT(budgeted.no_plan_reason, HasSubstr("unknown price"));
+  ASSERT_FALSE(budgeted.alternatives.empty());
+  EXPECT_FALSE(budgeted.alternatives.front().estimates.price_known);
 }
 
 TEST_F(PlannerRulesTest, WarnsWithoutDatasetSize) {

@@ -557,6 +557,41 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
   return out;
 }
 
+// A budget cannot be checked against an unknown price: an unpriced
+// hardware proposal stays VIABLE with PRICE_UNKNOWN under a budget, never
+// RECOMMENDED; without a budget the same proposal can be.
+TEST_F(ReviewRulesTest, UnpricedHardwareIsNotRecommendedUnderABudget) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.as_of = "2026-09-26";
+  r.proposals = {HwP("TPU7x", Platform::kTpu, "tpu7x")};
+  const ReviewResponse free = Review(r);
+  ASSERT_EQ(free.verdicts.size(), 1u);
+  ASSERT_NE(free.verdicts[0].verdict, Verdict::kRejected) << free.verdicts[0].reason;
+  ASSERT_TRUE(free.verdicts[0].plan.has_value());
+  ASSERT_FALSE(free.verdicts[0].plan->estimates.price_known)
+      << "the case needs hardware without a catalog price";
+  EXPECT_EQ(free.verdicts[0].verdict, Verdict::kRecommended);
+  EXPECT_FALSE(Has(free.verdicts[0], ReasonCode::kPriceUnknown));
+
+  r.goal.budget_usd = 50000;
+  r.proposals.push_back(HwP("v5p", Platform::kTpu, "tpu-v5p"));
+  const ReviewResponse capped = Review(r);
+  ASSERT_EQ(capped.verdicts.size(), 2u);
+  EXPECT_EQ(capped.verdicts[0].verdict, Verdict::kViable) << capped.verdicts[0].reason;
+  EXPECT_TRUE(Has(capped.verdicts[0], ReasonCode::kPriceUnknown));
+  // The priced proposal is judged as usual and takes the recommendation.
+  EXPECT_FALSE(Has(capped.verdicts[1], ReasonCode::kPriceUnknown));
+  EXPECT_EQ(capped.verdicts[1].verdict, Verdict::kRecommended)
+      << capped.verdicts[1].reason;
+  // Alone under the budget it is still not recommended.
+  r.proposals.pop_back();
+  const ReviewResponse alone = Review(r);
+  ASSERT_EQ(alone.verdicts.size(), 1u);
+  EXPECT_EQ(alone.verdicts[0].verdict, Verdict::kViable);
+  EXPECT_TRUE(Has(alone.verdicts[0], ReasonCode::kPriceUnknown));
+}
+
 TEST_F(ReviewRulesTest, PlansMultisliceMeshForProposedSlices) {
   ReviewRequest r = TpuSlices({});
   r.proposals = {HwP("2 x v5e-256", Platform::kTpu, "tpu-v5e", "16x16", 2)};
