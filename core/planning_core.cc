@@ -29,6 +29,9 @@ absl::Status PlanTraining(const planner::Planner& planner,
   api::Violations violations;
   planner::PlanRequest in = api::FromProto(request, &violations);
   Append(planner::ValidatePlanRequest(in), &violations);
+  Append(planner.CheckAgainstCatalog(in.workload, in.constraints,
+                                     in.current_setup),
+         &violations);
   if (!violations.empty()) return api::InvalidRequest(violations);
   planner::PlanResponse out = planner.Plan(in, options.context);
   if (options.context.Cancelled()) return Cancelled();
@@ -44,6 +47,9 @@ absl::Status ReviewPlan(const planner::Planner& planner,
   api::Violations violations;
   planner::ReviewRequest in = api::FromProto(request, &violations);
   Append(planner::ValidateReviewRequest(in), &violations);
+  Append(planner.CheckAgainstCatalog(in.workload, in.constraints,
+                                     in.current_setup),
+         &violations);
   if (!violations.empty()) return api::InvalidRequest(violations);
   planner::ReviewResponse out = planner.Review(in, options.context);
   if (options.context.Cancelled()) return Cancelled();

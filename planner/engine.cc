@@ -540,6 +540,35 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
 
 }  // namespace
 
+CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
+                                       const std::string& hardware) {
+  CurrentHardware hw;
+  if (hardware.empty()) return hw;
+  const std::string want = NormalizeName(hardware);
+  for (const MachineType& mt : catalog.machine_types) {
+    if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
+      hw.machine = &mt;
+      hw.series = catalog.FindSeries(mt.series_id);
+      if (!mt.accelerator_id.empty()) {
+        hw.accelerator = catalog.FindAccelerator(mt.accelerator_id);
+      }
+      return hw;
+    }
+  }
+  for (const Accelerator& a : catalog.accelerators) {
+    if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
+        NormalizeName(absl::StrCat("tpu", a.id)) == want) {
+      hw.accelerator = &a;
+      hw.series = catalog.FindSeries(a.series_id);
+      return hw;
+    }
+  }
+  for (const catalog::Series& s : catalog.series) {
+    if (NormalizeName(s.id) == want) hw.series = &s;
+  }
+  return hw;
+}
+
 Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of) {
@@ -624,33 +653,11 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
 
   // Current hardware: machine type, accelerator or series, legacy included.
   if (!cur.hardware.empty()) {
-    const std::string want = NormalizeName(cur.hardware);
-    for (const MachineType& mt : catalog.machine_types) {
-      if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
-        job.current_machine = &mt;
-        job.current_series = catalog.FindSeries(mt.series_id);
-        if (!mt.accelerator_id.empty()) {
-          job.current_accelerator = catalog.FindAccelerator(mt.accelerator_id);
-        }
-        break;
-      }
-    }
-    if (job.current_machine == nullptr) {
-      for (const Accelerator& a : catalog.accelerators) {
-        if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
-            NormalizeName(absl::StrCat("tpu", a.id)) == want) {
-          job.current_accelerator = &a;
-          job.current_series = catalog.FindSeries(a.series_id);
-          break;
-        }
-      }
-    }
-    if (job.current_accelerator == nullptr && job.current_machine == nullptr) {
-      for (const catalog::Series& s : catalog.series) {
-        if (NormalizeName(s.id) == want) job.current_series = &s;
-      }
-    }
-    if (job.current_accelerator == nullptr && job.current_series == nullptr) {
+    const CurrentHardware hw = ResolveCurrentHardware(catalog, cur.hardware);
+    job.current_machine = hw.machine;
+    job.current_accelerator = hw.accelerator;
+    job.current_series = hw.series;
+    if (!hw.known()) {
       job.warnings.push_back(
           {ReasonCode::kAssumption,
            absl::StrCat("Current hardware \"", cur.hardware,

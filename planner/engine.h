@@ -121,6 +121,18 @@ Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of);
 
+// A current hardware name ("a3-highgpu-8g", "tpu-v5e", "H100", "N2")
+// resolved against the catalog: a machine type, else an accelerator, else a
+// series (legacy rows included). All null: the catalog does not know it.
+struct CurrentHardware {
+  const catalog::MachineType* machine = nullptr;
+  const catalog::Accelerator* accelerator = nullptr;
+  const catalog::Series* series = nullptr;
+  bool known() const { return accelerator != nullptr || series != nullptr; }
+};
+CurrentHardware ResolveCurrentHardware(const catalog::Catalog& catalog,
+                                       const std::string& hardware);
+
 // Bytes the job needs on one device with no sharding (0 when unknown).
 double JobBytesOnOneDevice(const Job& job);
 // Bytes per device for plain data parallelism over `replicas` devices, with

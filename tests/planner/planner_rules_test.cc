@@ -1564,5 +1564,48 @@ TEST_F(PlannerRulesTest, WarnsForUnknownCurrentHardware) {
   EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kAssumption));
 }
 
+// ------------------------------------------------------------ catalog checks
+
+std::vector<std::string> Fields(const std::vector<FieldViolation>& v) {
+  std::vector<std::string> out;
+  for (const FieldViolation& f : v) out.push_back(f.field);
+  return out;
+}
+
+// keep_current_hardware pins the plan to the current hardware: without one
+// the catalog knows, the request is refused naming the field, never planned
+// with the constraint silently dropped.
+TEST_F(PlannerRulesTest, KeepCurrentHardwareNeedsHardwareTheCatalogKnows) {
+  Workload w = Small();
+  Constraints keep;
+  keep.keep_current_hardware = true;
+  CurrentSetup cur;
+  const std::vector<FieldViolation> none_given =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  EXPECT_THAT(Fields(none_given), testing::ElementsAre("constraints.keep_current_hardware"));
+  cur.hardware = "quantum-annealer-9000";
+  const std::vector<FieldViolation> unknown =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  ASSERT_THAT(Fields(unknown), testing::ElementsAre("constraints.keep_current_hardware"));
+  EXPECT_THAT(unknown[0].description, HasSubstr("quantum-annealer-9000"));
+  // A name longer than the echo limit is quoted cut short.
+  cur.hardware = std::string(200, 'x');
+  const std::vector<FieldViolation> long_name =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  ASSERT_EQ(long_name.size(), 1u);
+  EXPECT_LT(long_name[0].description.size(), 200u);
+
+  // Silent for a machine type, an accelerator, a series or legacy hardware
+  // the catalog knows, and whenever the hardware is not to be kept.
+  for (const char* known : {"a3-highgpu-8g", "tpu-v5e", "TPU v5p", "NVIDIA H100 80GB",
+                            "N2", "nvidia-tesla-k80"}) {
+    cur.hardware = known;
+    EXPECT_TRUE(planner_->CheckAgainstCatalog(w, keep, cur).empty()) << known;
+  }
+  cur.hardware = "quantum-annealer-9000";
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(w, Constraints{}, cur).empty());
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(w, Constraints{}, CurrentSetup{}).empty());
+}
+
 }  // namespace
 }  // namespace accelplan::planner
