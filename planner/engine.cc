@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -540,6 +541,21 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
 
 }  // namespace
 
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& m,
+                                              int slices) {
+  const int64_t dcn = int64_t{std::max(1, m.dcn_data_parallelism)} *
+                      std::max(1, m.dcn_fsdp_parallelism) *
+                      std::max(1, m.dcn_tensor_parallelism) *
+                      std::max(1, m.dcn_pipeline_parallelism);
+  if (slices <= 0 || dcn == slices) return std::nullopt;
+  return absl::StrFormat(
+      "The product of the mesh's DCN degrees (data %d x fsdp %d x tensor %d "
+      "x pipeline %d = %d) must equal the number of slices (%d).",
+      std::max(1, m.dcn_data_parallelism), std::max(1, m.dcn_fsdp_parallelism),
+      std::max(1, m.dcn_tensor_parallelism),
+      std::max(1, m.dcn_pipeline_parallelism), dcn, slices);
+}
+
 CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
                                        const std::string& hardware) {
   CurrentHardware hw;
@@ -662,6 +678,31 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
           {ReasonCode::kAssumption,
            absl::StrCat("Current hardware \"", cur.hardware,
                         "\" is not in the catalog; savings are not computed.")});
+    }
+  }
+  // Multislice facts of the current setup (SPEC §4: identical multi-host
+  // slices, DCN degrees multiplying to the slice count).
+  job.current_slices = cur.slice_count > 0
+                           ? cur.slice_count
+                           : static_cast<int>(cur.slice_topologies.size());
+  for (const std::string& t : cur.slice_topologies) {
+    const std::string& first = cur.slice_topologies.front();
+    if (absl::AsciiStrToLower(t) != absl::AsciiStrToLower(first)) {
+      job.mixed_current_slices = true;
+    }
+  }
+  if (job.mixed_current_slices) {
+    job.warnings.push_back(
+        {ReasonCode::kNeedsIdenticalSlices,
+         absl::StrCat("The current slices have different topologies (",
+                      absl::StrJoin(cur.slice_topologies, ", "),
+                      "); Multislice needs identical slices, so they cannot "
+                      "train one model together.")});
+  }
+  if (cur.mesh) {
+    if (auto why = DcnProductMismatch(*cur.mesh, job.current_slices)) {
+      job.warnings.push_back(
+          {ReasonCode::kNotApplicable, absl::StrCat("Current mesh: ", *why)});
     }
   }
   int per_node = cur.accelerator_count;

@@ -111,6 +111,10 @@ struct Job {
   const catalog::Series* current_series = nullptr;
   const catalog::MachineType* current_machine = nullptr;
   int current_devices = 0;
+  // Slices of the current setup: slice_count, else one per
+  // slice_topologies entry; whether those topologies differ.
+  int current_slices = 0;
+  bool mixed_current_slices = false;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
   // The memory model's per-job part, prepared once (MakeJob).
@@ -120,6 +124,12 @@ struct Job {
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of);
+
+// SPEC §4: the DCN degrees of a Multislice mesh multiply to the slice
+// count. The reason line naming both numbers when they do not (slices <= 0:
+// unknown, nothing to check); nullopt when they do.
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& mesh,
+                                              int slices);
 
 // A current hardware name ("a3-highgpu-8g", "tpu-v5e", "H100", "N2")
 // resolved against the catalog: a machine type, else an accelerator, else a

@@ -254,6 +254,19 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
     const Proposal& p = r.proposals[i];
     Judged& j = judged[i];
     if (p.hardware) {
+      // A layout stated with the hardware: its mesh's DCN degrees must
+      // multiply to the proposal's slice count (else the current one).
+      if (p.hardware->layout && p.hardware->layout->mesh) {
+        const int slices = p.hardware->slices > 0 ? p.hardware->slices
+                           : p.hardware->layout->slices > 0
+                               ? p.hardware->layout->slices
+                               : job.current_slices;
+        if (auto why = internal::DcnProductMismatch(*p.hardware->layout->mesh,
+                                                    slices)) {
+          j.Reject(ReasonCode::kNotApplicable, *why);
+          continue;
+        }
+      }
       judge_hardware(*p.hardware, j);
       if (!j.rejected && internal::AnySymptom(job)) {
         // Hardware choices do not fix a symptom by themselves; they stay
@@ -264,20 +277,18 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
     }
     if (p.distribution) {
       const DistributionProposal& d = *p.distribution;
-      int slices = d.slices > 0 ? d.slices : job.current.slice_count;
+      int slices = d.slices > 0 ? d.slices : job.current_slices;
       if (d.mesh) {
         const MultisliceMesh& m = *d.mesh;
-        const int dcn = std::max(1, m.dcn_data_parallelism) *
-                        std::max(1, m.dcn_fsdp_parallelism) *
-                        std::max(1, m.dcn_tensor_parallelism) *
-                        std::max(1, m.dcn_pipeline_parallelism);
-        if (slices <= 0) slices = dcn;
-        if (dcn != slices) {
-          j.Reject(ReasonCode::kNotApplicable,
-                   absl::StrFormat("The product of the dcn_* axes (%d) must "
-                                   "equal the number of slices (%d).",
-                                   dcn, slices));
+        if (auto why = internal::DcnProductMismatch(m, slices)) {
+          j.Reject(ReasonCode::kNotApplicable, *why);
           continue;
+        }
+        if (slices <= 0) {
+          slices = std::max(1, m.dcn_data_parallelism) *
+                   std::max(1, m.dcn_fsdp_parallelism) *
+                   std::max(1, m.dcn_tensor_parallelism) *
+                   std::max(1, m.dcn_pipeline_parallelism);
         }
         if (!job.current.tpu_topology.empty()) {
           const int ici = std::max(1, m.ici_data_parallelism) *
@@ -323,6 +334,14 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
         if (tpu != nullptr || dcn_gbs > 0) break;
       }
       const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
+      if (multislice && job.mixed_current_slices) {
+        j.Reject(ReasonCode::kNeedsIdenticalSlices,
+                 absl::StrCat("Multislice needs identical slices; the current "
+                              "ones have different topologies (",
+                              absl::StrJoin(job.current.slice_topologies, ", "),
+                              ")."));
+        continue;
+      }
       if (multislice) {
         if (across == DcnParallelism::kTensor) {
           j.Reject(ReasonCode::kCommunicationBound,

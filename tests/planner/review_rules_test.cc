@@ -676,6 +676,85 @@ TEST_F(ReviewRulesTest, RecommendsTheHardwarePlanTrainingRanksFirst) {
   }
 }
 
+// SPEC §4: the DCN degrees multiply to the slice count. The rejection names
+// both numbers; a proposal's hardware layout is held to the same rule; a
+// current mesh that breaks it is reported as a warning.
+TEST_F(ReviewRulesTest, DcnProductMustEqualSliceCountEverywhere) {
+  ReviewRequest r = TpuSlices({}, 4);
+  MultisliceMesh two;
+  two.dcn_data_parallelism = 2;
+  MultisliceMesh four;
+  four.dcn_data_parallelism = 4;
+  r.proposals = {MeshP("dcn 2 of 4", 4, two), MeshP("dcn 4 of 4", 4, four)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("= 2)"));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("slices (4)"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected) << out.verdicts[1].reason;
+
+  // Hardware with a stated layout: 4 slices laid out over 2 DCN ranks.
+  Proposal hw_bad = HwP("4 x v5e-256, dcn 2", Platform::kTpu, "tpu-v5e", "16x16", 4);
+  hw_bad.hardware->layout = DistributionProposal{};
+  hw_bad.hardware->layout->mesh = two;
+  Proposal hw_good = hw_bad;
+  hw_good.label = "4 x v5e-256, dcn 4";
+  hw_good.hardware->layout->mesh = four;
+  r.proposals = {hw_bad, hw_good};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("slices (4)"));
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNotApplicable))
+      << out.verdicts[1].reason;
+
+  // The current mesh: warned when its DCN product is not the slice count.
+  auto warned = [](const ReviewResponse& o) {
+    for (const Reason& w : o.warnings) {
+      if (w.code == ReasonCode::kNotApplicable &&
+          w.message.find("Current mesh") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  r.proposals = {MeshP("dcn 4 of 4", 4, four)};
+  r.current_setup.mesh = two;
+  EXPECT_TRUE(warned(Review(r)));
+  r.current_setup.mesh = four;
+  EXPECT_FALSE(warned(Review(r)));
+}
+
+// SPEC §4: Multislice needs identical slices. Current slices of different
+// topologies cannot train one model across DCN; identical ones can.
+TEST_F(ReviewRulesTest, MultisliceOverDifferentCurrentSlicesNeedsIdenticalSlices) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.current_setup.tpu_topology.clear();
+  r.current_setup.slice_topologies = {"16x16", "8x16"};
+  r.proposals = {
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 2)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  bool warned = false;
+  for (const Reason& w : out.warnings) {
+    warned |= w.code == ReasonCode::kNeedsIdenticalSlices;
+  }
+  EXPECT_TRUE(warned);
+
+  r.current_setup.slice_topologies = {"16x16", "16x16"};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended) << out.verdicts[0].reason;
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  for (const Reason& w : out.warnings) {
+    EXPECT_NE(w.code, ReasonCode::kNeedsIdenticalSlices) << w.message;
+  }
+}
+
 TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ReviewRequest r = TpuSlices({});
   r.current_setup = CurrentSetup{};
