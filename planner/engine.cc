@@ -686,8 +686,8 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
                            ? cur.slice_count
                            : static_cast<int>(cur.slice_topologies.size());
   for (const std::string& t : cur.slice_topologies) {
-    const std::string& first = cur.slice_topologies.front();
-    if (absl::AsciiStrToLower(t) != absl::AsciiStrToLower(first)) {
+    if (absl::AsciiStrToLower(t) !=
+        absl::AsciiStrToLower(cur.slice_topologies.front())) {
       job.mixed_current_slices = true;
     }
   }

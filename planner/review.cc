@@ -475,13 +475,13 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
                        "feature dimensions multiples of %d, or batch a "
                        "multiple of %d with feature dimensions multiples of "
                        "%d); batch %d with widths %s would.",
-                       batch > 0 ? absl::StrCat(batch) : "unchanged",
-                       widths.empty() ? "unchanged" : absl::StrJoin(widths, ", "),
+                       batch > 0 ? absl::StrCat(batch) : "(not given)",
+                       widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
                        internal::kSmallBatchMultiple,
                        internal::kSmallWidthMultiple,
                        internal::kLargeBatchMultiple,
                        internal::kLargeWidthMultiple, rule.batch,
-                       rule.widths.empty() ? "unchanged"
+                       rule.widths.empty() ? "(not given)"
                                            : absl::StrJoin(rule.widths, ", ")));
         }
       }
