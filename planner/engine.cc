@@ -1880,6 +1880,17 @@ double JobBytesWith(const Job& job, int devices, int zero_stage,
       .total_bytes;
 }
 
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
+  if (!job.model_size_known || job.classical) return 0;
+  ShardingLayout l;
+  l.fsdp = std::max(1, chips_per_slice);
+  l.data = l.fsdp * std::max(1, slices);
+  l.zero_stage = 3;
+  return Memory(job, l, Recompute::kFull,
+                job.workload.global_batch_size > 0 ? l.data : 0)
+      .total_bytes;
+}
+
 double JobBytesOnOneDevice(const Job& job) {
   if (job.workload.per_device_memory_gib > 0) {
     return job.workload.per_device_memory_gib * kGiB;

@@ -148,6 +148,12 @@ double JobBytesOnOneDevice(const Job& job);
 // Bytes per device for plain data parallelism over `replicas` devices, with
 // gradient accumulation when a global batch is given.
 double JobBytesPerReplica(const Job& job, int replicas);
+// Bytes per chip of a Multislice layout that replicates the model in each
+// slice: FSDP (ZeRO-3) over one slice's chips, data parallel across the
+// slices, full recompute (the least memory a slice can get by with); 0 when
+// the model size is unknown.
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
+
 // Bytes per device with `devices` devices sharing the job under ZeRO
 // `zero_stage` (0: plain data parallel) and a recompute level (unspecified:
 // the job's own); 0 when the model size is unknown.

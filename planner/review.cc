@@ -364,6 +364,31 @@ ReviewResponse Planner::Review(const ReviewRequest& r,
                                 "gradient once.", dcn_gbs));
           j.tier = 3;
         } else {
+          // Data parallel across slices replicates the model in each slice:
+          // one slice must hold a replica (FSDP inside it, full recompute).
+          const int chips = job.current.tpu_topology.empty()
+                                ? 0
+                                : TopologyChips(job.current.tpu_topology);
+          const double usable =
+              tpu != nullptr && tpu->memory_bytes
+                  ? tpu->memory_bytes->value * kUsableFraction
+                  : 0;
+          const double need =
+              chips > 0 && job.workload.per_device_memory_gib <= 0
+                  ? internal::ReplicaPerSliceBytes(job, chips, std::max(1, slices))
+                  : 0;
+          if (need > 0 && usable > 0 && need > usable) {
+            j.Reject(ReasonCode::kHbmTooSmall,
+                     absl::StrFormat(
+                         "Data parallelism across slices keeps a whole "
+                         "replica in each %s slice: %.1f GiB per chip even "
+                         "with FSDP over its %d chips and full recompute, "
+                         "over the %.1f GiB usable. Shard across slices "
+                         "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
+                         job.current.tpu_topology, need / kGiB, chips,
+                         usable / kGiB, std::max(1, slices)));
+            continue;
+          }
           j.tier = 1;
           j.secondary = 0;
           j.why.push_back(absl::StrFormat(

@@ -755,6 +755,30 @@ TEST_F(ReviewRulesTest, MultisliceOverDifferentCurrentSlicesNeedsIdenticalSlices
   }
 }
 
+// SPEC §4: a layout that replicates the model in each slice (data parallel
+// over DCN) must fit one slice's memory; else HBM_TOO_SMALL naming FSDP over
+// DCN. A model one slice holds is recommended the same way.
+TEST_F(ReviewRulesTest, DataParallelAcrossSlicesNeedsAReplicaToFitOneSlice) {
+  ReviewRequest r = TpuSlices({}, 4);  // 4 x v5e 16x16, 6.7B: fits a slice
+  r.proposals = {
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 4)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended) << out.verdicts[0].reason;
+
+  // 500B parameters: 8 TB of model state, over one slice's 256 x 16 GB
+  // chips but within the four slices' 1,024.
+  r.workload.parameter_count = 5e11;
+  r.proposals.push_back(
+      DistP("fsdp over DCN", Strategy::kMultislice, DcnParallelism::kFsdp, 4));
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("FSDP over DCN"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected) << out.verdicts[1].reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ReviewRequest r = TpuSlices({});
   r.current_setup = CurrentSetup{};
