@@ -1581,6 +1581,38 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     for (const Shape* s : obtainable) {
       if (s->vms > 1) consider(s, pinned_slices);
     }
+    // Multislice over single-host slices is not offered (SPEC §4): name
+    // the one multi-host slice with the same chips instead.
+    const Shape* pinned_shape = nullptr;
+    for (const Shape& s : f.shapes) {
+      if (s.topology != nullptr && s.topology->topology == pinned_topology) {
+        pinned_shape = &s;
+      }
+    }
+    if (pinned_shape != nullptr && pinned_shape->vms == 1) {
+      const int chips = pinned_shape->devices * pinned_slices;
+      const Shape* same = nullptr;
+      for (const Shape& s : f.shapes) {
+        if (s.topology != nullptr && s.vms > 1 && s.devices >= chips &&
+            (same == nullptr || s.devices < same->devices)) {
+          same = &s;
+        }
+      }
+      cand.Reject(
+          ReasonCode::kNeedsMultiHostSlices,
+          same != nullptr
+              ? absl::StrFormat(
+                    "Multislice needs multi-host slices; %d x %s %s (%d chips) "
+                    "are single-host. One %s slice (%d chips) gives the same "
+                    "chips over ICI instead of DCN.",
+                    pinned_slices, name, pinned_topology, chips,
+                    same->topology->topology, same->devices)
+              : absl::StrFormat(
+                    "Multislice needs multi-host slices; %d x %s %s are "
+                    "single-host.",
+                    pinned_slices, name, pinned_topology));
+      return cand;
+    }
   } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
       f.largest_multi_host_slice != nullptr &&
       rp != catalog::RunPlatform::kVertexTraining) {

@@ -788,8 +788,13 @@ TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ASSERT_EQ(out.verdicts.size(), 2u);
   EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected)
       << out.verdicts[0].reason;
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsMultiHostSlices))
+      << out.verdicts[0].reason;
+  // The alternative: one multi-host slice of the same 16 chips (4x4).
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("4x4"));
   EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
       << out.verdicts[1].reason;
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNeedsMultiHostSlices));
 }
 
 TEST_F(ReviewRulesTest, RejectsLegacyHardwareProposalsWithoutCrashing) {
