@@ -7,7 +7,6 @@
 #include "absl/time/time.h"
 #include "api/convert.h"
 #include "api/errors.h"
-#include "planner/model_presets.h"
 
 namespace accelplan::core {
 namespace {
@@ -15,15 +14,6 @@ namespace {
 void Append(api::Violations more, api::Violations* out) {
   out->insert(out->end(), std::make_move_iterator(more.begin()),
               std::make_move_iterator(more.end()));
-}
-
-// What only the catalog can tell: a model preset that does not exist.
-void CheckAgainstCatalog(const planner::Planner& planner,
-                         const planner::Workload& workload,
-                         api::Violations* violations) {
-  if (auto v = planner::CheckModelName(planner.catalog(), workload.model_name)) {
-    violations->push_back(*std::move(v));
-  }
 }
 
 absl::Status Cancelled() {
@@ -39,7 +29,9 @@ absl::Status PlanTraining(const planner::Planner& planner,
   api::Violations violations;
   planner::PlanRequest in = api::FromProto(request, &violations);
   Append(planner::ValidatePlanRequest(in), &violations);
-  CheckAgainstCatalog(planner, in.workload, &violations);
+  Append(planner.CheckAgainstCatalog(in.workload, in.constraints,
+                                     in.current_setup),
+         &violations);
   if (!violations.empty()) return api::InvalidRequest(violations);
   planner::PlanResponse out = planner.Plan(in, options.context);
   if (options.context.Cancelled()) return Cancelled();
@@ -55,7 +47,9 @@ absl::Status ReviewPlan(const planner::Planner& planner,
   api::Violations violations;
   planner::ReviewRequest in = api::FromProto(request, &violations);
   Append(planner::ValidateReviewRequest(in), &violations);
-  CheckAgainstCatalog(planner, in.workload, &violations);
+  Append(planner.CheckAgainstCatalog(in.workload, in.constraints,
+                                     in.current_setup),
+         &violations);
   if (!violations.empty()) return api::InvalidRequest(violations);
   planner::ReviewResponse out = planner.Review(in, options.context);
   if (options.context.Cancelled()) return Cancelled();

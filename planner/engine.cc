@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -545,6 +546,50 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
 
 }  // namespace
 
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& m,
+                                              int slices) {
+  const int64_t dcn = int64_t{std::max(1, m.dcn_data_parallelism)} *
+                      std::max(1, m.dcn_fsdp_parallelism) *
+                      std::max(1, m.dcn_tensor_parallelism) *
+                      std::max(1, m.dcn_pipeline_parallelism);
+  if (slices <= 0 || dcn == slices) return std::nullopt;
+  return absl::StrFormat(
+      "The product of the mesh's DCN degrees (data %d x fsdp %d x tensor %d "
+      "x pipeline %d = %d) must equal the number of slices (%d).",
+      std::max(1, m.dcn_data_parallelism), std::max(1, m.dcn_fsdp_parallelism),
+      std::max(1, m.dcn_tensor_parallelism),
+      std::max(1, m.dcn_pipeline_parallelism), dcn, slices);
+}
+
+CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
+                                       const std::string& hardware) {
+  CurrentHardware hw;
+  if (hardware.empty()) return hw;
+  const std::string want = NormalizeName(hardware);
+  for (const MachineType& mt : catalog.machine_types) {
+    if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
+      hw.machine = &mt;
+      hw.series = catalog.FindSeries(mt.series_id);
+      if (!mt.accelerator_id.empty()) {
+        hw.accelerator = catalog.FindAccelerator(mt.accelerator_id);
+      }
+      return hw;
+    }
+  }
+  for (const Accelerator& a : catalog.accelerators) {
+    if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
+        NormalizeName(absl::StrCat("tpu", a.id)) == want) {
+      hw.accelerator = &a;
+      hw.series = catalog.FindSeries(a.series_id);
+      return hw;
+    }
+  }
+  for (const catalog::Series& s : catalog.series) {
+    if (NormalizeName(s.id) == want) hw.series = &s;
+  }
+  return hw;
+}
+
 Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of) {
@@ -633,37 +678,40 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
 
   // Current hardware: machine type, accelerator or series, legacy included.
   if (!cur.hardware.empty()) {
-    const std::string want = NormalizeName(cur.hardware);
-    for (const MachineType& mt : catalog.machine_types) {
-      if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
-        job.current_machine = &mt;
-        job.current_series = catalog.FindSeries(mt.series_id);
-        if (!mt.accelerator_id.empty()) {
-          job.current_accelerator = catalog.FindAccelerator(mt.accelerator_id);
-        }
-        break;
-      }
-    }
-    if (job.current_machine == nullptr) {
-      for (const Accelerator& a : catalog.accelerators) {
-        if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
-            NormalizeName(absl::StrCat("tpu", a.id)) == want) {
-          job.current_accelerator = &a;
-          job.current_series = catalog.FindSeries(a.series_id);
-          break;
-        }
-      }
-    }
-    if (job.current_accelerator == nullptr && job.current_machine == nullptr) {
-      for (const catalog::Series& s : catalog.series) {
-        if (NormalizeName(s.id) == want) job.current_series = &s;
-      }
-    }
-    if (job.current_accelerator == nullptr && job.current_series == nullptr) {
+    const CurrentHardware hw = ResolveCurrentHardware(catalog, cur.hardware);
+    job.current_machine = hw.machine;
+    job.current_accelerator = hw.accelerator;
+    job.current_series = hw.series;
+    if (!hw.known()) {
       job.warnings.push_back(
           {ReasonCode::kAssumption,
            absl::StrCat("Current hardware \"", cur.hardware,
                         "\" is not in the catalog; savings are not computed.")});
+    }
+  }
+  // Multislice facts of the current setup (SPEC §4: identical multi-host
+  // slices, DCN degrees multiplying to the slice count).
+  job.current_slices = cur.slice_count > 0
+                           ? cur.slice_count
+                           : static_cast<int>(cur.slice_topologies.size());
+  for (const std::string& t : cur.slice_topologies) {
+    if (absl::AsciiStrToLower(t) !=
+        absl::AsciiStrToLower(cur.slice_topologies.front())) {
+      job.mixed_current_slices = true;
+    }
+  }
+  if (job.mixed_current_slices) {
+    job.warnings.push_back(
+        {ReasonCode::kNeedsIdenticalSlices,
+         absl::StrCat("The current slices have different topologies (",
+                      absl::StrJoin(cur.slice_topologies, ", "),
+                      "); Multislice needs identical slices, so they cannot "
+                      "train one model together.")});
+  }
+  if (cur.mesh) {
+    if (auto why = DcnProductMismatch(*cur.mesh, job.current_slices)) {
+      job.warnings.push_back(
+          {ReasonCode::kNotApplicable, absl::StrCat("Current mesh: ", *why)});
     }
   }
   int per_node = cur.accelerator_count;
@@ -1270,6 +1318,19 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     }
 
     // -- Numeric formats.
+    // fp8 only where the catalog lists an fp8 peak (and does not list fp8
+    // as unsupported): CPU series have no fp8 peak, nor do TPU v4/v5e, V100
+    // or A100, so none of them trains in fp8.
+    if (job.precision == Precision::kFp8) {
+      const bool fp8 =
+          acc != nullptr && f.platform != Platform::kCpu && IsFine(acc->peak_fp8) &&
+          !(acc->formats.count("fp8") && !acc->formats.at("fp8").supported);
+      if (!fp8) {
+        cand.Reject(ReasonCode::kPrecisionUnsupported,
+                    absl::StrCat(name, " has no fp8 peak in the catalog: it "
+                                       "cannot train in fp8."));
+      }
+    }
     if (f.platform != Platform::kCpu && acc != nullptr) {
       auto fmt = [&](const char* n) -> std::optional<bool> {
         auto it = acc->formats.find(n);
@@ -1290,12 +1351,6 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
           }
           break;
         }
-        case Precision::kFp8:
-          if (fmt("fp8") != std::optional<bool>(true)) {
-            cand.Reject(ReasonCode::kPrecisionUnsupported,
-                        absl::StrCat(name, " has no fp8 support listed."));
-          }
-          break;
         case Precision::kFp16Mixed:
           if (fmt("fp16") == std::optional<bool>(false)) {
             cand.Reject(ReasonCode::kPrecisionUnsupported,
@@ -1322,6 +1377,13 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
       cand.Reject(ReasonCode::kCustomKernelsNeedGpu,
                   absl::StrCat("Custom CUDA kernels run only on NVIDIA GPUs, "
                                "not on ", name, "."));
+    }
+    if (w.cpu_only_custom_ops &&
+        (f.platform == Platform::kGpu || f.platform == Platform::kTpu)) {
+      cand.Reject(ReasonCode::kCpuOnlyOps,
+                  absl::StrCat("The model's custom ops have CPU kernels only; ",
+                               name, " cannot run them, so only CPUs can "
+                               "train it."));
     }
     if (!w.tpu_unsuited_ops.empty() && f.platform == Platform::kTpu) {
       cand.Reject(ReasonCode::kOpsUnsuitedToTpu,
@@ -1523,6 +1585,38 @@ Candidate Evaluate(const Catalog& catalog, const Job& job, const Family& f,
     // A pinned Multislice setup: that many identical multi-host slices.
     for (const Shape* s : obtainable) {
       if (s->vms > 1) consider(s, pinned_slices);
+    }
+    // Multislice over single-host slices is not offered (SPEC §4): name
+    // the one multi-host slice with the same chips instead.
+    const Shape* pinned_shape = nullptr;
+    for (const Shape& s : f.shapes) {
+      if (s.topology != nullptr && s.topology->topology == pinned_topology) {
+        pinned_shape = &s;
+      }
+    }
+    if (pinned_shape != nullptr && pinned_shape->vms == 1) {
+      const int chips = pinned_shape->devices * pinned_slices;
+      const Shape* same = nullptr;
+      for (const Shape& s : f.shapes) {
+        if (s.topology != nullptr && s.vms > 1 && s.devices >= chips &&
+            (same == nullptr || s.devices < same->devices)) {
+          same = &s;
+        }
+      }
+      cand.Reject(
+          ReasonCode::kNeedsMultiHostSlices,
+          same != nullptr
+              ? absl::StrFormat(
+                    "Multislice needs multi-host slices; %d x %s %s (%d chips) "
+                    "are single-host. One %s slice (%d chips) gives the same "
+                    "chips over ICI instead of DCN.",
+                    pinned_slices, name, pinned_topology, chips,
+                    same->topology->topology, same->devices)
+              : absl::StrFormat(
+                    "Multislice needs multi-host slices; %d x %s %s are "
+                    "single-host.",
+                    pinned_slices, name, pinned_topology));
+      return cand;
     }
   } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
       f.largest_multi_host_slice != nullptr &&
@@ -1819,6 +1913,17 @@ double JobBytesWith(const Job& job, int devices, int zero_stage,
   return Memory(job,
                 l, recompute == Recompute::kUnspecified ? job.workload.recompute
                                                         : recompute,
+                job.workload.global_batch_size > 0 ? l.data : 0)
+      .total_bytes;
+}
+
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
+  if (!job.model_size_known || job.classical) return 0;
+  ShardingLayout l;
+  l.fsdp = std::max(1, chips_per_slice);
+  l.data = l.fsdp * std::max(1, slices);
+  l.zero_stage = 3;
+  return Memory(job, l, Recompute::kFull,
                 job.workload.global_batch_size > 0 ? l.data : 0)
       .total_bytes;
 }

@@ -116,6 +116,10 @@ struct Job {
   const catalog::Series* current_series = nullptr;
   const catalog::MachineType* current_machine = nullptr;
   int current_devices = 0;
+  // Slices of the current setup: slice_count, else one per
+  // slice_topologies entry; whether those topologies differ.
+  int current_slices = 0;
+  bool mixed_current_slices = false;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
   // The memory model's per-job part, prepared once (MakeJob).
@@ -129,11 +133,35 @@ Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of);
 
+// SPEC §4: the DCN degrees of a Multislice mesh multiply to the slice
+// count. The reason line naming both numbers when they do not (slices <= 0:
+// unknown, nothing to check); nullopt when they do.
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& mesh,
+                                              int slices);
+
+// A current hardware name ("a3-highgpu-8g", "tpu-v5e", "H100", "N2")
+// resolved against the catalog: a machine type, else an accelerator, else a
+// series (legacy rows included). All null: the catalog does not know it.
+struct CurrentHardware {
+  const catalog::MachineType* machine = nullptr;
+  const catalog::Accelerator* accelerator = nullptr;
+  const catalog::Series* series = nullptr;
+  bool known() const { return accelerator != nullptr || series != nullptr; }
+};
+CurrentHardware ResolveCurrentHardware(const catalog::Catalog& catalog,
+                                       const std::string& hardware);
+
 // Bytes the job needs on one device with no sharding (0 when unknown).
 double JobBytesOnOneDevice(const Job& job);
 // Bytes per device for plain data parallelism over `replicas` devices, with
 // gradient accumulation when a global batch is given.
 double JobBytesPerReplica(const Job& job, int replicas);
+// Bytes per chip of a Multislice layout that replicates the model in each
+// slice: FSDP (ZeRO-3) over one slice's chips, data parallel across the
+// slices, full recompute (the least memory a slice can get by with); 0 when
+// the model size is unknown.
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
+
 // Bytes per device with `devices` devices sharing the job under ZeRO
 // `zero_stage` (0: plain data parallel) and a recompute level (unspecified:
 // the job's own); 0 when the model size is unknown.

@@ -332,6 +332,12 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   if (!cands.empty() && cands.front().viable() && cands.front().config) {
     best = &cands.front();
   }
+  // A budget cannot be checked against an unknown price: an unpriced
+  // candidate (ranked after every priced one) is never the recommendation
+  // under a budget; it stays an alternative carrying PRICE_UNKNOWN.
+  const bool unpriced_under_budget =
+      best != nullptr && best->price_unknown && r.goal.budget_usd > 0;
+  if (unpriced_under_budget) best = nullptr;
   std::vector<std::string> fact_ids;
   if (best != nullptr) {
     planner::Plan plan = internal::MakePlan(cat, job, *best, /*with_job_spec=*/true);
@@ -391,6 +397,18 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     out.no_plan_reason = absl::StrCat(
         "No hardware in the catalog satisfies every hard rule for this job "
         "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.");
+    if (unpriced_under_budget) {
+      out.no_plan_reason = absl::StrCat(
+          "Only hardware without a price in the catalog satisfies every hard "
+          "rule, and the ", internal::FormatUsd(r.goal.budget_usd),
+          " budget cannot be checked against an unknown price: ",
+          cands.front().family->name,
+          " and any other unpriced option are listed as alternatives "
+          "(PRICE_UNKNOWN)",
+          parts.empty() ? "" : absl::StrCat("; others were rejected (",
+                                            absl::StrJoin(parts, ", "), ")"),
+          ".");
+    }
   }
 
   if (full) {

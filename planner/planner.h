@@ -50,6 +50,17 @@ class Planner {
                         const CallContext& context = {}) const;
   ListResponse List(const ListRequest& request) const;
 
+  // Checks of a request that need the catalog (planner/catalog_checks.cc),
+  // run by the core after Validate*Request and before planning: each
+  // violation names the field, like ValidatePlanRequest's: a
+  // workload.model_name the catalog has no preset for (closest names
+  // listed); constraints.keep_current_hardware without a
+  // current_setup.hardware the catalog knows (machine type, accelerator or
+  // series).
+  std::vector<FieldViolation> CheckAgainstCatalog(
+      const Workload& workload, const Constraints& constraints,
+      const CurrentSetup& current_setup) const;
+
   const catalog::Catalog& catalog() const { return *catalog_; }
 
  private:

@@ -18,13 +18,36 @@ int64_t RoundUp(int64_t v, int64_t m) {
 
 }  // namespace
 
+bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
+  auto all_widths = [&](int64_t m) {
+    for (int64_t w : widths) {
+      if (w <= 0 || w % m != 0) return false;
+    }
+    return true;
+  };
+  if (batch <= 0) {
+    // Batch unknown: the widths alone can only be judged against the looser
+    // of the two tilings (some batch, a multiple of 1024, pairs with them).
+    return all_widths(kLargeWidthMultiple);
+  }
+  return (batch % kSmallBatchMultiple == 0 && all_widths(kSmallWidthMultiple)) ||
+         (batch % kLargeBatchMultiple == 0 && all_widths(kLargeWidthMultiple));
+}
+
 ShapeRule TpuShapeRule(const CurrentSetup& current) {
   ShapeRule rule;
-  const bool large = current.current_global_batch_size >= 1024 ||
-                     current.max_tolerated_global_batch_size >= 1024;
-  rule.batch_multiple = large ? 1024 : 64;
-  rule.width_multiple = large ? 8 : 128;
+  const bool large = current.current_global_batch_size >= kLargeBatchMultiple ||
+                     current.max_tolerated_global_batch_size >= kLargeBatchMultiple;
+  rule.batch_multiple = large ? kLargeBatchMultiple : kSmallBatchMultiple;
+  rule.width_multiple = large ? kLargeWidthMultiple : kSmallWidthMultiple;
   rule.batch = RoundUp(current.current_global_batch_size, rule.batch_multiple);
+  // Change as little as possible: a batch that rounds to a multiple of 1024
+  // (990 -> 1024 on the multiple-of-64 rule) meets the other tiling, which
+  // needs feature dimensions that are only multiples of 8.
+  if (rule.batch % kLargeBatchMultiple == 0) {
+    rule.batch_multiple = kLargeBatchMultiple;
+    rule.width_multiple = kLargeWidthMultiple;
+  }
   for (int64_t w : current.layer_widths) {
     rule.widths.push_back(RoundUp(w, rule.width_multiple));
   }

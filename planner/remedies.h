@@ -14,9 +14,24 @@
 
 namespace accelplan::planner::internal {
 
-// Cloud TPU performance guide: with a current or tolerated global batch of
-// 1024 or more, batch a multiple of 1024 and features multiples of 8; else
-// batch a multiple of 64 and features multiples of 128 — rounding up.
+// Cloud TPU performance guide (https://cloud.google.com/tpu/docs/
+// performance-guide) documents two tilings that avoid padding: batch a
+// multiple of 64 with feature dimensions multiples of 128, or batch a
+// multiple of 1024 with feature dimensions multiples of 8.
+inline constexpr int64_t kSmallBatchMultiple = 64;
+inline constexpr int64_t kSmallWidthMultiple = 128;
+inline constexpr int64_t kLargeBatchMultiple = 1024;
+inline constexpr int64_t kLargeWidthMultiple = 8;
+
+// Whether a global batch and feature dimensions meet either documented
+// tiling. batch <= 0 (unknown): widths multiples of 8 (the looser tiling).
+bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths);
+
+// The advice: with a current or tolerated global batch of 1024 or more,
+// batch a multiple of 1024 and features multiples of 8; else batch a
+// multiple of 64 and features multiples of 128 — rounding up. When the
+// rounded batch is itself a multiple of 1024 (990 -> 1024), the widths need
+// only be multiples of 8, so they change as little as possible.
 struct ShapeRule {
   int64_t batch_multiple = 64;
   int64_t width_multiple = 128;

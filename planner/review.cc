@@ -32,6 +32,9 @@ struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
   bool rejected = false;
+  // False: never RECOMMENDED though not rejected (an unpriced hardware
+  // under a budget).
+  bool recommendable = true;
   // Lower is better among non-rejected proposals.
   int tier = 9;
   double secondary = 0;
@@ -244,6 +247,14 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     }
     j.candidate = best;
     j.tier = 1;
+    if (best->price_unknown && job.goal.budget_usd > 0) {
+      j.recommendable = false;
+      j.Add(ReasonCode::kPriceUnknown,
+            absl::StrCat(best->family->name, " has no price in the catalog, "
+                         "so it cannot be checked against the ",
+                         internal::FormatUsd(job.goal.budget_usd),
+                         " budget; it is never recommended under one."));
+    }
     for (const std::string& id : best->family->fact_sources) fact_ids.push_back(id);
   };
 
@@ -251,6 +262,19 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     const Proposal& p = r.proposals[i];
     Judged& j = judged[i];
     if (p.hardware) {
+      // A layout stated with the hardware: its mesh's DCN degrees must
+      // multiply to the proposal's slice count (else the current one).
+      if (p.hardware->layout && p.hardware->layout->mesh) {
+        const int slices = p.hardware->slices > 0 ? p.hardware->slices
+                           : p.hardware->layout->slices > 0
+                               ? p.hardware->layout->slices
+                               : job.current_slices;
+        if (auto why = internal::DcnProductMismatch(*p.hardware->layout->mesh,
+                                                    slices)) {
+          j.Reject(ReasonCode::kNotApplicable, *why);
+          continue;
+        }
+      }
       judge_hardware(*p.hardware, j);
       if (!j.rejected && internal::AnySymptom(job)) {
         // Hardware choices do not fix a symptom by themselves; they stay
@@ -261,20 +285,18 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     }
     if (p.distribution) {
       const DistributionProposal& d = *p.distribution;
-      int slices = d.slices > 0 ? d.slices : job.current.slice_count;
+      int slices = d.slices > 0 ? d.slices : job.current_slices;
       if (d.mesh) {
         const MultisliceMesh& m = *d.mesh;
-        const int dcn = std::max(1, m.dcn_data_parallelism) *
-                        std::max(1, m.dcn_fsdp_parallelism) *
-                        std::max(1, m.dcn_tensor_parallelism) *
-                        std::max(1, m.dcn_pipeline_parallelism);
-        if (slices <= 0) slices = dcn;
-        if (dcn != slices) {
-          j.Reject(ReasonCode::kNotApplicable,
-                   absl::StrFormat("The product of the dcn_* axes (%d) must "
-                                   "equal the number of slices (%d).",
-                                   dcn, slices));
+        if (auto why = internal::DcnProductMismatch(m, slices)) {
+          j.Reject(ReasonCode::kNotApplicable, *why);
           continue;
+        }
+        if (slices <= 0) {
+          slices = std::max(1, m.dcn_data_parallelism) *
+                   std::max(1, m.dcn_fsdp_parallelism) *
+                   std::max(1, m.dcn_tensor_parallelism) *
+                   std::max(1, m.dcn_pipeline_parallelism);
         }
         if (!job.current.tpu_topology.empty()) {
           const int ici = std::max(1, m.ici_data_parallelism) *
@@ -320,6 +342,14 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
         if (tpu != nullptr || dcn_gbs > 0) break;
       }
       const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
+      if (multislice && job.mixed_current_slices) {
+        j.Reject(ReasonCode::kNeedsIdenticalSlices,
+                 absl::StrCat("Multislice needs identical slices; the current "
+                              "ones have different topologies (",
+                              absl::StrJoin(job.current.slice_topologies, ", "),
+                              ")."));
+        continue;
+      }
       if (multislice) {
         if (across == DcnParallelism::kTensor) {
           j.Reject(ReasonCode::kCommunicationBound,
@@ -342,6 +372,31 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
                                 "gradient once.", dcn_gbs));
           j.tier = 3;
         } else {
+          // Data parallel across slices replicates the model in each slice:
+          // one slice must hold a replica (FSDP inside it, full recompute).
+          const int chips = job.current.tpu_topology.empty()
+                                ? 0
+                                : TopologyChips(job.current.tpu_topology);
+          const double usable =
+              tpu != nullptr && tpu->memory_bytes
+                  ? tpu->memory_bytes->value * kUsableFraction
+                  : 0;
+          const double need =
+              chips > 0 && job.workload.per_device_memory_gib <= 0
+                  ? internal::ReplicaPerSliceBytes(job, chips, std::max(1, slices))
+                  : 0;
+          if (need > 0 && usable > 0 && need > usable) {
+            j.Reject(ReasonCode::kHbmTooSmall,
+                     absl::StrFormat(
+                         "Data parallelism across slices keeps a whole "
+                         "replica in each %s slice: %.1f GiB per chip even "
+                         "with FSDP over its %d chips and full recompute, "
+                         "over the %.1f GiB usable. Shard across slices "
+                         "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
+                         job.current.tpu_topology, need / kGiB, chips,
+                         usable / kGiB, std::max(1, slices)));
+            continue;
+          }
           j.tier = 1;
           j.secondary = 0;
           j.why.push_back(absl::StrFormat(
@@ -438,14 +493,29 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       }
       if (m.kind == RemedyKind::kFixTensorShapes &&
           (m.global_batch_size > 0 || !m.layer_widths.empty())) {
-        const internal::ShapeRule rule = internal::TpuShapeRule(job.current);
-        bool ok = m.global_batch_size <= 0 || m.global_batch_size % rule.batch_multiple == 0;
-        for (int64_t w : m.layer_widths) ok = ok && w % rule.width_multiple == 0;
-        if (!ok) {
+        // What the proposal leaves out stays as it is now.
+        const int64_t batch = m.global_batch_size > 0
+                                  ? m.global_batch_size
+                                  : job.current.current_global_batch_size;
+        const std::vector<int64_t>& widths =
+            !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
+        if (!internal::MeetsTpuTiling(batch, widths)) {
+          const internal::ShapeRule rule = internal::TpuShapeRule(job.current);
           j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-                   absl::StrFormat("Those sizes still pad: the batch should be "
-                                   "a multiple of %d and widths multiples of %d.",
-                                   rule.batch_multiple, rule.width_multiple));
+                   absl::StrFormat(
+                       "Those sizes still pad: batch %s with widths %s meets "
+                       "neither TPU tiling (batch a multiple of %d with "
+                       "feature dimensions multiples of %d, or batch a "
+                       "multiple of %d with feature dimensions multiples of "
+                       "%d); batch %d with widths %s would.",
+                       batch > 0 ? absl::StrCat(batch) : "(not given)",
+                       widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
+                       internal::kSmallBatchMultiple,
+                       internal::kSmallWidthMultiple,
+                       internal::kLargeBatchMultiple,
+                       internal::kLargeWidthMultiple, rule.batch,
+                       rule.widths.empty() ? "(not given)"
+                                           : absl::StrJoin(rule.widths, ", ")));
         }
       }
       if (m.kind == RemedyKind::kUseSpot && job.goal.hard_deadline &&
@@ -572,7 +642,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];
-    if (j.rejected) continue;
+    if (j.rejected || !j.recommendable) continue;
     if (best < 0 || j.tier < judged[best].tier ||
         (j.tier == judged[best].tier && j.secondary < judged[best].secondary)) {
       best = static_cast<int>(i);

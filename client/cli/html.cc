@@ -51,17 +51,24 @@ struct Point {
   double x_value, y_value;  // hours and dollars (or per 1B tokens)
 };
 
-// Points to plot: totals when known, else hours and dollars per billion
-// tokens, which scale with any dataset size, so the picture is the same.
-std::vector<Point> ChartPoints(const PlanView& v, bool per_token) {
+// What the chart's axes measure: totals when known, else time and cost per
+// billion tokens, else per training step (a model not counted in tokens).
+// The last two scale with any dataset size, so the picture is the same.
+enum class Basis { kTotals, kPerBillionTokens, kPerStep };
+
+std::vector<Point> ChartPoints(const PlanView& v, Basis basis) {
   std::vector<Point> points;
   for (const OptionView& o : v.options) {
-    if (!per_token && o.hours > 0 && o.cost > 0) {
+    if (basis == Basis::kTotals && o.hours > 0 && o.cost > 0) {
       points.push_back({&o, o.hours, o.cost});
-    } else if (per_token && o.tokens_per_second > 0 &&
+    } else if (basis == Basis::kPerBillionTokens && o.tokens_per_second > 0 &&
                o.cost_per_million_tokens > 0) {
       points.push_back({&o, 1e9 / o.tokens_per_second / 3600,
                         o.cost_per_million_tokens * 1000});
+    } else if (basis == Basis::kPerStep && o.step_seconds > 0 &&
+               o.hourly_usd > 0) {
+      points.push_back(
+          {&o, o.step_seconds / 3600, o.hourly_usd * o.step_seconds / 3600});
     }
   }
   return points;
@@ -159,9 +166,14 @@ std::string Limits(const PlanView& v, const Chart& chart, bool deadline,
 }
 
 std::string Svg(const PlanView& v) {
-  bool per_token = !v.totals_known;
-  std::vector<Point> points = ChartPoints(v, per_token);
+  Basis basis = v.totals_known ? Basis::kTotals : Basis::kPerBillionTokens;
+  std::vector<Point> points = ChartPoints(v, basis);
+  if (points.empty() && basis == Basis::kPerBillionTokens) {
+    basis = Basis::kPerStep;
+    points = ChartPoints(v, basis);
+  }
   if (points.empty()) return "";
+  const bool per_token = basis != Basis::kTotals;
   double x_max = 0, y_max = 0;
   for (const Point& p : points) {
     x_max = std::max(x_max, p.x_value);
@@ -177,10 +189,15 @@ std::string Svg(const PlanView& v) {
       "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
       "aria-label=\"cost against time of every viable option\">",
       kWidth, kHeight, kWidth, kHeight);
-  absl::StrAppend(&out, chart.Axes(per_token ? "hours per billion tokens"
-                                             : "expected time (hours, linear)",
-                                   per_token ? "dollars per billion tokens"
-                                             : "expected cost (US$, linear)"));
+  const char* x_axis = basis == Basis::kTotals ? "expected time (hours, linear)"
+                       : basis == Basis::kPerBillionTokens
+                           ? "hours per billion tokens"
+                           : "hours per training step";
+  const char* y_axis = basis == Basis::kTotals ? "expected cost (US$, linear)"
+                       : basis == Basis::kPerBillionTokens
+                           ? "dollars per billion tokens"
+                           : "dollars per training step";
+  absl::StrAppend(&out, chart.Axes(x_axis, y_axis));
   absl::StrAppend(&out, Limits(v, chart, deadline, budget));
   // The recommendation last, so it is drawn on top.
   std::stable_sort(points.begin(), points.end(),
@@ -214,8 +231,11 @@ std::string Svg(const PlanView& v) {
   if (per_token) {
     absl::StrAppend(&out,
                     "<p class=\"details\">No dataset size was given, so the "
-                    "chart shows time and cost per billion tokens; totals "
-                    "scale with the dataset.</p>");
+                    "chart shows time and cost per ",
+                    basis == Basis::kPerStep ? "training step (of the same "
+                                               "global batch everywhere)"
+                                             : "billion tokens",
+                    "; totals scale with the dataset.</p>");
   }
   return out;
 }

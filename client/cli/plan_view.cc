@@ -129,6 +129,7 @@ OptionView MakeOption(const v1::Plan& plan, bool recommended) {
     o.hours_high = KnownOr0(e.total_hours().high());
   }
   o.tokens_per_second = KnownOr0(e.tokens_per_second());
+  o.step_seconds = KnownOr0(e.step_time_seconds());
   if (e.price_known()) {
     const bool spot = h.provisioning() == v1::SPOT;
     const v1::Range& cost = spot ? e.spot_cost_usd() : e.on_demand_cost_usd();

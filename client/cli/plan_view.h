@@ -28,6 +28,7 @@ struct OptionView {
   double hourly_usd = 0;
   double tokens_per_second = 0;
   double cost_per_million_tokens = 0;
+  double step_seconds = 0;  // one optimizer step of the global batch
   std::vector<std::string> wins;   // "5.2× faster", "−35% cost"
   std::vector<std::string> loses;  // "+96% cost", "3.1× slower", ...
 };

@@ -117,10 +117,12 @@ def known(value):
 
 def plotted_options(plan):
     """(hours, cost) of every option the chart must show, recommendation
-    first; per billion tokens when the plan has no totals."""
+    first; per billion tokens when the plan has no totals, per training step
+    when it has no token throughput either."""
     rec = plan["recommendation"]
     options = [rec] + plan.get("alternatives", [])
     totals = known(rec["estimates"].get("totalHours", {}).get("expected"))
+    per_token = known(rec["estimates"].get("tokensPerSecond"))
     out = []
     for option in options:
         e = option["estimates"]
@@ -129,11 +131,15 @@ def plotted_options(plan):
             hours = e.get("totalHours", {}).get("expected")
             cost = e.get("spotCostUsd" if spot else "onDemandCostUsd",
                          {}).get("expected")
-        else:
+        elif per_token:
             tps, per_m = e.get("tokensPerSecond"), e.get(
                 "costPerMillionTokensUsd")
             hours = 1e9 / tps / 3600 if known(tps) else None
             cost = per_m * 1000 if known(per_m) and e.get("priceKnown") else None
+        else:  # per training step: a model not counted in tokens
+            step, hourly = e.get("stepTimeSeconds"), e.get("hourlyUsd")
+            hours = step / 3600 if known(step) else None
+            cost = hourly * step / 3600 if known(step) and known(hourly) else None
         if known(hours) and known(cost):
             out.append((hours, cost))
     return out, totals

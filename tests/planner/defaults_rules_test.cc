@@ -385,22 +385,31 @@ TEST_F(DefaultsRulesTest, AssumedDeadlineStillPrefersOptionsThatMeetIt) {
 TEST_F(DefaultsRulesTest, CommunicationIsAReasonOnlyOnOptionsThatLoseByIt) {
   const PlanResponse r = Plan(FlagsOnly7bFp8());
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
-  int comm = 0, other = 0;
+  int comm = 0;
   for (const struct Plan& alt : r.alternatives) {
-    bool named = false;
+    // CPUs have no fp8 peak: never an option for this job (issue 16).
+    EXPECT_NE(alt.hardware.platform, Platform::kCpu) << alt.hardware.series;
     for (const Reason& x : alt.reasons) {
-      named |= x.code == ReasonCode::kCommunicationBound;
-    }
-    if (alt.hardware.platform == Platform::kCpu) {
-      // CPUs lose on compute, with no communication: never named for it.
-      EXPECT_FALSE(named);
-      ++other;
-    } else if (named) {
-      ++comm;
+      comm += x.code == ReasonCode::kCommunicationBound;
     }
   }
   EXPECT_GT(comm, 0) << "an accelerator that loses by its communication";
-  EXPECT_GT(other, 0);
+
+  // The same job in bf16, where CPUs are options: they lose on compute,
+  // with no communication, and are never named for it.
+  PlanRequest bf16 = FlagsOnly7bFp8();
+  bf16.workload.precision = Precision::kBf16Mixed;
+  const PlanResponse b = Plan(bf16);
+  ASSERT_TRUE(b.recommendation.has_value()) << b.no_plan_reason;
+  int cpus = 0;
+  for (const struct Plan& alt : b.alternatives) {
+    if (alt.hardware.platform != Platform::kCpu) continue;
+    ++cpus;
+    for (const Reason& x : alt.reasons) {
+      EXPECT_NE(x.code, ReasonCode::kCommunicationBound) << alt.hardware.series;
+    }
+  }
+  EXPECT_GT(cpus, 0);
 }
 
 TEST_F(DefaultsRulesTest, CommunicationHeavyConfigurationIsKeptWhenBest) {

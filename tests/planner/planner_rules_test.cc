@@ -16,6 +16,7 @@ namespace accelplan::planner {
 namespace {
 
 using ::testing::Contains;
+using ::testing::HasSubstr;
 using ::testing::Not;
 
 class PlannerRulesTest : public CatalogPlannerTest {
@@ -309,7 +310,77 @@ TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
   }
 }
 
+// fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
+// CPU never trains an fp8 job (as TPU v4/v5e do not); in bf16 the same CPUs
+// are not rejected for the precision.
+TEST_F(PlannerRulesTest, RejectsCpusForFp8ButNotForBf16) {
+  Workload w = Small();
+  w.precision = Precision::kFp8;
+  const PlanResponse fp8 = Plan(Req(w));
+  int cpus = 0;
+  for (const Rejection& rej : fp8.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    ++cpus;
+    EXPECT_THAT(rej.codes, Contains(ReasonCode::kPrecisionUnsupported))
+        << rej.hardware.series;
+  }
+  EXPECT_GT(cpus, 0);
+  ASSERT_TRUE(fp8.recommendation.has_value()) << fp8.no_plan_reason;
+  EXPECT_NE(fp8.recommendation->hardware.platform, Platform::kCpu);
+  for (const struct Plan& alt : fp8.alternatives) {
+    EXPECT_NE(alt.hardware.platform, Platform::kCpu) << alt.hardware.series;
+  }
+
+  w.precision = Precision::kBf16Mixed;
+  const PlanResponse bf16 = Plan(Req(w));
+  for (const Rejection& rej : bf16.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    EXPECT_THAT(rej.codes, Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << rej.hardware.series;
+  }
+}
+
 // ------------------------------------------------------------ kernels, ops
+
+// Custom ops with CPU kernels only: no accelerator can run the model, so
+// every GPU and TPU is rejected CPU_ONLY_OPS and a CPU is planned; without
+// them no candidate carries the code.
+TEST_F(PlannerRulesTest, CpuOnlyCustomOpsRejectAcceleratorsAndPlanCpus) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 2.5e7;
+  w.dataset_examples = 1.2e6;
+  w.epochs = 10;
+  w.global_batch_size = 256;
+  w.cpu_only_custom_ops = true;
+  const PlanResponse r = Plan(Req(w));
+  int accelerators = 0;
+  for (const Rejection& rej : r.rejected) {
+    const Platform p = rej.hardware.platform;
+    if (p != Platform::kGpu && p != Platform::kTpu) continue;
+    ++accelerators;
+    EXPECT_THAT(rej.codes, Contains(ReasonCode::kCpuOnlyOps))
+        << rej.hardware.accelerator;
+    EXPECT_THAT(rej.reason, HasSubstr("CPU kernels only")) << rej.reason;
+  }
+  EXPECT_GT(accelerators, 10);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kCpu);
+  for (const struct Plan& alt : r.alternatives) {
+    EXPECT_EQ(alt.hardware.platform, Platform::kCpu) << alt.hardware.accelerator;
+  }
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.platform != Platform::kCpu) continue;
+    EXPECT_THAT(rej.codes, Not(Contains(ReasonCode::kCpuOnlyOps)));
+  }
+
+  w.cpu_only_custom_ops = false;
+  const PlanResponse plain = Plan(Req(w));
+  EXPECT_TRUE(AllRejections(plain, ReasonCode::kCpuOnlyOps).empty());
+  ASSERT_TRUE(plain.recommendation.has_value()) << plain.no_plan_reason;
+  EXPECT_NE(plain.recommendation->hardware.platform, Platform::kCpu);
+}
 
 TEST_F(PlannerRulesTest, RejectsNonGpusForCustomCudaKernels) {
   Workload w = Small();
@@ -1155,11 +1226,70 @@ TEST_F(PlannerRulesTest, MinTimeRespectsBudget) {
   ASSERT_TRUE(free.recommendation.has_value());
   const double unconstrained =
       free.recommendation->estimates.on_demand_cost_usd.expected;
-  q.goal.budget_usd = unconstrained * 0.5;
+  // A budget between the cheapest plan's cost and the fastest one's: the
+  // fastest plan within it is recommended, priced and under the budget.
+  PlanRequest cheapest = q;
+  cheapest.goal.objective = Objective::kMinCost;
+  const PlanResponse low = Plan(cheapest);
+  ASSERT_TRUE(low.recommendation.has_value());
+  ASSERT_TRUE(low.recommendation->estimates.price_known);
+  const double min_cost = low.recommendation->estimates.on_demand_cost_usd.expected;
+  ASSERT_LT(min_cost, unconstrained);
+  q.goal.budget_usd = (min_cost + unconstrained) / 2;
   const PlanResponse capped = Plan(q);
   ASSERT_TRUE(capped.recommendation.has_value()) << capped.no_plan_reason;
+  EXPECT_TRUE(capped.recommendation->estimates.price_known);
   EXPECT_LE(capped.recommendation->estimates.on_demand_cost_usd.expected,
             q.goal.budget_usd);
+}
+
+// SPEC §4: an unknown price ranks below every priced one, and a budget
+// cannot be checked against it: under a budget an unpriced candidate is
+// never the recommendation (it stays an alternative with PRICE_UNKNOWN);
+// without a budget the ranking alone decides.
+TEST_F(PlannerRulesTest, UnpricedHardwareIsNeverRecommendedUnderABudget) {
+  PlanRequest q = Req(Medium());
+  q.goal.objective = Objective::kMinTime;
+  // Half the cost of the fastest plan: every priced option is over it.
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value());
+  q.goal.budget_usd = free.recommendation->estimates.on_demand_cost_usd.expected * 0.5;
+  const PlanResponse capped = Plan(q);
+  bool unpriced_alternative = false;
+  for (const planner::Plan& alt : capped.alternatives) {
+    if (alt.estimates.price_known) continue;
+    for (const Reason& why : alt.reasons) {
+      unpriced_alternative |= why.code == ReasonCode::kPriceUnknown;
+    }
+  }
+  ASSERT_TRUE(unpriced_alternative) << "the case needs an unpriced viable option";
+  if (capped.recommendation) {
+    EXPECT_TRUE(capped.recommendation->estimates.price_known)
+        << capped.recommendation->hardware.accelerator;
+    EXPECT_LE(capped.recommendation->estimates.on_demand_cost_usd.expected,
+              q.goal.budget_usd);
+  } else {
+    EXPECT_THAT(capped.no_plan_reason, HasSubstr("PRICE_UNKNOWN"));
+  }
+
+  // Silent without a budget: only unpriced hardware allowed, it is planned.
+  PlanRequest only_unpriced = Req(Medium());
+  for (const planner::Plan& alt : capped.alternatives) {
+    if (!alt.estimates.price_known) {
+      only_unpriced.constraints.allowed_series = {alt.hardware.series};
+      break;
+    }
+  }
+  const PlanResponse unbudgeted = Plan(only_unpriced);
+  ASSERT_TRUE(unbudgeted.recommendation.has_value()) << unbudgeted.no_plan_reason;
+  EXPECT_FALSE(unbudgeted.recommendation->estimates.price_known);
+  // ... and with one it is not.
+  only_unpriced.goal.budget_usd = 1e6;
+  const PlanResponse budgeted = Plan(only_unpriced);
+  EXPECT_FALSE(budgeted.recommendation.has_value());
+  EXPECT_THAT(budgeted.no_plan_reason, HasSubstr("unknown price"));
+  ASSERT_FALSE(budgeted.alternatives.empty());
+  EXPECT_FALSE(budgeted.alternatives.front().estimates.price_known);
 }
 
 TEST_F(PlannerRulesTest, WarnsWithoutDatasetSize) {
@@ -1432,6 +1562,49 @@ TEST_F(PlannerRulesTest, WarnsForUnknownCurrentHardware) {
   q.current_setup.hardware = "quantum-annealer-9000";
   const PlanResponse r = Plan(q);
   EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kAssumption));
+}
+
+// ------------------------------------------------------------ catalog checks
+
+std::vector<std::string> Fields(const std::vector<FieldViolation>& v) {
+  std::vector<std::string> out;
+  for (const FieldViolation& f : v) out.push_back(f.field);
+  return out;
+}
+
+// keep_current_hardware pins the plan to the current hardware: without one
+// the catalog knows, the request is refused naming the field, never planned
+// with the constraint silently dropped.
+TEST_F(PlannerRulesTest, KeepCurrentHardwareNeedsHardwareTheCatalogKnows) {
+  Workload w = Small();
+  Constraints keep;
+  keep.keep_current_hardware = true;
+  CurrentSetup cur;
+  const std::vector<FieldViolation> none_given =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  EXPECT_THAT(Fields(none_given), testing::ElementsAre("constraints.keep_current_hardware"));
+  cur.hardware = "quantum-annealer-9000";
+  const std::vector<FieldViolation> unknown =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  ASSERT_THAT(Fields(unknown), testing::ElementsAre("constraints.keep_current_hardware"));
+  EXPECT_THAT(unknown[0].description, HasSubstr("quantum-annealer-9000"));
+  // A name longer than the echo limit is quoted cut short.
+  cur.hardware = std::string(200, 'x');
+  const std::vector<FieldViolation> long_name =
+      planner_->CheckAgainstCatalog(w, keep, cur);
+  ASSERT_EQ(long_name.size(), 1u);
+  EXPECT_LT(long_name[0].description.size(), 200u);
+
+  // Silent for a machine type, an accelerator, a series or legacy hardware
+  // the catalog knows, and whenever the hardware is not to be kept.
+  for (const char* known : {"a3-highgpu-8g", "tpu-v5e", "TPU v5p", "NVIDIA H100 80GB",
+                            "N2", "nvidia-tesla-k80"}) {
+    cur.hardware = known;
+    EXPECT_TRUE(planner_->CheckAgainstCatalog(w, keep, cur).empty()) << known;
+  }
+  cur.hardware = "quantum-annealer-9000";
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(w, Constraints{}, cur).empty());
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(w, Constraints{}, CurrentSetup{}).empty());
 }
 
 }  // namespace

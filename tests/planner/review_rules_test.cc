@@ -274,6 +274,71 @@ TEST_F(ReviewRulesTest, RoundsLargeTpuBatchTo1024AndWidthsTo8) {
   EXPECT_THAT(m->layer_widths, ElementsAre(304, 1000));
 }
 
+// A batch that rounds up to a multiple of 1024 on the multiple-of-64 rule
+// (990 -> 1024) meets the other documented tiling, so the widths need only
+// be multiples of 8: 360 stays, 300 -> 304. A batch that rounds to anything
+// else keeps the multiple-of-128 widths (S2: 100 -> 128, 300 -> 384).
+TEST_F(ReviewRulesTest, BatchRoundedTo1024KeepsWidthsOnMultiplesOf8) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 990;
+  r.current_setup.layer_widths = {360, 300, 1024};
+  const Remedy* m = nullptr;
+  const std::vector<Remedy> remedies = PlanRemedies(r);
+  m = Find(remedies, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 1024);
+  EXPECT_THAT(m->layer_widths, ElementsAre(360, 304, 1024));
+
+  r.current_setup.current_global_batch_size = 900;  // -> 960, not 1024
+  const std::vector<Remedy> smaller = PlanRemedies(r);
+  m = Find(smaller, RemedyKind::kFixTensorShapes);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->global_batch_size, 960);
+  EXPECT_THAT(m->layer_widths, ElementsAre(384, 384, 1024));
+}
+
+// A shapes proposal meeting either documented tiling is accepted; one that
+// meets neither still pads. What a proposal leaves out stays as it is.
+TEST_F(ReviewRulesTest, AcceptsShapesMeetingEitherTpuTiling) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 990;
+  r.current_setup.layer_widths = {360};
+  auto shapes = [](const std::string& label, int64_t batch,
+                   std::vector<int64_t> widths) {
+    Proposal p = RemedyP(RemedyKind::kFixTensorShapes, label);
+    p.remedy->global_batch_size = batch;
+    p.remedy->layer_widths = std::move(widths);
+    return p;
+  };
+  const std::vector<Proposal> accepted = {
+      shapes("1024/360", 1024, {360}),   // 1024-batch tiling
+      shapes("1024/384", 1024, {384}),   // both
+      shapes("1088/384", 1088, {384}),   // 64-batch tiling
+      shapes("2048/", 2048, {}),         // widths unchanged (360)
+  };
+  const std::vector<Proposal> refused = {
+      shapes("1000/360", 1000, {360}),   // batch on neither multiple
+      shapes("1088/360", 1088, {360}),   // 64-batch needs 128-wide features
+      shapes("2048/362", 2048, {362}),   // 362 is not a multiple of 8
+      shapes("/384", 0, {384}),          // batch unchanged (990)
+  };
+  for (const Proposal& p : accepted) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+        << p.label << ": " << out.verdicts[0].reason;
+  }
+  for (const Proposal& p : refused) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected) << p.label;
+    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
+        << p.label;
+  }
+}
+
 TEST_F(ReviewRulesTest, UsesLargeRuleWhenToleratedBatchIsLarge) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   r.current_setup.current_global_batch_size = 100;
@@ -492,6 +557,41 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
   return out;
 }
 
+// A budget cannot be checked against an unknown price: an unpriced
+// hardware proposal stays VIABLE with PRICE_UNKNOWN under a budget, never
+// RECOMMENDED; without a budget the same proposal can be.
+TEST_F(ReviewRulesTest, UnpricedHardwareIsNotRecommendedUnderABudget) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.as_of = "2026-09-26";
+  r.proposals = {HwP("TPU7x", Platform::kTpu, "tpu7x")};
+  const ReviewResponse free = Review(r);
+  ASSERT_EQ(free.verdicts.size(), 1u);
+  ASSERT_NE(free.verdicts[0].verdict, Verdict::kRejected) << free.verdicts[0].reason;
+  ASSERT_TRUE(free.verdicts[0].plan.has_value());
+  ASSERT_FALSE(free.verdicts[0].plan->estimates.price_known)
+      << "the case needs hardware without a catalog price";
+  EXPECT_EQ(free.verdicts[0].verdict, Verdict::kRecommended);
+  EXPECT_FALSE(Has(free.verdicts[0], ReasonCode::kPriceUnknown));
+
+  r.goal.budget_usd = 50000;
+  r.proposals.push_back(HwP("v5p", Platform::kTpu, "tpu-v5p"));
+  const ReviewResponse capped = Review(r);
+  ASSERT_EQ(capped.verdicts.size(), 2u);
+  EXPECT_EQ(capped.verdicts[0].verdict, Verdict::kViable) << capped.verdicts[0].reason;
+  EXPECT_TRUE(Has(capped.verdicts[0], ReasonCode::kPriceUnknown));
+  // The priced proposal is judged as usual and takes the recommendation.
+  EXPECT_FALSE(Has(capped.verdicts[1], ReasonCode::kPriceUnknown));
+  EXPECT_EQ(capped.verdicts[1].verdict, Verdict::kRecommended)
+      << capped.verdicts[1].reason;
+  // Alone under the budget it is still not recommended.
+  r.proposals.pop_back();
+  const ReviewResponse alone = Review(r);
+  ASSERT_EQ(alone.verdicts.size(), 1u);
+  EXPECT_EQ(alone.verdicts[0].verdict, Verdict::kViable);
+  EXPECT_TRUE(Has(alone.verdicts[0], ReasonCode::kPriceUnknown));
+}
+
 TEST_F(ReviewRulesTest, PlansMultisliceMeshForProposedSlices) {
   ReviewRequest r = TpuSlices({});
   r.proposals = {HwP("2 x v5e-256", Platform::kTpu, "tpu-v5e", "16x16", 2)};
@@ -576,6 +676,109 @@ TEST_F(ReviewRulesTest, RecommendsTheHardwarePlanTrainingRanksFirst) {
   }
 }
 
+// SPEC §4: the DCN degrees multiply to the slice count. The rejection names
+// both numbers; a proposal's hardware layout is held to the same rule; a
+// current mesh that breaks it is reported as a warning.
+TEST_F(ReviewRulesTest, DcnProductMustEqualSliceCountEverywhere) {
+  ReviewRequest r = TpuSlices({}, 4);
+  MultisliceMesh two;
+  two.dcn_data_parallelism = 2;
+  MultisliceMesh four;
+  four.dcn_data_parallelism = 4;
+  r.proposals = {MeshP("dcn 2 of 4", 4, two), MeshP("dcn 4 of 4", 4, four)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("= 2)"));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("slices (4)"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected) << out.verdicts[1].reason;
+
+  // Hardware with a stated layout: 4 slices laid out over 2 DCN ranks.
+  Proposal hw_bad = HwP("4 x v5e-256, dcn 2", Platform::kTpu, "tpu-v5e", "16x16", 4);
+  hw_bad.hardware->layout = DistributionProposal{};
+  hw_bad.hardware->layout->mesh = two;
+  Proposal hw_good = hw_bad;
+  hw_good.label = "4 x v5e-256, dcn 4";
+  hw_good.hardware->layout->mesh = four;
+  r.proposals = {hw_bad, hw_good};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("slices (4)"));
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNotApplicable))
+      << out.verdicts[1].reason;
+
+  // The current mesh: warned when its DCN product is not the slice count.
+  auto warned = [](const ReviewResponse& o) {
+    for (const Reason& w : o.warnings) {
+      if (w.code == ReasonCode::kNotApplicable &&
+          w.message.find("Current mesh") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  r.proposals = {MeshP("dcn 4 of 4", 4, four)};
+  r.current_setup.mesh = two;
+  EXPECT_TRUE(warned(Review(r)));
+  r.current_setup.mesh = four;
+  EXPECT_FALSE(warned(Review(r)));
+}
+
+// SPEC §4: Multislice needs identical slices. Current slices of different
+// topologies cannot train one model across DCN; identical ones can.
+TEST_F(ReviewRulesTest, MultisliceOverDifferentCurrentSlicesNeedsIdenticalSlices) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.current_setup.tpu_topology.clear();
+  r.current_setup.slice_topologies = {"16x16", "8x16"};
+  r.proposals = {
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 2)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  bool warned = false;
+  for (const Reason& w : out.warnings) {
+    warned |= w.code == ReasonCode::kNeedsIdenticalSlices;
+  }
+  EXPECT_TRUE(warned);
+
+  r.current_setup.slice_topologies = {"16x16", "16x16"};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended) << out.verdicts[0].reason;
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  for (const Reason& w : out.warnings) {
+    EXPECT_NE(w.code, ReasonCode::kNeedsIdenticalSlices) << w.message;
+  }
+}
+
+// SPEC §4: a layout that replicates the model in each slice (data parallel
+// over DCN) must fit one slice's memory; else HBM_TOO_SMALL naming FSDP over
+// DCN. A model one slice holds is recommended the same way.
+TEST_F(ReviewRulesTest, DataParallelAcrossSlicesNeedsAReplicaToFitOneSlice) {
+  ReviewRequest r = TpuSlices({}, 4);  // 4 x v5e 16x16, 6.7B: fits a slice
+  r.proposals = {
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 4)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended) << out.verdicts[0].reason;
+
+  // 500B parameters: 8 TB of model state, over one slice's 256 x 16 GB
+  // chips but within the four slices' 1,024.
+  r.workload.parameter_count = 5e11;
+  r.proposals.push_back(
+      DistP("fsdp over DCN", Strategy::kMultislice, DcnParallelism::kFsdp, 4));
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("FSDP over DCN"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected) << out.verdicts[1].reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ReviewRequest r = TpuSlices({});
   r.current_setup = CurrentSetup{};
@@ -585,8 +788,13 @@ TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ASSERT_EQ(out.verdicts.size(), 2u);
   EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected)
       << out.verdicts[0].reason;
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsMultiHostSlices))
+      << out.verdicts[0].reason;
+  // The alternative: one multi-host slice of the same 16 chips (4x4).
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("4x4"));
   EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
       << out.verdicts[1].reason;
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNeedsMultiHostSlices));
 }
 
 TEST_F(ReviewRulesTest, RejectsLegacyHardwareProposalsWithoutCrashing) {
