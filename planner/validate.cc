@@ -154,6 +154,15 @@ void CheckModelDetails(const Workload& w, Checker& c) {
                        " heads, ", s.num_kv_heads, " KV heads)"));
   }
   c.Text("workload.model_name", w.model_name);
+  // Adapters train on a base model whose size decides memory and FLOPs.
+  const bool adapters = w.training_method == TrainingMethod::kLora ||
+                        w.training_method == TrainingMethod::kQlora;
+  if (adapters && w.parameter_count <= 0 && w.model_name.empty() &&
+      (s.layers <= 0 || s.hidden_size <= 0)) {
+    c.Add("workload.training_method",
+          "LoRA/QLoRA needs the base model's size: give parameter_count, "
+          "transformer_shape or model_name");
+  }
   c.Integer("workload.micro_batch_size", w.micro_batch_size,
             L::kMaxGlobalBatchSize);
   if (w.global_batch_size > 0 && w.micro_batch_size > w.global_batch_size) {

@@ -143,5 +143,27 @@ TEST(ValidateModelDetails, AHardwareProposalsLayoutIsChecked) {
               Named("proposals[0].hardware.layout.pipeline_parallelism"));
 }
 
+TEST(ValidateModelDetails, AdaptersNeedTheBaseModelsSize) {
+  PlanRequest r;
+  r.workload.training_method = TrainingMethod::kLora;
+  EXPECT_THAT(ValidatePlanRequest(r), Named("workload.training_method"));
+  r.workload.training_method = TrainingMethod::kQlora;
+  EXPECT_THAT(ValidatePlanRequest(r), Named("workload.training_method"));
+  for (int given = 0; given < 3; ++given) {
+    PlanRequest ok;
+    ok.workload.training_method = TrainingMethod::kLora;
+    if (given == 0) ok.workload.parameter_count = 8e9;
+    if (given == 1) ok.workload.model_name = "llama-3.1-8b";
+    if (given == 2) {
+      ok.workload.transformer_shape.layers = 32;
+      ok.workload.transformer_shape.hidden_size = 4096;
+    }
+    EXPECT_THAT(ValidatePlanRequest(ok), IsEmpty()) << given;
+  }
+  PlanRequest full;  // full training with no size is a different question
+  full.workload.training_method = TrainingMethod::kFullFineTune;
+  EXPECT_THAT(ValidatePlanRequest(full), IsEmpty());
+}
+
 }  // namespace
 }  // namespace accelplan::planner
