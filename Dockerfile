@@ -23,6 +23,8 @@ COPY cmake/ cmake/
 COPY proto/ proto/
 COPY catalog/ catalog/
 COPY planner/ planner/
+COPY api/ api/
+COPY core/ core/
 COPY server/ server/
 COPY client/ client/
 COPY bench/ bench/

@@ -49,8 +49,12 @@ using AnswerTable = absl::flat_hash_map<std::string, Answer>;
 Answer Precompute(const planner::Planner& planner,
                   const v1::PlanTrainingRequest& request) {
   Answer a;
+  // The same date the real server judges as_of against (a replay table is
+  // built at start-up, well inside one day).
+  core::CallOptions options;
+  options.context.today = core::TodayUtc();
   a.status = server::ToGrpcStatus(
-      core::PlanTraining(planner, request, {}, &a.response));
+      core::PlanTraining(planner, request, options, &a.response));
   return a;
 }
 
