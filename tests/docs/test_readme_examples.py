@@ -297,7 +297,10 @@ def check_expectation(command, expression, server, where):
 def check_one_screen(out, where):
     lines = out.rstrip("\n").split("\n")
     assert len(lines) <= 30, "%d lines, not one screen: %s" % (len(lines), where)
-    for text in lines:
+    # The launch command (last line) is printed whole, never cut: it holds
+    # the --emit path the user chose (here inside the build folder, whose
+    # path CI chooses), so only the other lines must fit 120 columns.
+    for text in lines[:-1]:
         assert len(text) <= 120, "line over 120 columns (%d): %s\n%s" % (
             len(text), text, where)
 
