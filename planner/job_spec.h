@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "planner/types.h"
+#include "planner/util.h"  // AppendJsonString
 
 namespace accelplan::planner {
 
@@ -97,10 +98,6 @@ RunPlatformChoice ChooseRunPlatform(const RunPlatformInput& input);
 
 // "SPOT", "FLEX_START" or "STANDARD" (on-demand and reservations).
 const char* VertexSchedulingStrategy(Provisioning provisioning);
-
-// Appends `value` to `out` as a JSON string literal (quotes included),
-// escaping quotes, backslashes and control characters.
-void AppendJsonString(std::string_view value, std::string* out);
 
 }  // namespace accelplan::planner
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include "absl/strings/string_view.h"
 
 namespace accelplan::planner {
@@ -24,6 +25,10 @@ int CompareVersions(absl::string_view a, absl::string_view b);
 // vendor words "nvidia" and "tesla" dropped: "TPU v5e" -> "tpuv5e",
 // "nvidia-tesla-t4" -> "t4".
 std::string NormalizeName(absl::string_view name);
+
+// Appends `value` to `out` as a JSON string literal (quotes included),
+// escaping quotes, backslashes and control characters.
+void AppendJsonString(std::string_view value, std::string* out);
 
 }  // namespace accelplan::planner
 
