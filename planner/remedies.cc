@@ -213,25 +213,23 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
 
 std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
                                              const Index& index, const Job& job,
+                                             const Space& space,
                                              const Candidate& best) {
-  const Family* current = nullptr;
-  for (const Family& f : index.families) {
-    if ((job.current_accelerator != nullptr && f.accelerator == job.current_accelerator) ||
-        (job.current_accelerator == nullptr && job.current_series != nullptr &&
-         f.series == job.current_series && f.accelerator == nullptr)) {
-      current = &f;
-      break;
-    }
-  }
+  const Family* current = CurrentFamily(index, job);
   if (current == nullptr || !best.config || !best.config->price_known) {
     return std::nullopt;
   }
+  // Today's setup as it runs: its size, no deadline or budget to meet.
   Job relaxed = job;
   relaxed.constraints.keep_current_hardware = false;
   relaxed.deadline_hours = std::numeric_limits<double>::infinity();
   relaxed.goal.budget_usd = 0;
-  const Candidate c = Evaluate(catalog, relaxed, *current, job.current_devices,
-                               job.current.tpu_topology, job.current.slice_count);
+  Pins pins;
+  pins.devices = job.current_devices;
+  pins.topology = job.current.tpu_topology;
+  pins.slices = job.current.slice_count;
+  Candidate c = EvaluateFamily(catalog, relaxed, *current, pins);
+  SelectPoint(relaxed, space.norm, c);
   if (!c.config || !c.config->price_known || !c.viable()) return std::nullopt;
   Savings s;
   s.current_hardware = job.current.hardware;

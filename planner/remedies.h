@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "planner/engine.h"
+#include "planner/space.h"
 #include "planner/types.h"
 
 namespace accelplan::planner::internal {
@@ -57,6 +58,7 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
 
 std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
                                              const Index& index, const Job& job,
+                                             const Space& space,
                                              const Candidate& best);
 
 }  // namespace accelplan::planner::internal

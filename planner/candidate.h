@@ -1,0 +1,114 @@
+// The candidate space: every family's feasible configurations for a job.
+#ifndef ACCELPLAN_PLANNER_CANDIDATE_H_
+#define ACCELPLAN_PLANNER_CANDIDATE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/index.h"
+#include "planner/job.h"
+#include "planner/memory_model.h"
+#include "planner/time_model.h"
+#include "planner/types.h"
+
+namespace accelplan::planner::internal {
+
+// A family at a chosen size and layout, with its numbers: one point of the
+// candidate space.
+struct Config {
+  const Shape* shape = nullptr;
+  int units = 1;  // VMs of `shape` (GPU/CPU) or slices (TPU)
+  int devices = 1;
+  int hosts = 1;
+  int slices = 1;
+  ShardingLayout layout;
+  Strategy strategy = Strategy::kSingleDevice;
+  Recompute recompute = Recompute::kUnspecified;  // the level chosen
+  int accumulation_steps = 1;  // gradient accumulation micro-steps
+  MemoryEstimate memory;
+  double required_bytes = 0;  // per device
+  double usable_bytes = 0;    // per device after headroom
+  bool fits = false;
+  // Every layout needs more data-parallel ranks than the stated global
+  // batch has sequences (`min_ranks` is the fewest any layout needs).
+  bool batch_too_small = false;
+  int min_ranks = 0;
+  StepTimeEstimate step;
+  double peak_flops = 0;  // per device at the job's precision
+  MfuRange mfu;
+  Range hours;
+  double hourly_on_demand = 0;
+  double hourly_spot = 0;
+  bool on_demand_known = false;
+  bool spot_known = false;
+  double hourly = 0;  // at the chosen provisioning
+  Range cost;          // at the chosen provisioning
+  bool price_known = false;
+  bool comm_bound = false;
+  double comm_link_bytes_per_s = 0;  // the link that bounds it
+  double tokens_per_second = 0;
+  // How this shape is obtained under the request (on-demand first, else
+  // what the request allows).
+  Provisioning provisioning = Provisioning::kOnDemand;
+};
+
+// What a caller fixes about the configurations a family yields: the current
+// hardware kept (keep_current_hardware) or a reviewed proposal. Zero/empty
+// fields fix nothing.
+struct Pins {
+  int devices = 0;       // accelerator count
+  std::string topology;  // TPU slice topology ("4x4")
+  int slices = 0;        // TPU slices
+  // A machine type kept exactly as given ("a2-highgpu-8g"): only its
+  // shapes are searched, at any count of it.
+  std::string machine_type;
+  // A reviewed distribution proposal: only layouts of this strategy
+  // (kDataParallel, kFsdp, kTensorParallel / kPipelineParallel / kHybrid).
+  Strategy strategy = Strategy::kUnspecified;
+  bool sizes() const { return devices > 0 || !topology.empty() || slices > 0; }
+};
+
+// One family's share of the candidate space: the hard rules it fails, and
+// its feasible points (they fit, meet the deadline and the budget). `config`
+// is the point the scorer selects (planner/scorer.h); for a family rejected
+// on time or money it is the point that came closest.
+struct Candidate {
+  const Family* family = nullptr;
+  std::vector<ReasonCode> codes;  // hard rejections; empty = viable
+  std::vector<std::string> why;   // one human line per code
+  std::vector<Reason> notes;      // warnings that travel with the plan
+  std::vector<Config> points;     // feasible points, ascending in devices
+  std::optional<Config> config;   // the selected point
+  Provisioning provisioning = Provisioning::kOnDemand;
+  // Accelerators in the smallest shape the request can obtain (offered on
+  // its platform, with its provisioning); the family's smallest otherwise.
+  int smallest_obtainable_devices = 0;
+  // The most devices the policy's search caps allow this family (0: no
+  // multi-unit search); a selected point there says so (planner/policy.h).
+  int search_cap_devices = 0;
+  bool eos_soon = false;
+  bool on_workload_list = false;
+  bool price_unknown = false;
+  // Misses the deadline MIN_COST assumes when none is given: kept (an
+  // assumption never rejects), ranked after every candidate that meets it.
+  bool misses_assumed_deadline = false;
+  double score = 0;  // objective value; lower is better
+  // The same score with the exposed communication taken out of its time
+  // and cost: when it beats the winner, communication is why it loses.
+  double score_without_comm = 0;
+  bool viable() const { return codes.empty(); }
+  void Reject(ReasonCode code, std::string why_line);
+};
+
+// Stages 3-5 for one family: hard rules (planner/rules.cc), the sizes and
+// layouts that fit with their estimates (planner/sizing.cc), then deadline
+// and budget (planner/family_space.cc). The candidate carries its feasible
+// points; the scorer selects one and ranks the families (planner/scorer.h).
+Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
+                         const Family& family, const Pins& pins = {});
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_CANDIDATE_H_

@@ -1,0 +1,202 @@
+// Stage 5: the numbers of one point.
+#include "planner/estimates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/engine_common.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+using catalog::MachineType;
+
+double PeakFlops(const Family& f, const Shape& s, Precision p,
+                 std::vector<std::string>* sources, std::string* note) {
+  if (f.platform == Platform::kCpu) {
+    const catalog::Series& series = *f.series;
+    const int vcpus = s.machine->vcpus.value_or(0);
+    if (vcpus <= 0) return 0;
+    if (p == Precision::kFp64Required && IsFine(series.fp64_flops_per_vcpu)) {
+      if (sources) AddSource(*sources, series.fp64_flops_per_vcpu->source_id);
+      return series.fp64_flops_per_vcpu->value * vcpus;
+    }
+    if (!IsFine(series.fp32_flops_per_vcpu)) return 0;
+    if (sources) AddSource(*sources, series.fp32_flops_per_vcpu->source_id);
+    double v = series.fp32_flops_per_vcpu->value * vcpus;
+    if (p == Precision::kFp64Required) {
+      v /= 2;  // half the fp32 rate: SIMD lanes hold half as many doubles
+      if (note) *note = "CPU fp64 peak taken as half the fp32 peak.";
+    }
+    return v;
+  }
+  const Accelerator* a = f.accelerator;
+  if (a == nullptr) return 0;
+  const std::optional<catalog::Fact>* fact = nullptr;
+  switch (p) {
+    case Precision::kFp16Mixed:
+      fact = IsFine(a->peak_fp16) ? &a->peak_fp16 : &a->peak_bf16;
+      break;
+    case Precision::kFp32:
+      fact = IsFine(a->peak_fp32) ? &a->peak_fp32 : &a->peak_tf32;
+      break;
+    case Precision::kFp8: fact = &a->peak_fp8; break;
+    case Precision::kFp64Required: fact = &a->peak_fp64; break;
+    default:
+      fact = IsFine(a->peak_bf16) ? &a->peak_bf16 : &a->peak_fp16;
+      break;
+  }
+  if (fact != nullptr && IsFine(*fact)) {
+    if (sources) AddSource(*sources, (*fact)->source_id);
+    return (*fact)->value;
+  }
+  if (p == Precision::kFp32 && IsFine(a->peak_bf16) &&
+      a->platform == catalog::Platform::kTpu) {
+    // XLA runs fp32 matmuls as several bf16 passes; a third of the bf16 peak
+    // is a stated assumption.
+    if (note) *note = "TPU fp32 peak assumed a third of the bf16 peak.";
+    if (sources) AddSource(*sources, a->peak_bf16->source_id);
+    return a->peak_bf16->value / 3;
+  }
+  return 0;
+}
+
+DeviceClass ClassOf(const Family& f) {
+  switch (f.platform) {
+    case Platform::kTpu: return DeviceClass::kTpu;
+    case Platform::kCpu: return DeviceClass::kCpu;
+    default: return f.modern ? DeviceClass::kModernGpu : DeviceClass::kOlderGpu;
+  }
+}
+
+TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
+                                const ShardingLayout& layout) {
+  TpTraffic out;
+  const TransformerShape& shape = job.workload.transformer_shape;
+  const int tp = std::max(1, layout.tensor);
+  const int pp = std::max(1, layout.pipeline);
+  if (tp <= 1 || shape.hidden_size <= 0) return out;
+  const int replicas = std::max(1, n / (tp * pp));
+  const double tokens_per_replica = job.tokens_per_step / replicas;
+  out.bytes = 4.0 * shape.layers / pp * tokens_per_replica * shape.hidden_size * 2.0;
+  out.link_bytes_per_s =
+      f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+  return out;
+}
+
+void EstimateTime(const Job& job, const Family& f, Config& c) {
+  const int n = c.devices;
+  if (job.classical) {
+    c.mfu = DefaultMfu(ClassOf(f), ModelKind::kTabular);
+  } else {
+    c.mfu = DefaultMfu(ClassOf(f), job.workload.model_kind);
+  }
+  StepTimeInput in;
+  in.devices = n;
+  in.peak_flops_per_device = c.peak_flops;
+  in.mfu_low = c.mfu.low;
+  in.mfu_high = c.mfu.high;
+  double flops_per_token = job.flops_per_unit;
+  if (c.recompute == Recompute::kFull &&
+      job.workload.recompute != Recompute::kFull) {
+    flops_per_token *= 8.0 / 6.0;  // full recompute: one extra forward pass
+  }
+  in.flops_per_step_total = flops_per_token * job.tokens_per_step;
+  const double wire = GradientWireBytesPerParam(job.precision);
+  const double grad_bytes = job.params * wire;
+  const bool multi_host = c.hosts > 1;
+  const double link = f.platform == Platform::kTpu
+                          ? f.ici_bytes_per_s
+                          : (multi_host ? f.inter_vm_bytes_per_s
+                                        : f.intra_vm_bytes_per_s);
+  const int per_slice = c.slices > 0 ? n / c.slices : n;
+  const int tp = std::max(1, c.layout.tensor);
+  const int pp = std::max(1, c.layout.pipeline);
+  const int replicas = std::max(1, n / (tp * pp));
+  if (!job.classical && job.model_size_known && n > 1 &&
+      job.workload.per_device_memory_gib <= 0) {
+    if (c.layout.zero_stage == 3) {
+      in.fsdp_bytes = job.params * 2.0 / tp;
+      in.fsdp_size = c.layout.fsdp;
+      in.fsdp_link_bytes_per_s = link;
+    } else if (c.slices <= 1) {
+      // Plain or ZeRO-1 data parallel: each replica all-reduces (or
+      // reduce-scatters + all-gathers, the same volume) its gradient shard.
+      in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+      in.ring_size = replicas;
+      in.link_bytes_per_s =
+          f.platform == Platform::kGpu && c.hosts > pp ? f.inter_vm_bytes_per_s
+                                                       : link;
+    } else {
+      in.bytes_allreduce_per_step = grad_bytes;
+      in.ring_size = per_slice;
+      in.link_bytes_per_s = link;
+    }
+    if (c.slices > 1) {
+      in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
+      in.dcn_size = c.slices;
+      in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+    }
+    const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);
+    if (traffic.bytes > 0) {
+      in.tp_bytes_allreduce_per_step = traffic.bytes;
+      in.tp_size = tp;
+      in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
+    }
+    if (pp > 1) {
+      const int seq = std::max(1, job.sequence_length);
+      in.pipeline_stages = pp;
+      // Clamped before the cast: absurd-but-valid batches must not overflow.
+      in.microbatches = static_cast<int>(
+          std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
+    }
+  }
+  c.step = EstimateStepTime(in);
+  // A flag for the reasons only: communication lengthens the step, it
+  // never removes a configuration.
+  c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
+  c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
+  if (c.step.step_seconds_expected > 0) {
+    c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
+  }
+  if (job.has_dataset) {
+    const double steps = job.tokens / job.tokens_per_step;
+    if (job.classical) {
+      const double eff_fast = n * c.peak_flops * c.mfu.high;
+      const double eff_slow = n * c.peak_flops * c.mfu.low;
+      c.hours.low = job.training_flops / eff_fast / 3600;
+      c.hours.high = job.training_flops / eff_slow / 3600;
+      c.hours.expected = job.training_flops /
+                         (n * c.peak_flops * c.mfu.expected()) / 3600;
+    } else {
+      c.hours.low = steps * c.step.step_seconds_fast / 3600;
+      c.hours.expected = steps * c.step.step_seconds_expected / 3600;
+      c.hours.high = steps * c.step.step_seconds_slow / 3600;
+    }
+  }
+}
+
+void Price(const Job& job, Config& c, Provisioning prov) {
+  const Shape& s = *c.shape;
+  c.on_demand_known = s.on_demand_hourly.has_value();
+  c.spot_known = s.spot_hourly.has_value();
+  c.hourly_on_demand = s.on_demand_hourly.value_or(0) * c.units;
+  c.hourly_spot = s.spot_hourly.value_or(0) * c.units;
+  c.price_known = prov == Provisioning::kSpot ? c.spot_known : c.on_demand_known;
+  c.hourly = prov == Provisioning::kSpot ? c.hourly_spot : c.hourly_on_demand;
+  if (job.has_dataset && c.price_known) {
+    c.cost = {c.hours.low * c.hourly, c.hours.expected * c.hourly,
+              c.hours.high * c.hourly};
+  }
+}
+
+}  // namespace accelplan::planner::internal

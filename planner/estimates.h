@@ -1,0 +1,42 @@
+// Stage 5: the numbers of one point — peak throughput at the job's
+// precision, step time (compute, exposed communication, pipeline bubble),
+// total hours and price.
+#ifndef ACCELPLAN_PLANNER_ESTIMATES_H_
+#define ACCELPLAN_PLANNER_ESTIMATES_H_
+
+#include <string>
+#include <vector>
+
+#include "planner/candidate.h"
+
+namespace accelplan::planner::internal {
+
+// Peak FLOPS per device of a shape at a precision (0: the catalog has
+// none); `sources` collects the facts used, `note` an assumption made.
+double PeakFlops(const Family& f, const Shape& s, Precision p,
+                 std::vector<std::string>* sources, std::string* note);
+
+// The MFU band's device class.
+DeviceClass ClassOf(const Family& f);
+
+// Megatron TP: 4 activation all-reduces per layer (2 forward, 2 backward)
+// of tokens × hidden 16-bit values per TP group, inside the VM/slice; on
+// the critical path. The same whatever the pipeline depth: layers per stage
+// (L/p) times tokens per replica (T·t·p/n).
+struct TpTraffic {
+  double bytes = 0;
+  double link_bytes_per_s = 0;
+};
+TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
+                                const ShardingLayout& layout);
+
+// Fills c.mfu, c.step, c.comm_*, c.tokens_per_second and c.hours from the
+// point's size and layout.
+void EstimateTime(const Job& job, const Family& f, Config& c);
+
+// Fills the point's hourly prices and cost range under a provisioning.
+void Price(const Job& job, Config& c, Provisioning prov);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_ESTIMATES_H_

@@ -1,0 +1,268 @@
+// Stages 3-5 for one family: its hard rules, its sizes, the points that fit,
+// and of those the ones that meet the deadline and the budget — the
+// family's share of the candidate space.
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/candidate.h"
+#include "planner/engine_common.h"
+#include "planner/estimates.h"
+#include "planner/rules.h"
+#include "planner/sizing.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// What evaluating every size found.
+struct Fitting {
+  std::vector<Config> points;  // the sizes that hold the job
+  double best_required = -1;   // per device, the last size that did not fit
+  double best_usable = 0;
+  // The smallest size whose every layout needs more data-parallel ranks
+  // than the stated batch has sequences.
+  std::optional<Config> batch_limited;
+};
+
+Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
+                      const Pins& pins, bool stop_at_first) {
+  Fitting out;
+  out.points.reserve(sizes.options.size());
+  for (const SizeOption& o : sizes.options) {
+    Config c = BuildPoint(job, f, o, pins.strategy);
+    if (!c.fits) {
+      if (c.batch_too_small) {
+        if (!out.batch_limited) out.batch_limited = c;
+      } else {
+        out.best_required = c.required_bytes;
+        out.best_usable = c.usable_bytes;
+      }
+      continue;
+    }
+    out.points.push_back(std::move(c));
+    if (stop_at_first) break;
+  }
+  return out;
+}
+
+// Nothing fits: the codes that say why (a size the constraints excluded
+// would have held it; too little memory; too small a batch).
+void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
+                       const SizeSearch& sizes, const Fitting& fit,
+                       Candidate& cand) {
+  const std::string& name = f.name;
+  auto fits_any = [&](const std::vector<SizeOption>& excluded) {
+    for (const SizeOption& o : excluded) {
+      if (BuildPoint(job, f, o, pins.strategy).fits) return true;
+    }
+    return false;
+  };
+  if (!sizes.excluded_host.empty() && fits_any(sizes.excluded_host)) {
+    cand.Reject(ReasonCode::kExceedsSingleHost,
+                absl::StrCat(name, " needs more than one host to hold the "
+                                   "job; the request allows one."));
+    return;
+  }
+  if (!sizes.excluded_max.empty() && fits_any(sizes.excluded_max)) {
+    cand.Reject(ReasonCode::kExceedsMaxAccelerators,
+                absl::StrFormat("%s needs more than the %d accelerators the "
+                                "request allows.",
+                                name, job.constraints.max_accelerators));
+    return;
+  }
+  if (sizes.options.empty()) {
+    if (!cand.codes.empty()) return;
+    cand.Reject(pins.devices > 0 || !pins.topology.empty()
+                    ? ReasonCode::kNotApplicable
+                    : ReasonCode::kExceedsSingleHost,
+                absl::StrCat("No ", name, " shape matches the requested size."));
+    return;
+  }
+  if (fit.best_required >= 0) {
+    cand.Reject(ReasonCode::kHbmTooSmall,
+                absl::StrFormat("%s has %.1f GiB usable per device (%.1f GiB "
+                                "less %.0f%% headroom); the job needs %.1f "
+                                "GiB per device.",
+                                name, Gib(fit.best_usable),
+                                Gib(fit.best_usable / (1 - kHeadroom)),
+                                kHeadroom * 100, Gib(fit.best_required)));
+  }
+  if (fit.batch_limited) {
+    const Config& b = *fit.batch_limited;
+    cand.Reject(
+        ReasonCode::kBatchTooSmall,
+        absl::StrFormat(
+            "%s at %d devices needs at least %d data-parallel ranks "
+            "(each takes at least one %s per step), more than the stated "
+            "global batch of %d %s%s.",
+            name, b.devices, b.min_ranks,
+            job.sequence_model ? "sequence" : "example",
+            static_cast<int>(std::min<int64_t>(
+                job.workload.global_batch_size, std::numeric_limits<int>::max())),
+            job.sequence_model ? "sequences" : "examples",
+            fit.best_required >= 0 ? "; fewer devices do not hold the job" : ""));
+  }
+}
+
+const Config& Fastest(const std::vector<Config>& points) {
+  return *std::min_element(points.begin(), points.end(),
+                           [](const Config& a, const Config& b) {
+                             return a.hours.expected < b.hours.expected;
+                           });
+}
+
+// Keeps the points that meet the deadline and the budget. A family with
+// none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
+// came closest; one that misses only the deadline MIN_COST assumes is kept
+// (an assumption never rejects) at its fastest points, ranked after those
+// that meet it.
+void KeepFeasible(const Job& job, std::vector<Config> fitting,
+                  Candidate& cand) {
+  const std::string& name = cand.family->name;
+  if (!job.has_dataset) {
+    cand.points = std::move(fitting);  // no work to time: nothing to check
+    return;
+  }
+  std::vector<Config> in_time;
+  for (Config& c : fitting) {
+    if (c.hours.expected <= job.deadline_hours) in_time.push_back(c);
+  }
+  if (in_time.empty() && !job.deadline_given) {
+    const Config& fastest = Fastest(fitting);
+    cand.misses_assumed_deadline = true;
+    cand.notes.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat("%s takes %s at best (%d devices), past the 30-day "
+                         "deadline assumed because none was given; kept, "
+                         "ranked after options that meet it.",
+                         name, FormatHours(fastest.hours.expected),
+                         fastest.devices)});
+    in_time = fitting;
+  }
+  if (in_time.empty()) {
+    const Config& fastest = Fastest(fitting);
+    cand.Reject(ReasonCode::kMissesDeadline,
+                absl::StrFormat("%s takes %s at best (%d devices), past the "
+                                "%s deadline.",
+                                name, FormatHours(fastest.hours.expected),
+                                fastest.devices,
+                                FormatHours(job.deadline_hours)));
+    cand.config = fastest;
+    return;
+  }
+  std::vector<Config> in_budget;
+  for (Config& c : in_time) {
+    if (job.goal.budget_usd <= 0 || !c.price_known ||
+        c.cost.expected <= job.goal.budget_usd) {
+      in_budget.push_back(std::move(c));
+    }
+  }
+  if (in_budget.empty()) {
+    const Config& cheapest = *std::min_element(
+        in_time.begin(), in_time.end(), [](const Config& a, const Config& b) {
+          return a.cost.expected < b.cost.expected;
+        });
+    cand.Reject(ReasonCode::kOverBudget,
+                absl::StrFormat("%s costs %s at best, over the %s budget.",
+                                name, FormatUsd(cheapest.cost.expected),
+                                FormatUsd(job.goal.budget_usd)));
+    cand.config = cheapest;
+    return;
+  }
+  cand.points = std::move(in_budget);
+}
+
+// Only the shapes of one machine type (a proposal names it exactly).
+void KeepMachineType(const std::string& machine_type, Offer& offer) {
+  const std::string want = NormalizeName(machine_type);
+  auto other = [&](const Shape* s) {
+    return s->machine == nullptr ||
+           (NormalizeName(s->machine->id) != want &&
+            NormalizeName(s->machine->gce_machine_type) != want);
+  };
+  for (std::vector<const Shape*>* v : {&offer.offered, &offer.obtainable}) {
+    v->erase(std::remove_if(v->begin(), v->end(), other), v->end());
+  }
+}
+
+}  // namespace
+
+void Candidate::Reject(ReasonCode code, std::string why_line) {
+  if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
+    codes.push_back(code);
+    why.push_back(std::move(why_line));
+  }
+}
+
+Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
+                         const Family& f, const Pins& pins) {
+  Candidate cand;
+  cand.family = &f;
+  ApplyHardRules(catalog, job, f, cand);
+  Offer offer = OfferedShapes(job, f, cand);
+  if (!pins.machine_type.empty()) KeepMachineType(pins.machine_type, offer);
+  std::vector<const Shape*>& obtainable = offer.obtainable;
+  if (!obtainable.empty()) {
+    cand.smallest_obtainable_devices = obtainable.front()->devices;
+  }
+  // A family already rejected by a hard rule is still sized, so that every
+  // code that applies (HBM_TOO_SMALL, EXCEEDS_*) is reported; the checks
+  // that only rank viable options (deadline, budget, communication) are not.
+  const bool rejected_already = !cand.codes.empty();
+  if (rejected_already && (job.on_device || f.platform == Platform::kEdge)) {
+    return cand;
+  }
+  if (rejected_already && obtainable.empty()) {
+    obtainable = offer.offered;
+    if (obtainable.empty()) {
+      for (const Shape& s : f.shapes) obtainable.push_back(&s);
+    }
+  }
+  if (f.platform == Platform::kEdge) {
+    Config c;
+    c.shape = &f.shapes.front();
+    c.fits = true;
+    c.provisioning = Provisioning::kUnspecified;
+    cand.points.push_back(c);
+    cand.provisioning = Provisioning::kUnspecified;
+    return cand;
+  }
+  SizeSearch sizes;
+  if (!EnumerateSizes(job, f, obtainable, pins, cand, sizes)) return cand;
+  cand.search_cap_devices = sizes.policy_cap_devices;
+  const double peak_probe =
+      obtainable.empty()
+          ? 0
+          : PeakFlops(f, *obtainable.front(), job.precision, nullptr, nullptr);
+  if (peak_probe <= 0 && !rejected_already &&
+      (job.has_dataset || job.model_size_known)) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat("The catalog has no ", PrecisionLabel(job.precision),
+                             " throughput for ", f.name, "."));
+    return cand;
+  }
+  // Without a data set there is no work to time, so each family is taken
+  // at its smallest size that holds the job (options ascend in devices) and
+  // the scan stops there; rejected families only need to know that
+  // something fits.
+  Fitting fit = EvaluateSizes(job, f, sizes, pins,
+                              rejected_already || !job.has_dataset);
+  if (fit.points.empty()) {
+    RejectNothingFits(job, f, pins, sizes, fit, cand);
+    return cand;
+  }
+  if (rejected_already) return cand;
+  KeepFeasible(job, std::move(fit.points), cand);
+  if (cand.viable() && f.preview) {
+    cand.notes.push_back({ReasonCode::kPreviewHardware,
+                          absl::StrCat(f.name, " is in preview.")});
+  }
+  return cand;
+}
+
+}  // namespace accelplan::planner::internal

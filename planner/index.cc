@@ -1,0 +1,242 @@
+// Stage 1: catalog -> families, once per snapshot.
+#include "planner/index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/ascii.h"
+#include "planner/engine_common.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+using catalog::MachineType;
+
+Index BuildIndex(const Catalog& catalog) {
+  Index index;
+  // Families keyed by (platform, series, accelerator).
+  std::map<std::string, Family> by_key;
+  // Accelerators per GPU series, to name N1 families "N1 + T4".
+  std::map<std::string, std::set<std::string>> series_accelerators;
+  for (const MachineType& mt : catalog.machine_types) {
+    if (!mt.accelerator_id.empty()) {
+      series_accelerators[mt.series_id].insert(mt.accelerator_id);
+    }
+  }
+
+  auto price_shape = [](Shape& s, const std::optional<catalog::Price>& p,
+                        double multiplier) {
+    if (!p.has_value()) return;
+    if (p->on_demand_usd) s.on_demand_hourly = *p->on_demand_usd * multiplier;
+    if (p->spot_usd) s.spot_hourly = *p->spot_usd * multiplier;
+    s.price_date = p->date;
+    s.price_region = p->region;
+    s.price_source_id = p->source_id;
+  };
+
+  for (const MachineType& mt : catalog.machine_types) {
+    const catalog::Series* series = catalog.FindSeries(mt.series_id);
+    if (series == nullptr) continue;
+    const Accelerator* acc = mt.accelerator_id.empty()
+                                 ? nullptr
+                                 : catalog.FindAccelerator(mt.accelerator_id);
+    if (acc != nullptr && (acc->legacy || acc->platform == catalog::Platform::kTpu)) {
+      continue;  // legacy rows are never candidates; TPUs come from topologies
+    }
+    if (acc == nullptr && series->platform != catalog::Platform::kCpu &&
+        series->platform != catalog::Platform::kGpu) {
+      continue;
+    }
+    if (series->maturity == catalog::Maturity::kLegacy) continue;
+    const std::string key =
+        absl::StrCat(acc ? acc->id : "cpu", "|", series->id);
+    Family& f = by_key[key];
+    if (f.series == nullptr) {
+      f.series = series;
+      f.accelerator = acc;
+      f.platform = acc ? ToPlatform(acc->platform) : Platform::kCpu;
+      if (acc == nullptr) {
+        f.name = series->id;
+      } else if (acc->platform == catalog::Platform::kEdge) {
+        f.name = acc->name;
+      } else if (series_accelerators[series->id].size() > 1) {
+        std::string short_name = acc->name;
+        if (short_name.rfind("NVIDIA ", 0) == 0) short_name = short_name.substr(7);
+        f.name = absl::StrCat(series->id, " + ", short_name);
+      } else {
+        f.name = series->id;
+      }
+    }
+    if (acc != nullptr && mt.accelerator_count <= 0) {
+      continue;  // fractional-GPU shapes (e.g. 1/8 of a GPU) are not training shapes
+    }
+    if (acc == nullptr && !mt.memory_bytes.has_value()) {
+      continue;  // a CPU VM with unknown memory cannot be sized
+    }
+    Shape s;
+    s.machine = &mt;
+    s.devices = acc ? mt.accelerator_count : 1;
+    s.vms = 1;
+    price_shape(s, mt.price, 1.0);
+    f.shapes.push_back(s);
+  }
+
+  for (const Accelerator& acc : catalog.accelerators) {
+    if (acc.platform != catalog::Platform::kTpu || acc.legacy) continue;
+    if (acc.topologies.empty()) continue;
+    Family& f = by_key[absl::StrCat(acc.id, "|tpu")];
+    f.series = catalog.FindSeries(acc.series_id);
+    f.accelerator = &acc;
+    f.platform = Platform::kTpu;
+    f.name = acc.name;
+    for (const catalog::TpuTopology& t : acc.topologies) {
+      const MachineType* mt = catalog.FindMachineType(t.machine_type_id);
+      if (mt == nullptr) continue;
+      Shape s;
+      s.machine = mt;
+      s.topology = &t;
+      s.devices = t.chips;
+      s.vms = t.vms;
+      price_shape(s, acc.chip_price, t.chips);
+      f.shapes.push_back(s);
+    }
+  }
+
+  for (auto& [key, f] : by_key) {
+    if (f.shapes.empty() || f.series == nullptr) continue;
+    std::stable_sort(f.shapes.begin(), f.shapes.end(),
+                     [](const Shape& a, const Shape& b) {
+                       if (a.devices != b.devices) return a.devices < b.devices;
+                       const double pa = a.on_demand_hourly.value_or(1e18);
+                       const double pb = b.on_demand_hourly.value_or(1e18);
+                       return pa < pb;
+                     });
+    const Accelerator* acc = f.accelerator;
+    AddSource(f.fact_sources, f.series->source_id);
+    if (acc != nullptr) {
+      AddSource(f.fact_sources, acc->source_id);
+      if (IsFine(acc->memory_bytes)) {
+        f.device_memory_bytes = acc->memory_bytes->value;
+        AddSource(f.fact_sources, acc->memory_bytes->source_id);
+      }
+      if (IsFine(acc->sparse_cores)) {
+        f.sparse_cores = static_cast<int>(acc->sparse_cores->value);
+      }
+      auto bf16 = acc->formats.find("bf16");
+      f.modern = acc->platform != catalog::Platform::kGpu ||
+                 (bf16 != acc->formats.end() && bf16->second.supported);
+      f.preview = AnyPreview(acc->offerings);
+    }
+    for (const Shape& s : f.shapes) {
+      f.max_devices_per_vm =
+          std::max(f.max_devices_per_vm,
+                   s.topology ? std::max(1, s.machine->accelerator_count)
+                              : s.devices);
+      f.preview = f.preview || AnyPreview(s.machine->offerings);
+    }
+    f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
+    if (f.platform == Platform::kGpu) {
+      const Shape& largest = f.shapes.back();
+      if (IsFine(f.series->nvlink_bandwidth)) {
+        // Stored bidirectional per GPU; a ring uses one direction per link.
+        f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
+        AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
+      } else {
+        f.intra_vm_bytes_per_s = kPcieBytesPerS;
+      }
+      if (largest.machine->network_bits_per_s.has_value()) {
+        f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
+                                 std::max(1, largest.devices);
+      }
+    } else if (f.platform == Platform::kTpu) {
+      if (IsFine(acc->ici_bandwidth)) {
+        f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
+        AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
+      }
+      f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
+      f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
+      if (IsFine(acc->dcn_bandwidth)) {
+        f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
+        AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
+      } else {
+        // Fall back on the host NIC of the multi-host VM type.
+        for (const Shape& s : f.shapes) {
+          if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
+            f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
+                                         s.machine->accelerator_count;
+          }
+        }
+      }
+    }
+    index.families.push_back(std::move(f));
+  }
+  std::sort(index.families.begin(), index.families.end(),
+            [](const Family& a, const Family& b) { return a.name < b.name; });
+  // Pointers into `shapes` are taken once the families are in place.
+  for (Family& f : index.families) {
+    f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
+    if (f.accelerator != nullptr) {
+      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
+      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
+    }
+    for (const Shape& s : f.shapes) {
+      if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
+    }
+  }
+
+  for (const catalog::Source& s : catalog.sources) {
+    index.sources.push_back({s.id, s.url, s.title});
+  }
+  return index;
+}
+
+std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
+                                         const std::string& series,
+                                         const std::string& accelerator,
+                                         const std::string& machine_type) {
+  std::vector<const Family*> out;
+  const std::string s = NormalizeName(series);
+  const std::string a = NormalizeName(accelerator);
+  const std::string m = NormalizeName(machine_type);
+  for (const Family& f : index.families) {
+    if (platform != Platform::kUnspecified && f.platform != platform) continue;
+    bool ok = true;
+    if (!s.empty()) {
+      ok = s == NormalizeName(f.series->id) || s == NormalizeName(f.name) ||
+           (f.accelerator && (s == NormalizeName(f.accelerator->name) ||
+                              s == NormalizeName(f.accelerator->id)));
+    }
+    if (ok && !a.empty()) {
+      ok = f.accelerator != nullptr &&
+           (a == NormalizeName(f.accelerator->id) ||
+            a == NormalizeName(f.accelerator->name) ||
+            NormalizeName(absl::StrCat("tpu", a)) == NormalizeName(f.accelerator->id));
+    }
+    if (ok && !m.empty()) {
+      ok = false;
+      for (const Shape& sh : f.shapes) {
+        if (m == NormalizeName(sh.machine->id) ||
+            m == NormalizeName(sh.machine->gce_machine_type)) {
+          ok = true;
+        }
+      }
+    }
+    if (ok && (s.empty() && a.empty() && m.empty()) &&
+        platform == Platform::kUnspecified) {
+      ok = false;
+    }
+    if (ok) out.push_back(&f);
+  }
+  return out;
+}
+
+}  // namespace accelplan::planner::internal

@@ -1,0 +1,80 @@
+// Stage 1 of the planner: the catalog turned into candidate families (one
+// GPU series + accelerator, TPU version, CPU series or edge device), built
+// once per catalog snapshot; and matching a hardware description to them.
+#ifndef ACCELPLAN_PLANNER_INDEX_H_
+#define ACCELPLAN_PLANNER_INDEX_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+
+namespace accelplan::planner::internal {
+
+// One rentable unit: a VM shape (GPU, CPU, edge) or a TPU slice topology.
+struct Shape {
+  const catalog::MachineType* machine = nullptr;  // per-VM type
+  const catalog::TpuTopology* topology = nullptr;  // TPU only
+  int devices = 1;  // accelerators (CPU: the VM is one device)
+  int vms = 1;
+  std::optional<double> on_demand_hourly;  // the whole shape
+  std::optional<double> spot_hourly;
+  std::string price_date;
+  std::string price_region;
+  std::string price_source_id;
+};
+
+// A candidate family: one GPU series + accelerator, one TPU version, one CPU
+// series, or one edge device. Everything here depends only on the catalog.
+struct Family {
+  std::string name;  // "A3 High", "N1 + T4", "TPU v5p", "N2"
+  const catalog::Series* series = nullptr;
+  const catalog::Accelerator* accelerator = nullptr;  // null for CPU
+  Platform platform = Platform::kUnspecified;
+  std::vector<Shape> shapes;  // ascending by devices, then price
+  double device_memory_bytes = 0;  // per accelerator (CPU: per VM, see shape)
+  int max_devices_per_vm = 1;
+  double intra_vm_bytes_per_s = 0;  // per device, one way
+  double inter_vm_bytes_per_s = 0;  // per device, one way (0: single VM only)
+  double ici_bytes_per_s = 0;       // TPU per chip, one way
+  double dcn_bytes_per_s_per_chip = 0;
+  int sparse_cores = 0;
+  bool preview = false;
+  bool modern = true;  // Ampere+ GPU or TPU (MFU band)
+  // Largest multi-host TPU topology: the unit of Multislice.
+  const Shape* largest_multi_host_slice = nullptr;
+  std::vector<std::string> fact_sources;  // source ids of the facts used
+  // The names constraints.allowed_series matches, normalised once per
+  // catalog snapshot (NormalizeName): the series id, the family name and,
+  // for an accelerator family, the accelerator's id and name.
+  std::vector<std::string> allowed_series_keys;
+};
+
+struct Index {
+  std::vector<Family> families;
+  std::vector<AcceleratorInfo> listing;  // one per machine type
+  std::vector<SourceInfo> sources;
+};
+
+Index BuildIndex(const catalog::Catalog& catalog);
+
+// Families that a hardware description names: series ("A3 Ultra", "N1"),
+// accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a
+// platform. Empty when nothing matches.
+std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
+                                         const std::string& series,
+                                         const std::string& accelerator,
+                                         const std::string& machine_type);
+
+}  // namespace accelplan::planner::internal
+
+namespace accelplan::planner {
+// The Planner's private snapshot index, defined once for planner.cc and
+// review.cc.
+struct Planner::Index : internal::Index {};
+}  // namespace accelplan::planner
+
+#endif  // ACCELPLAN_PLANNER_INDEX_H_

@@ -1,0 +1,113 @@
+// Stage 2: the request normalised once into a Job (defaults resolved and
+// stated, quantities derived), and the memory questions asked of a job.
+#ifndef ACCELPLAN_PLANNER_JOB_H_
+#define ACCELPLAN_PLANNER_JOB_H_
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/memory_model.h"
+#include "planner/types.h"
+
+namespace accelplan::planner::internal {
+
+// The request, normalised once: defaults resolved, quantities derived.
+struct Job {
+  Workload workload;
+  Goal goal;
+  Constraints constraints;
+  CurrentSetup current;
+  Framework framework = Framework::kUnspecified;
+  Precision precision = Precision::kBf16Mixed;
+  TrainingMethod method = TrainingMethod::kPreTraining;
+  Objective objective = Objective::kMinCost;
+  bool on_device = false;
+  bool classical = false;   // XGBoost, scikit-learn, LightGBM, tabular
+  bool embedding_dominated = false;
+  bool sparsecore_ranking = false;  // embedding-dominated JAX / TensorFlow
+  bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
+  double params = 0;
+  bool model_size_known = false;
+  // The unit of work: tokens for a sequence model (a dense transformer, a
+  // transformer shape, a sequence length or a dataset in tokens), examples
+  // for any other model, bytes of training data for classical ML. Examples
+  // are never counted as tokens.
+  bool sequence_model = false;
+  int sequence_length = 0;      // resolved (given or defaulted); 0: none
+  const char* unit = "tokens";  // "tokens" / "examples" / "bytes"
+  double tokens = 0;  // total units of work processed (D)
+  bool has_dataset = false;
+  double flops_per_unit = 0;  // training FLOPs per unit (6·P, LoRA 4·P, ...)
+  double training_flops = 0;
+  double tokens_per_step = 0;  // global batch in units of work
+  bool batch_given = false;    // the request stated global_batch_size
+  // Sequences (or examples) per step: the most data-parallel ranks the
+  // batch can feed.
+  double batch_sequences = 0;
+  double deadline_hours = 0;   // resolved (MIN_COST default: 30 days)
+  bool deadline_given = false;
+  int as_of_days = 0;
+  std::string as_of;
+  // Current hardware resolved against the catalog (may be legacy).
+  const catalog::Accelerator* current_accelerator = nullptr;
+  const catalog::Series* current_series = nullptr;
+  const catalog::MachineType* current_machine = nullptr;
+  int current_devices = 0;
+  // Slices of the current setup: slice_count, else one per
+  // slice_topologies entry; whether those topologies differ.
+  int current_slices = 0;
+  bool mixed_current_slices = false;
+  std::vector<std::string> assumptions;
+  std::vector<Reason> warnings;
+  // The memory model's per-job part, prepared once (MakeJob).
+  PreparedMemoryModel memory_model;
+  // constraints.allowed_series normalised once per request (MakeJob), so
+  // matching costs O(families + entries), not entries per family.
+  std::unordered_set<std::string> allowed_series;
+};
+
+Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
+            const Constraints& k, const CurrentSetup& cur,
+            const std::string& as_of);
+
+// SPEC §4: the DCN degrees of a Multislice mesh multiply to the slice
+// count. The reason line naming both numbers when they do not (slices <= 0:
+// unknown, nothing to check); nullopt when they do.
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& mesh,
+                                              int slices);
+
+// A current hardware name ("a3-highgpu-8g", "tpu-v5e", "H100", "N2")
+// resolved against the catalog: a machine type, else an accelerator, else a
+// series (legacy rows included). All null: the catalog does not know it.
+struct CurrentHardware {
+  const catalog::MachineType* machine = nullptr;
+  const catalog::Accelerator* accelerator = nullptr;
+  const catalog::Series* series = nullptr;
+  bool known() const { return accelerator != nullptr || series != nullptr; }
+};
+CurrentHardware ResolveCurrentHardware(const catalog::Catalog& catalog,
+                                       const std::string& hardware);
+
+// Bytes the job needs on one device with no sharding (0 when unknown).
+double JobBytesOnOneDevice(const Job& job);
+// Bytes per device for plain data parallelism over `replicas` devices, with
+// gradient accumulation when a global batch is given.
+double JobBytesPerReplica(const Job& job, int replicas);
+// Bytes per chip of a Multislice layout that replicates the model in each
+// slice: FSDP (ZeRO-3) over one slice's chips, data parallel across the
+// slices, full recompute (the least memory a slice can get by with); 0 when
+// the model size is unknown.
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
+
+// Bytes per device with `devices` devices sharing the job under ZeRO
+// `zero_stage` (0: plain data parallel) and a recompute level (unspecified:
+// the job's own); 0 when the model size is unknown.
+double JobBytesWith(const Job& job, int devices, int zero_stage,
+                    Recompute recompute);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_JOB_H_

@@ -1,0 +1,444 @@
+// Stage 2: request -> Job.
+#include "planner/job.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/ascii.h"
+#include "planner/engine_common.h"
+#include "planner/layouts.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+using catalog::MachineType;
+
+// ---------------------------------------------------------------- job
+
+namespace {
+
+// 1048576 -> "1,048,576" (whole numbers, for assumption lines).
+std::string Grouped(double v) {
+  std::string digits = absl::StrFormat("%.0f", v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    const size_t left = digits.size() - i;  // digits from here to the end
+    if (i > 0 && left % 3 == 0 && digits[i - 1] != '-') out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+// The unit of work, the global batch in that unit, the data set size D and
+// the FLOPs per unit, with every default that was used stated. Examples are
+// never counted as tokens: a sequence model counts tokens (sequences of the
+// given or default length), any other model examples, classical ML bytes.
+void ResolveWork(const Workload& w, Job& job) {
+  const bool epochs_given = w.epochs > 0;
+  const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
+  const TransformerShape& shape = w.transformer_shape;
+  job.batch_given = w.global_batch_size > 0;
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;  // D counts epochs of a data set
+  if (job.classical) {
+    job.unit = "bytes";
+    double bytes = w.dataset_gib * kGiB;
+    if (bytes <= 0 && w.dataset_examples > 0) {
+      bytes = w.dataset_examples * kDefaults.classical_bytes_per_example.value;
+      job.assumptions.push_back(absl::StrCat(
+          "Dataset size in bytes not given: 1 KB per example assumed (",
+          kDefaults.classical_bytes_per_example.source, ")."));
+    }
+    job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
+    if (bytes > 0) {
+      job.has_dataset = true;
+      job.tokens = bytes * epochs;
+      dataset_in_passes = true;
+      job.training_flops = job.tokens * job.flops_per_unit;
+      job.assumptions.push_back(absl::StrFormat(
+          "Classical ML work modelled as %.0f FLOP per byte of training data "
+          "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
+          job.flops_per_unit, absl::StrFormat("%g", epochs),
+          kDefaults.classical_flops_per_byte.source));
+    }
+    // Classical training has no step: a nominal one of a default batch of
+    // examples keeps the internal throughput (bytes/s) in one unit; none of
+    // it reaches the response (no step time or tokens/s for classical ML).
+    job.tokens_per_step = kDefaults.batch_examples.value *
+                          kDefaults.classical_bytes_per_example.value;
+    job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
+  } else {
+    job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
+                         shape.hidden_size > 0 ||
+                         w.model_kind == ModelKind::kDenseTransformer ||
+                         w.dataset_tokens > 0;
+    if (job.sequence_model) {
+      job.unit = "tokens";
+      int seq = shape.sequence_length;
+      if (seq <= 0) {
+        seq = static_cast<int>(kDefaults.sequence_length.value);
+        job.assumptions.push_back(absl::StrCat(
+            "No sequence length given for a sequence model: ", Grouped(seq),
+            " tokens per sequence assumed (", kDefaults.sequence_length.source,
+            ")."));
+        // The activation model reads the shape's sequence length.
+        if (shape.layers > 0) job.workload.transformer_shape.sequence_length = seq;
+      }
+      job.sequence_length = seq;
+      if (job.batch_given) {
+        job.tokens_per_step = batch * seq;
+        job.batch_sequences = batch;
+      } else {
+        job.tokens_per_step = kDefaults.batch_tokens.value;
+        job.batch_sequences = std::max(1.0, std::floor(job.tokens_per_step / seq));
+        job.assumptions.push_back(absl::StrCat(
+            "No global batch given: ", Grouped(job.tokens_per_step),
+            " tokens per step assumed (", Grouped(job.batch_sequences),
+            " sequences of ", Grouped(seq), " tokens; ",
+            kDefaults.batch_tokens.source,
+            "). A configuration with more data-parallel ranks than that is "
+            "kept, with a warning that it needs a larger batch."));
+      }
+      if (w.dataset_tokens > 0) {
+        job.tokens = w.dataset_tokens * epochs;
+        dataset_in_passes = true;
+      } else if (w.steps > 0 && job.batch_given) {
+        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+      } else if (w.dataset_examples > 0) {
+        job.tokens = w.dataset_examples * epochs * seq;
+        dataset_in_passes = true;
+      }
+    } else {
+      job.unit = "examples";
+      if (job.batch_given) {
+        job.tokens_per_step = batch;
+      } else {
+        job.tokens_per_step = kDefaults.batch_examples.value;
+        job.assumptions.push_back(absl::StrCat(
+            "No global batch given: ", Grouped(job.tokens_per_step),
+            " examples per step assumed (", kDefaults.batch_examples.source,
+            ")."));
+      }
+      job.batch_sequences = job.tokens_per_step;
+      if (w.dataset_examples > 0) {
+        job.tokens = w.dataset_examples * epochs;
+        dataset_in_passes = true;
+      } else if (w.steps > 0 && job.batch_given) {
+        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+      }
+    }
+    // 6·P per unit (8·P with full recompute asked): kDefaults'
+    // training_flops_per_param, applied by TrainingFlops.
+    job.flops_per_unit = TrainingFlops(job.params, 1.0, w.recompute);
+    if (job.method == TrainingMethod::kLora ||
+        job.method == TrainingMethod::kQlora) {
+      // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
+      job.flops_per_unit *= 4.0 / 6.0;
+      job.assumptions.push_back(
+          "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+          "base).");
+    }
+    if (!job.sequence_model && job.model_size_known) {
+      job.assumptions.push_back(absl::StrCat(
+          "Not a sequence model (no transformer shape, sequence length or "
+          "dataset in tokens): work counted in examples at 6·P training "
+          "FLOPs per example (", kDefaults.training_flops_per_param.source,
+          ")."));
+    }
+    job.has_dataset = job.tokens > 0 && job.model_size_known;
+    if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
+  }
+  if (job.has_dataset && dataset_in_passes && !epochs_given) {
+    job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
+                                           kDefaults.epochs.source, ")."));
+  }
+}
+
+// States the enumerated defaults the request relied on.
+void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
+  if (job.on_device) return;
+  if (w.precision == Precision::kUnspecified) {
+    job.assumptions.push_back(
+        job.classical
+            ? "Precision not given: fp32 assumed (classical ML trains in "
+              "fp32 on CPUs and CUDA; product choice)."
+            : "Precision not given: bf16 mixed assumed (the API's default).");
+  }
+  if (!job.classical && job.model_size_known) {
+    if (w.optimizer == Optimizer::kUnspecified) {
+      job.assumptions.push_back(
+          "Optimizer not given: Adam assumed (the API's default; 16 B/param "
+          "with mixed precision).");
+    }
+    if (w.recompute == Recompute::kUnspecified && w.transformer_shape.layers > 0) {
+      job.assumptions.push_back(
+          "Recompute not given: selective assumed for activation memory (the "
+          "API's default); full recompute is tried where it is needed to "
+          "fit.");
+    }
+    if (w.training_method == TrainingMethod::kUnspecified) {
+      job.assumptions.push_back(
+          "Training method not given: pre-training assumed (SPEC §4: the "
+          "pre-training list applies).");
+    }
+  }
+  if (g.objective == Objective::kUnspecified) {
+    job.assumptions.push_back(
+        "Objective not given: MIN_COST assumed (the API's default).");
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> DcnProductMismatch(const MultisliceMesh& m,
+                                              int slices) {
+  const int64_t dcn = int64_t{std::max(1, m.dcn_data_parallelism)} *
+                      std::max(1, m.dcn_fsdp_parallelism) *
+                      std::max(1, m.dcn_tensor_parallelism) *
+                      std::max(1, m.dcn_pipeline_parallelism);
+  if (slices <= 0 || dcn == slices) return std::nullopt;
+  return absl::StrFormat(
+      "The product of the mesh's DCN degrees (data %d x fsdp %d x tensor %d "
+      "x pipeline %d = %d) must equal the number of slices (%d).",
+      std::max(1, m.dcn_data_parallelism), std::max(1, m.dcn_fsdp_parallelism),
+      std::max(1, m.dcn_tensor_parallelism),
+      std::max(1, m.dcn_pipeline_parallelism), dcn, slices);
+}
+
+CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
+                                       const std::string& hardware) {
+  CurrentHardware hw;
+  if (hardware.empty()) return hw;
+  const std::string want = NormalizeName(hardware);
+  for (const MachineType& mt : catalog.machine_types) {
+    if (NormalizeName(mt.id) == want || NormalizeName(mt.gce_machine_type) == want) {
+      hw.machine = &mt;
+      hw.series = catalog.FindSeries(mt.series_id);
+      if (!mt.accelerator_id.empty()) {
+        hw.accelerator = catalog.FindAccelerator(mt.accelerator_id);
+      }
+      return hw;
+    }
+  }
+  for (const Accelerator& a : catalog.accelerators) {
+    if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
+        NormalizeName(absl::StrCat("tpu", a.id)) == want) {
+      hw.accelerator = &a;
+      hw.series = catalog.FindSeries(a.series_id);
+      return hw;
+    }
+  }
+  for (const catalog::Series& s : catalog.series) {
+    if (NormalizeName(s.id) == want) hw.series = &s;
+  }
+  return hw;
+}
+
+Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
+            const Constraints& k, const CurrentSetup& cur,
+            const std::string& as_of) {
+  Job job;
+  job.workload = w;
+  job.goal = g;
+  job.constraints = k;
+  for (const std::string& s : k.allowed_series) {
+    job.allowed_series.insert(NormalizeName(s));
+  }
+  job.current = cur;
+  job.framework = w.framework;
+  job.classical = w.framework == Framework::kXgboost ||
+                  w.framework == Framework::kScikitLearn ||
+                  w.framework == Framework::kLightgbm ||
+                  (w.model_kind == ModelKind::kTabular &&
+                   w.framework == Framework::kUnspecified);
+  // Classical ML computes in fp32/fp64 on CPUs and CUDA; bf16 is a deep
+  // learning default.
+  job.precision = w.precision != Precision::kUnspecified ? w.precision
+                  : job.classical                        ? Precision::kFp32
+                                                         : Precision::kBf16Mixed;
+  job.method = w.training_method == TrainingMethod::kUnspecified
+                   ? TrainingMethod::kPreTraining
+                   : w.training_method;
+  job.objective =
+      g.objective == Objective::kUnspecified ? Objective::kMinCost : g.objective;
+  job.on_device = w.deployment_target == DeploymentTarget::kOnDeviceInference;
+  job.nccl_framework = w.framework == Framework::kPytorch ||
+                       w.framework == Framework::kTensorflow;
+
+  job.params = w.parameter_count;
+  if (job.params <= 0) job.params = TransformerParamsFromShape(w.transformer_shape);
+  job.model_size_known = job.params > 0;
+  const double embedding_bytes = w.embedding_table_gib * kGiB;
+  job.embedding_dominated =
+      w.embedding_lookups_dominate ||
+      (w.model_kind == ModelKind::kRecommender && embedding_bytes > 0 &&
+       embedding_bytes >= 16.0 * job.params);
+  // SPEC §4: SparseCores lead the ranking for JAX and TensorFlow, whose
+  // TPU embedding APIs use them.
+  job.sparsecore_ranking =
+      job.embedding_dominated && (w.framework == Framework::kJax ||
+                                  w.framework == Framework::kTensorflow);
+
+  ResolveWork(w, job);
+  StateEnumDefaults(w, g, job);
+  if (!job.has_dataset && !job.on_device) {
+    job.warnings.push_back(
+        {ReasonCode::kNoDatasetSize,
+         job.model_size_known || job.classical
+             ? "No dataset size given: candidates ranked by cost per unit of "
+               "work; no deadline check."
+             : "No model or dataset size given: candidates ranked by cost "
+               "per unit of work at the smallest shape that holds the "
+               "stated memory; no deadline check."});
+  }
+
+  job.deadline_given = g.deadline_hours > 0;
+  if (job.deadline_given) {
+    job.deadline_hours = g.deadline_hours;
+  } else if (job.objective == Objective::kMinTime) {
+    job.deadline_hours = std::numeric_limits<double>::infinity();
+  } else {
+    job.deadline_hours = kDefaults.min_cost_deadline_hours.value;
+    if (job.has_dataset) {
+      job.assumptions.push_back(absl::StrCat(
+          "No deadline given: 30 days assumed for MIN_COST (",
+          kDefaults.min_cost_deadline_hours.source,
+          "); a configuration that misses only this assumed deadline is "
+          "kept, ranked after those that meet it."));
+    }
+  }
+
+  job.as_of = as_of.empty() ? catalog.data_date : as_of;
+  job.as_of_days = ParseDate(job.as_of).value_or(0);
+  const auto data_days = ParseDate(catalog.data_date);
+  if (data_days &&
+      job.as_of_days - *data_days > kFreshness.catalog_stale_days.value) {
+    job.warnings.push_back(
+        {ReasonCode::kCatalogStale,
+         absl::StrCat("Catalog data date ", catalog.data_date, " is ",
+                      job.as_of_days - *data_days, " days before ", job.as_of,
+                      "; prices and availability may have changed.")});
+  }
+
+  // Current hardware: machine type, accelerator or series, legacy included.
+  if (!cur.hardware.empty()) {
+    const CurrentHardware hw = ResolveCurrentHardware(catalog, cur.hardware);
+    job.current_machine = hw.machine;
+    job.current_accelerator = hw.accelerator;
+    job.current_series = hw.series;
+    if (!hw.known()) {
+      job.warnings.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrCat("Current hardware \"", cur.hardware,
+                        "\" is not in the catalog; savings are not computed.")});
+    }
+  }
+  // Multislice facts of the current setup (SPEC §4: identical multi-host
+  // slices, DCN degrees multiplying to the slice count).
+  job.current_slices = cur.slice_count > 0
+                           ? cur.slice_count
+                           : static_cast<int>(cur.slice_topologies.size());
+  for (const std::string& t : cur.slice_topologies) {
+    if (absl::AsciiStrToLower(t) !=
+        absl::AsciiStrToLower(cur.slice_topologies.front())) {
+      job.mixed_current_slices = true;
+    }
+  }
+  if (job.mixed_current_slices) {
+    job.warnings.push_back(
+        {ReasonCode::kNeedsIdenticalSlices,
+         absl::StrCat("The current slices have different topologies (",
+                      absl::StrJoin(cur.slice_topologies, ", "),
+                      "); Multislice needs identical slices, so they cannot "
+                      "train one model together.")});
+  }
+  if (cur.mesh) {
+    if (auto why = DcnProductMismatch(*cur.mesh, job.current_slices)) {
+      job.warnings.push_back(
+          {ReasonCode::kNotApplicable, absl::StrCat("Current mesh: ", *why)});
+    }
+  }
+  int per_node = cur.accelerator_count;
+  if (per_node <= 0 && job.current_machine) {
+    per_node = std::max(1, job.current_machine->accelerator_count);
+  }
+  if (!cur.tpu_topology.empty()) {
+    job.current_devices = TopologyChips(cur.tpu_topology) *
+                          std::max(1, cur.slice_count);
+  } else if (per_node > 0) {
+    job.current_devices = per_node * std::max(1, cur.node_count);
+  }
+  MemoryModelInput mem;
+  mem.params = job.params;
+  mem.method = job.method;
+  mem.precision = job.precision;
+  mem.optimizer = job.workload.optimizer;
+  mem.shape = job.workload.transformer_shape.layers > 0
+                  ? &job.workload.transformer_shape
+                  : nullptr;
+  mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
+  mem.lora_rank = job.workload.lora_rank;
+  job.memory_model = PrepareMemoryModel(mem);
+  return job;
+}
+
+
+double JobBytesPerReplica(const Job& job, int replicas) {
+  if (!job.model_size_known || job.classical ||
+      job.workload.per_device_memory_gib > 0) {
+    return JobBytesOnOneDevice(job);
+  }
+  ShardingLayout dp;
+  dp.data = std::max(1, replicas);
+  // With gradient accumulation each replica holds one sequence at a time.
+  return Memory(job, dp, job.workload.recompute,
+                job.workload.global_batch_size > 0 ? dp.data : 0)
+      .total_bytes;
+}
+
+double JobBytesWith(const Job& job, int devices, int zero_stage,
+                    Recompute recompute) {
+  if (!job.model_size_known || job.classical) return JobBytesOnOneDevice(job);
+  ShardingLayout l;
+  l.data = std::max(1, devices);
+  l.zero_stage = zero_stage;
+  l.fsdp = zero_stage > 0 ? l.data : 1;
+  return Memory(job,
+                l, recompute == Recompute::kUnspecified ? job.workload.recompute
+                                                        : recompute,
+                job.workload.global_batch_size > 0 ? l.data : 0)
+      .total_bytes;
+}
+
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
+  if (!job.model_size_known || job.classical) return 0;
+  ShardingLayout l;
+  l.fsdp = std::max(1, chips_per_slice);
+  l.data = l.fsdp * std::max(1, slices);
+  l.zero_stage = 3;
+  return Memory(job, l, Recompute::kFull,
+                job.workload.global_batch_size > 0 ? l.data : 0)
+      .total_bytes;
+}
+
+double JobBytesOnOneDevice(const Job& job) {
+  if (job.workload.per_device_memory_gib > 0) {
+    return job.workload.per_device_memory_gib * kGiB;
+  }
+  if (job.classical) {
+    return job.workload.dataset_gib * kGiB * kClassicalMemoryFactor;
+  }
+  if (job.model_size_known) return Memory(job, ShardingLayout{}).total_bytes;
+  return 0;
+}
+
+}  // namespace accelplan::planner::internal

@@ -1,0 +1,53 @@
+// Stage 4: the sharding layouts a point can use and the memory each needs;
+// the layout chosen at one size is its fastest that fits.
+#ifndef ACCELPLAN_PLANNER_LAYOUTS_H_
+#define ACCELPLAN_PLANNER_LAYOUTS_H_
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+#include "planner/candidate.h"
+
+namespace accelplan::planner::internal {
+
+// Per-device memory requirement of the job under a layout and recompute
+// level (unspecified recompute means selective, as the API documents);
+// `global_batch_override` > 0 replaces the stated global batch (gradient
+// accumulation: one sequence per replica in flight).
+MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
+                      Recompute recompute, int64_t global_batch_override = 0);
+MemoryEstimate Memory(const Job& job, const ShardingLayout& layout);
+
+// Layouts to try for a point, in SPEC §4's order of preference: data
+// parallel; FSDP/ZeRO-3; tensor parallel inside the NVLink/ICI domain with
+// FSDP; tensor parallel inside the VM + pipeline across VMs + ZeRO-1 data
+// parallel. Multislice keeps FSDP/TP inside each slice. At most data
+// parallel, FSDP, TP+FSDP and five pipeline depths: a fixed array keeps
+// this inner loop free of allocation.
+struct LayoutList {
+  std::array<std::pair<ShardingLayout, Strategy>, 8> items;
+  size_t size = 0;
+  void push_back(std::pair<ShardingLayout, Strategy> v) {
+    if (size < items.size()) items[size++] = v;
+  }
+  const std::pair<ShardingLayout, Strategy>* begin() const { return items.data(); }
+  const std::pair<ShardingLayout, Strategy>* end() const {
+    return items.data() + size;
+  }
+};
+// `only` (kUnspecified: every layout) keeps the layouts of one strategy: a
+// reviewed distribution proposal.
+LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
+                      Strategy only = Strategy::kUnspecified);
+
+// Chooses the point's layout and recompute level: its fastest variant that
+// fits; failing that, the variant that needs the least memory (c.fits
+// false), or c.batch_too_small when every layout needs more data-parallel
+// ranks than the stated batch has sequences.
+void ChooseLayout(const Job& job, const Family& f, Config& c,
+                  Strategy only = Strategy::kUnspecified);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_LAYOUTS_H_

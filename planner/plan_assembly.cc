@@ -1,0 +1,377 @@
+// Stage 7: a selected point -> the API's Plan (hardware, distribution,
+// estimates, job specs) and the facts it used.
+#include "planner/plan_assembly.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/defaults.h"
+#include "planner/engine_common.h"
+#include "planner/job_spec.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+using catalog::MachineType;
+
+// The human line for a configuration that spends its step communicating;
+// formatted only when a reason needs it.
+std::string CommunicationDetail(const Job& job, const Candidate& cand) {
+  const Family& f = *cand.family;
+  const Config& c = *cand.config;
+  const double tokens_per_device = job.tokens_per_step / c.devices;
+  const double w = c.comm_link_bytes_per_s > 0 ? c.comm_link_bytes_per_s
+                   : c.slices > 1              ? f.dcn_bytes_per_s_per_chip
+                   : f.platform == Platform::kTpu ? f.ici_bytes_per_s
+                   : c.hosts > 1 ? f.inter_vm_bytes_per_s
+                                 : f.intra_vm_bytes_per_s;
+  const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops, w,
+                                         c.hosts > 1 ? c.hosts : 0);
+  return absl::StrFormat(
+      "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
+      "time per step, %.0f%% of the step exposed (compute-bound needs >= "
+      "%.0f %s per device per step, has %.0f)",
+      c.layout.zero_stage == 3 ? "FSDP"
+      : c.layout.tensor > 1    ? "tensor/data-parallel"
+                               : "data-parallel",
+      c.slices > 1 ? "DCN"
+      : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
+                                                      : "the interconnect",
+      w / 1e9, c.step.comm_to_compute_ratio,
+      100 * c.step.communication_fraction, b.required, job.unit,
+      tokens_per_device);
+}
+
+// ---------------------------------------------------------------- plans
+
+Hardware MakeHardware(const Candidate& c) {
+  const Family& f = *c.family;
+  Hardware h;
+  h.platform = f.platform;
+  h.series = f.series ? f.series->id : "";
+  if (f.accelerator) {
+    h.accelerator = f.accelerator->id;
+    h.accelerator_name = f.accelerator->name;
+    h.memory_per_accelerator_gib = Gib(f.device_memory_bytes);
+  }
+  const Shape* shape = c.config ? c.config->shape : (f.shapes.empty() ? nullptr : &f.shapes.front());
+  if (shape != nullptr) {
+    h.machine_type = shape->machine->gce_machine_type;
+    h.vcpus_per_host = shape->machine->vcpus.value_or(0);
+    if (f.platform == Platform::kTpu) {
+      h.accelerators_per_host = shape->machine->accelerator_count;
+      h.tpu_topology = shape->topology ? shape->topology->topology : "";
+    } else if (f.platform == Platform::kCpu) {
+      h.memory_per_accelerator_gib = 0;
+    } else {
+      h.accelerators_per_host = shape->devices;
+    }
+  }
+  if (c.config) {
+    h.hosts = c.config->hosts;
+    h.total_accelerators = f.platform == Platform::kCpu ? 0 : c.config->devices;
+    h.slices = f.platform == Platform::kTpu ? c.config->slices : 0;
+  }
+  h.provisioning = c.viable() ? c.provisioning : Provisioning::kUnspecified;
+  return h;
+}
+
+std::vector<FactRef> MakeFactRefs(const Catalog& catalog,
+                                  const std::vector<std::string>& ids) {
+  std::vector<FactRef> out;
+  std::set<std::string> seen;
+  for (const std::string& id : ids) {
+    if (id.empty() || !seen.insert(id).second) continue;
+    const catalog::Source* s = catalog.FindSource(id);
+    out.push_back({id, s ? s->url : "", s ? s->title : ""});
+  }
+  return out;
+}
+
+namespace {
+
+std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
+                         bool horovod) {
+  const bool multi = c.devices > 1;
+  if (f.platform == Platform::kEdge) {
+    return "TensorFlow Lite (full int8) compiled with edgetpu_compiler";
+  }
+  if (horovod) {
+    return job.framework == Framework::kTensorflow ? "horovod.tensorflow (NCCL)"
+                                                   : "horovod.torch (NCCL)";
+  }
+  switch (job.framework) {
+    case Framework::kJax:
+      return c.slices > 1 ? "jax.sharding Mesh over ici_*/dcn_* axes (MaxText-style)"
+                          : "jax.sharding (Mesh + NamedSharding)";
+    case Framework::kTensorflow:
+      if (f.platform == Platform::kTpu) return "tf.distribute.TPUStrategy";
+      if (c.hosts > 1) return "tf.distribute.MultiWorkerMirroredStrategy";
+      return multi ? "tf.distribute.MirroredStrategy" : "tf.keras (single device)";
+    case Framework::kPytorch:
+      if (f.platform == Platform::kTpu) return "PyTorch/XLA SPMD (torch_xla)";
+      if (c.layout.pipeline > 1) {
+        return "Megatron-style tensor + pipeline parallel with ZeRO-1 "
+               "(distributed optimizer)";
+      }
+      if (c.layout.tensor > 1) {
+        return "torch.distributed.tensor parallel (DTensor) + FSDP";
+      }
+      if (c.layout.zero_stage == 3) return "torch.distributed.fsdp (FSDP)";
+      return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
+                   : "PyTorch (single device)";
+    case Framework::kXgboost:
+      if (c.hosts > 1) return "xgboost.dask (distributed hist)";
+      return f.platform == Platform::kGpu ? "xgboost (tree_method=hist, device=cuda)"
+                                          : "xgboost (tree_method=hist, device=cpu)";
+    case Framework::kScikitLearn: return "scikit-learn (n_jobs=-1)";
+    case Framework::kLightgbm:
+      return f.platform == Platform::kGpu ? "lightgbm (device_type=cuda)"
+                                          : "lightgbm (device_type=cpu)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c) {
+  if (!job.has_dataset || !(c.hours.expected > 0)) return std::nullopt;
+  const double limit =
+      job.deadline_given
+          ? kDefaults.implausible_deadline_factor.value * job.goal.deadline_hours
+          : kDefaults.implausible_hours_without_deadline.value;
+  if (!(c.hours.expected > limit)) return std::nullopt;
+  return Reason{
+      ReasonCode::kImplausibleEstimate,
+      absl::StrFormat(
+          "Expected %s, %s: no training run is planned that long, so read it "
+          "as this hardware being far too small or slow for %s of work "
+          "(%d devices, %.0f%% of each step communicating), not as a "
+          "schedule.%s",
+          FormatHours(c.hours.expected),
+          job.deadline_given
+              ? absl::StrFormat("over %.0fx the %s deadline",
+                                kDefaults.implausible_deadline_factor.value,
+                                FormatHours(job.goal.deadline_hours))
+              : std::string("over a year, with no deadline given"),
+          absl::StrFormat("%.3g %s", job.tokens, job.unit), c.devices,
+          100 * c.step.communication_fraction,
+          c.step.communication_fraction > 0.5
+              ? (job.batch_given
+                     ? " Most of the step is communication: a larger global "
+                       "batch would amortise it."
+                     : " Most of the step is communication at the assumed "
+                       "global batch: stating a larger one would amortise it.")
+              : "")};
+}
+
+Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
+              bool with_job_spec) {
+  Plan p;
+  const Family& f = *cand.family;
+  p.hardware = MakeHardware(cand);
+  {
+    // Where the plan runs follows the catalog's offerings (job_spec.h), so
+    // the plan's run_platform and its job specs always agree.
+    RunPlatformInput where;
+    where.requested = job.constraints.run_platform;
+    where.platform = f.platform;
+    where.machine_type = p.hardware.machine_type;
+    if (f.platform == Platform::kTpu && f.accelerator) {
+      where.offerings = &f.accelerator->offerings;
+    } else if (cand.config && cand.config->shape && cand.config->shape->machine) {
+      where.offerings = &cand.config->shape->machine->offerings;
+    }
+    where.provisioning = p.hardware.provisioning;
+    where.slices = std::max(1, p.hardware.slices);
+    where.vms_per_slice = std::max(1, p.hardware.hosts / where.slices);
+    const RunPlatformChoice choice = ChooseRunPlatform(where);
+    p.hardware.run_platform = choice.run_platform;
+    if (!choice.reason.empty()) {
+      p.reasons.push_back({ReasonCode::kNotOfferedOnPlatform, choice.reason});
+    }
+  }
+  if (!cand.config) return p;
+  const Config& c = *cand.config;
+
+  // Distribution.
+  Distribution& d = p.distribution;
+  d.strategy = c.strategy;
+  {
+    // Degrees multiply to the device count: data x fsdp x tensor x pipeline.
+    const int tp = std::max(1, c.layout.tensor);
+    const int pp = std::max(1, c.layout.pipeline);
+    const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
+    d.data_parallelism = std::max(1, c.devices / (fsdp * tp * pp));
+    d.fsdp_parallelism = c.layout.zero_stage == 3 ? fsdp : 0;
+  }
+  d.zero_stage = c.layout.zero_stage;
+  d.tensor_parallelism = std::max(1, c.layout.tensor);
+  d.pipeline_parallelism = std::max(1, c.layout.pipeline);
+  if (c.slices > 1) {
+    MultisliceMesh mesh;
+    const int per_slice = c.devices / c.slices;
+    if (c.layout.zero_stage == 3 || job.workload.per_device_memory_gib > 0) {
+      mesh.ici_fsdp_parallelism = per_slice / std::max(1, c.layout.tensor);
+      mesh.ici_data_parallelism = 1;
+    } else {
+      mesh.ici_data_parallelism = per_slice / std::max(1, c.layout.tensor);
+      mesh.ici_fsdp_parallelism = 1;
+    }
+    mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
+    mesh.dcn_data_parallelism = c.slices;
+    mesh.dcn_fsdp_parallelism = 1;
+    mesh.dcn_tensor_parallelism = 1;
+    mesh.dcn_pipeline_parallelism = 1;
+    d.multislice = mesh;
+    const bool sharded = mesh.ici_fsdp_parallelism > 1;
+    const bool tensor = mesh.ici_tensor_parallelism > 1;
+    d.notes = absl::StrFormat(
+        "%d identical %s slices: %s inside each slice over ICI, data "
+        "parallel across slices over DCN (dcn_data_parallelism = %d).",
+        c.slices, c.shape->topology ? c.shape->topology->topology : "",
+        sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
+                : (tensor ? "data + tensor parallel" : "data parallel"),
+        c.slices);
+  }
+  const bool horovod = job.constraints.framework_agnostic_distribution &&
+                       f.platform != Platform::kTpu;
+  if (horovod) {
+    d.horovod = true;
+    d.strategy = Strategy::kHorovod;
+  }
+  // Reduction Server: multi-host GPU data parallel with NCCL on Vertex.
+  const bool vertex = p.hardware.run_platform == RunPlatform::kVertexTraining;
+  const bool sync_bound =
+      std::find(job.current.symptoms.begin(), job.current.symptoms.end(),
+                Symptom::kGradientSyncBound) != job.current.symptoms.end();
+  if (f.platform == Platform::kGpu && c.hosts > 1 && c.layout.zero_stage == 0 &&
+      job.nccl_framework && vertex &&
+      (sync_bound || c.step.communication_fraction >= 0.1)) {
+    auto img = catalog.service_facts.find("reduction_server_image");
+    auto mt = catalog.service_facts.find("reduction_server_machine_type");
+    if (img != catalog.service_facts.end() && mt != catalog.service_facts.end()) {
+      const MachineType* reducer = catalog.FindMachineType(mt->second.first);
+      const double reducer_gbps =
+          reducer && reducer->network_bits_per_s ? *reducer->network_bits_per_s / 1e9 : 32;
+      const double worker_gbps =
+          c.shape->machine->network_bits_per_s.value_or(0) / 1e9 * c.hosts;
+      ReductionServerPool rs;
+      rs.machine_type = mt->second.first;
+      rs.image_uri = img->second.first;
+      rs.worker_bandwidth_gbps = worker_gbps;
+      rs.replica_count = std::max(1, static_cast<int>(std::ceil(worker_gbps / reducer_gbps)));
+      rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
+      d.reduction_server = rs;
+    }
+  }
+  d.framework_api = FrameworkApi(job, f, c, horovod);
+  if (c.recompute == Recompute::kFull && job.workload.recompute != Recompute::kFull) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    "Full activation recompute (8·P·D compute) to fit memory.");
+  }
+  if (c.accumulation_steps > 1) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    absl::StrFormat("Gradient accumulation over %d micro-steps "
+                                    "(one sequence per device each) keeps the "
+                                    "global batch of %d.",
+                                    c.accumulation_steps,
+                                    job.workload.global_batch_size));
+  }
+  if (c.layout.pipeline > 1) {
+    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
+                    absl::StrFormat("Tensor parallel %d inside each VM over "
+                                    "NVLink, %d pipeline stages across VMs, "
+                                    "ZeRO-1 data parallel over the rest.",
+                                    c.layout.tensor, c.layout.pipeline));
+  }
+
+  // Estimates.
+  Estimates& e = p.estimates;
+  MemoryBreakdown& m = e.memory_per_device;
+  e.memory_known = c.required_bytes > 0 && std::isfinite(c.required_bytes);
+  // The parts are modelled only when the planner sized the model itself
+  // (not a stated per-device figure, not a classical working set).
+  e.memory_breakdown_known = e.memory_known && job.model_size_known &&
+                             !job.classical &&
+                             job.workload.per_device_memory_gib <= 0;
+  m.weights_gib = Gib(c.memory.weights_bytes);
+  m.gradients_gib = Gib(c.memory.gradients_bytes);
+  m.optimizer_gib = Gib(c.memory.optimizer_bytes);
+  m.activations_gib = Gib(c.memory.activations_bytes);
+  m.embeddings_gib = Gib(c.memory.embeddings_bytes);
+  m.total_gib = Gib(c.required_bytes);
+  m.usable_gib = Gib(c.usable_bytes);
+  m.device_memory_gib = Gib(c.usable_bytes / (1 - kHeadroom));
+  m.headroom_fraction = kHeadroom;
+  auto finite_positive = [](double v) { return v > 0 && std::isfinite(v); };
+  e.flops_known = job.has_dataset && finite_positive(job.training_flops);
+  e.training_flops = job.training_flops;
+  // Classical ML has no training step (its time comes from its FLOPs).
+  e.step_known = !job.classical && finite_positive(c.step.step_seconds_expected);
+  e.step_time_seconds = c.step.step_seconds_expected;
+  e.hours_known = job.has_dataset && finite_positive(c.hours.expected) &&
+                  std::isfinite(c.hours.high);
+  e.total_hours = c.hours;
+  e.hourly_usd = c.hourly;
+  e.on_demand_hourly_usd = c.hourly_on_demand;
+  e.spot_hourly_usd = c.hourly_spot;
+  if (e.hours_known) {
+    if (c.on_demand_known) {
+      e.on_demand_cost_known = true;
+      e.on_demand_cost_usd = {c.hours.low * c.hourly_on_demand,
+                              c.hours.expected * c.hourly_on_demand,
+                              c.hours.high * c.hourly_on_demand};
+    }
+    if (c.spot_known) {
+      e.spot_cost_known = true;
+      e.spot_cost_usd = {c.hours.low * c.hourly_spot, c.hours.expected * c.hourly_spot,
+                         c.hours.high * c.hourly_spot};
+    }
+  }
+  e.price_date = c.shape->price_date;
+  e.price_region = c.shape->price_region;
+  e.price_known = c.price_known;
+  e.mfu_known = finite_positive(c.peak_flops) && c.mfu.high > 0;
+  e.mfu_low = c.mfu.low;
+  e.mfu_high = c.mfu.high;
+  e.communication_fraction = c.step.communication_fraction;
+  e.peak_tflops_per_device = c.peak_flops / 1e12;
+  // tokens_per_second counts tokens: only a sequence model has them.
+  e.throughput_known = e.step_known && job.sequence_model &&
+                       finite_positive(c.tokens_per_second);
+  e.tokens_per_second = c.tokens_per_second;
+  if (e.throughput_known && c.price_known) {
+    e.cost_per_million_tokens_usd = c.hourly / (c.tokens_per_second * 3600) * 1e6;
+  }
+  if (auto why = ImplausibleEstimate(job, c)) p.reasons.push_back(*why);
+
+  if (with_job_spec && f.platform != Platform::kEdge) {
+    JobSpecInput in;
+    in.hardware = p.hardware;
+    in.distribution = d;
+    in.is_tpu = f.platform == Platform::kTpu;
+    in.framework = job.framework;
+    if (f.accelerator) {
+      auto v = f.accelerator->labels.find("VERTEX_ACCELERATOR_TYPE");
+      if (v != f.accelerator->labels.end()) in.vertex_accelerator_type = v->second;
+      auto g = f.accelerator->labels.find(in.is_tpu ? "GKE_TPU_ACCELERATOR"
+                                                    : "GKE_ACCELERATOR");
+      if (g != f.accelerator->labels.end()) in.gke_accelerator_label = g->second;
+    }
+    p.job_spec = BuildJobSpec(in);
+  }
+  return p;
+}
+
+}  // namespace accelplan::planner::internal

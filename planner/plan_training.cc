@@ -1,0 +1,293 @@
+// PlanTraining as a query on the candidate space: the best point is the
+// recommendation; the best point of every other viable family is an
+// alternative with what it wins and loses; families with no feasible point
+// are rejected with every reason code.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/defaults.h"
+#include "planner/engine.h"
+#include "planner/model_presets.h"
+#include "planner/planner.h"
+#include "planner/remedies.h"
+#include "planner/space.h"
+#include "planner/util.h"
+
+namespace accelplan::planner {
+
+using internal::Candidate;
+using internal::Config;
+using internal::FormatHours;
+using internal::FormatUsd;
+using internal::Job;
+
+namespace {
+
+// PRICES_STALE when the recommendation's prices are older than the policy
+// allows at as_of.
+std::optional<Reason> PricesStaleWarning(const Estimates& e, const Job& job) {
+  const std::optional<int> priced = ParseDate(e.price_date);
+  if (!priced || job.as_of_days <= 0) return std::nullopt;
+  const int age = job.as_of_days - *priced;
+  if (age <= kFreshness.prices_stale_days.value) return std::nullopt;
+  return Reason{ReasonCode::kPricesStale,
+                absl::StrCat("The prices used date from ", e.price_date, ", ",
+                             age, " days before ", job.as_of,
+                             "; list prices may have changed (refresh with "
+                             "catalog/import_prices.py).")};
+}
+
+// The score as the wire carries it: absent unless it is a finite number
+// that means something (on-device inference ranks by rules, not a score).
+std::optional<double> KnownScore(const Job& job, const Candidate& c) {
+  if (job.on_device || !std::isfinite(c.score)) return std::nullopt;
+  return c.score;
+}
+
+// Cost per million units of work (no data set: the work is unknown).
+double PerMillion(const Config& k) {
+  return k.hourly / (k.tokens_per_second * 3600) * 1e6;
+}
+
+// Why the recommendation is what it is.
+void RecommendationReasons(const Job& job, const Candidate& best,
+                           std::vector<Reason>& why) {
+  const Config& c = *best.config;
+  if (!job.on_device && c.required_bytes > 0) {
+    why.push_back({ReasonCode::kUnspecified,
+                   absl::StrFormat("Fits: %.1f GiB needed per device of %.1f "
+                                   "GiB usable.",
+                                   c.required_bytes / kGiB, c.usable_bytes / kGiB)});
+  }
+  if (job.has_dataset && c.price_known) {
+    why.push_back({ReasonCode::kUnspecified,
+                   absl::StrFormat("%s for %s on %d device(s) (%s).",
+                                   FormatHours(c.hours.expected),
+                                   FormatUsd(c.cost.expected), c.devices,
+                                   job.objective == Objective::kMinTime
+                                       ? "fastest within budget"
+                                   : job.objective == Objective::kBalanced
+                                       ? "best cost+time balance"
+                                       : "cheapest that meets the deadline")});
+  }
+  if (job.sparsecore_ranking && best.family->sparse_cores > 0) {
+    why.push_back({ReasonCode::kUnspecified,
+                   absl::StrFormat("%d SparseCores per chip accelerate the "
+                                   "embedding lookups that dominate the step.",
+                                   best.family->sparse_cores)});
+  }
+  if (job.on_device) {
+    why.push_back({ReasonCode::kUnspecified,
+                   "On-device offline inference: convert to a fully int8-"
+                   "quantized TensorFlow Lite model and compile it with "
+                   "edgetpu_compiler."});
+  }
+}
+
+// What an alternative wins against the recommendation: CHEAPER / FASTER
+// with the numbers (it loses on the objective, so it can win only on the
+// other measure).
+void WhatItWins(const Job& job, const Config& a, const Config& b,
+                std::vector<Reason>& out) {
+  if (job.has_dataset && a.price_known && b.price_known &&
+      a.cost.expected < b.cost.expected * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back({ReasonCode::kCheaper,
+                   absl::StrFormat("Costs %s vs %s (-%.0f%%).",
+                                   FormatUsd(a.cost.expected),
+                                   FormatUsd(b.cost.expected),
+                                   100 * (1 - a.cost.expected / b.cost.expected))});
+  }
+  if (job.has_dataset &&
+      a.hours.expected < b.hours.expected * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back({ReasonCode::kFaster,
+                   absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
+                                   FormatHours(b.hours.expected))});
+  }
+}
+
+// What an alternative loses against the recommendation.
+void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
+                 std::vector<Reason>& out) {
+  const Config& a = *c.config;
+  const Config& b = *best.config;
+  if (job.has_dataset && a.price_known && b.price_known &&
+      a.cost.expected > b.cost.expected) {
+    out.push_back({ReasonCode::kHigherCost,
+                   absl::StrFormat("Costs %s vs %s (+%.0f%%).",
+                                   FormatUsd(a.cost.expected),
+                                   FormatUsd(b.cost.expected),
+                                   100 * (a.cost.expected / b.cost.expected - 1))});
+  } else if (!job.has_dataset && a.price_known && b.price_known &&
+             a.tokens_per_second > 0 && b.tokens_per_second > 0 &&
+             PerMillion(a) > PerMillion(b)) {
+    out.push_back({ReasonCode::kHigherCost,
+                   absl::StrFormat("Costs $%.3g per million %s of work vs $%.3g.",
+                                   PerMillion(a), job.unit, PerMillion(b))});
+  }
+  // Communication is a cost, not a veto: it is named as the reason a
+  // configuration loses when, without its exposed communication, it would
+  // have beaten the recommendation.
+  if (c.price_unknown == best.price_unknown &&
+      c.misses_assumed_deadline == best.misses_assumed_deadline &&
+      a.step.communication_fraction > 0 && std::isfinite(c.score_without_comm) &&
+      std::isfinite(best.score) &&
+      c.score_without_comm < best.score * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back({ReasonCode::kCommunicationBound,
+                   absl::StrCat(internal::CommunicationDetail(job, c),
+                                "; without that exposed communication it would "
+                                "beat the recommendation.")});
+  }
+  if (job.has_dataset && a.hours.expected > b.hours.expected * 1.0001) {
+    out.push_back({ReasonCode::kSlower,
+                   absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
+                                   FormatHours(b.hours.expected))});
+  }
+  if (c.price_unknown) {
+    out.push_back({ReasonCode::kPriceUnknown,
+                   "No price in the catalog: ranks below every priced option."});
+  }
+  if (job.sparsecore_ranking && c.family->sparse_cores <= 0) {
+    out.push_back({ReasonCode::kSlower,
+                   "No SparseCores: embedding lookups run on the general cores."});
+  }
+}
+
+std::string NoPlanReason(const std::vector<Candidate>& cands, double budget,
+                         bool unpriced_under_budget) {
+  std::vector<std::string> parts;
+  for (const Candidate& c : cands) {
+    for (ReasonCode code : c.codes) parts.push_back(ReasonCodeName(code));
+  }
+  std::sort(parts.begin(), parts.end());
+  parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  if (!unpriced_under_budget) {
+    return absl::StrCat(
+        "No hardware in the catalog satisfies every hard rule for this job "
+        "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.");
+  }
+  return absl::StrCat(
+      "Only hardware without a price in the catalog satisfies every hard "
+      "rule, and the ", FormatUsd(budget),
+      " budget cannot be checked against an unknown price: ",
+      cands.front().family->name,
+      " and any other unpriced option are listed as alternatives "
+      "(PRICE_UNKNOWN)",
+      parts.empty() ? ""
+                    : absl::StrCat("; others were rejected (",
+                                   absl::StrJoin(parts, ", "), ")"),
+      ".");
+}
+
+// The recommendation with its reasons, warnings and the facts it used.
+void Recommend(const catalog::Catalog& cat, const Job& job,
+               const Candidate& best, PlanResponse& out,
+               std::vector<std::string>& fact_ids) {
+  planner::Plan plan = internal::MakePlan(cat, job, best, /*with_job_spec=*/true);
+  plan.rank = 1;
+  plan.score = KnownScore(job, best);
+  for (const Reason& r : plan.reasons) {
+    if (r.code == ReasonCode::kImplausibleEstimate) out.warnings.push_back(r);
+  }
+  RecommendationReasons(job, best, plan.reasons);
+  for (const Reason& n : best.notes) out.warnings.push_back(n);
+  for (const std::string& id : best.family->fact_sources) fact_ids.push_back(id);
+  const Config& c = *best.config;
+  if (c.shape && !c.shape->price_source_id.empty()) {
+    fact_ids.push_back(c.shape->price_source_id);
+  }
+  if (c.shape && c.shape->machine) fact_ids.push_back(c.shape->machine->source_id);
+  if (auto stale = PricesStaleWarning(plan.estimates, job)) {
+    out.warnings.push_back(*std::move(stale));
+  }
+  out.recommendation = std::move(plan);
+}
+
+// Alternatives (the best point of each other viable family) and rejections.
+void AlternativesAndRejections(const catalog::Catalog& cat, const Job& job,
+                               const std::vector<Candidate>& cands,
+                               const Candidate* best, PlanResponse& out) {
+  int rank = 2;
+  for (const Candidate& c : cands) {
+    if (&c == best) continue;
+    if (c.viable() && c.config) {
+      if (out.alternatives.size() >= kPolicy.max_alternatives.value) continue;
+      planner::Plan alt = internal::MakePlan(cat, job, c, /*with_job_spec=*/false);
+      alt.rank = rank++;
+      alt.score = KnownScore(job, c);
+      if (best != nullptr) {
+        WhatItWins(job, *c.config, *best->config, alt.reasons);
+        WhatItLoses(job, c, *best, alt.reasons);
+      }
+      for (const Reason& n : c.notes) alt.reasons.push_back(n);
+      out.alternatives.push_back(std::move(alt));
+    } else if (!c.viable()) {
+      Rejection rej;
+      rej.hardware = internal::MakeHardware(c);
+      rej.codes = c.codes;
+      rej.reason = absl::StrJoin(c.why, " ");
+      out.rejected.push_back(std::move(rej));
+    }
+  }
+}
+
+}  // namespace
+
+PlanResponse Planner::Plan(const PlanRequest& request,
+                           const CallContext& context) const {
+  const catalog::Catalog& cat = *catalog_;
+  PlanRequest resolved;
+  std::string preset_assumption;
+  const PlanRequest& r =
+      WithModelPreset(cat, request, &resolved, &preset_assumption);
+  Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
+                              r.current_setup, context.AsOf(r.as_of));
+  const bool full = r.view != View::kBasic;
+  PlanResponse out;
+  out.catalog_version = cat.version;
+  std::optional<internal::Space> space =
+      internal::BuildSpace(cat, *index_, job, context);
+  if (!space) return out;
+  const std::vector<Candidate>& cands = space->candidates;
+
+  out.warnings = job.warnings;
+  out.assumptions = job.assumptions;
+  if (!preset_assumption.empty()) out.assumptions.push_back(preset_assumption);
+  out.assumptions.push_back(absl::StrFormat(
+      "Memory per device keeps %.0f%% of device memory as headroom (%s).",
+      100 * kPolicy.headroom_fraction.value, kPolicy.headroom_fraction.source));
+  const Candidate* best = space->best();
+  // A budget cannot be checked against an unknown price: an unpriced
+  // candidate (ranked after every priced one) is never the recommendation
+  // under a budget; it stays an alternative carrying PRICE_UNKNOWN.
+  const bool unpriced_under_budget =
+      best != nullptr && best->price_unknown && r.goal.budget_usd > 0;
+  if (unpriced_under_budget) best = nullptr;
+  std::vector<std::string> fact_ids;
+  if (best != nullptr) {
+    Recommend(cat, job, *best, out, fact_ids);
+  } else {
+    out.no_plan_reason =
+        NoPlanReason(cands, r.goal.budget_usd, unpriced_under_budget);
+  }
+  if (full) AlternativesAndRejections(cat, job, cands, best, out);
+  out.remedies = internal::RemediesForSymptoms(cat, job);
+  if (best != nullptr && job.has_dataset && job.current_devices > 0) {
+    out.savings =
+        internal::SavingsAgainstCurrent(cat, *index_, job, *space, *best);
+  }
+  if (full) {
+    out.facts_used = internal::MakeFactRefs(cat, fact_ids);
+  } else {
+    out.assumptions.clear();
+    out.savings.reset();
+  }
+  return out;
+}
+
+}  // namespace accelplan::planner

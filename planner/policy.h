@@ -1,0 +1,78 @@
+// The planner's policy: every constant that decides which configurations
+// are searched and how they are ranked, in one place, each with its source
+// or marked "product choice". Request defaults (what a request leaves out)
+// live in planner/defaults.h; this file holds the rules of the search and
+// of the one scorer (planner/scorer.h). docs/planner.md §"Policy" lists
+// them. No other file in planner/ may re-type one of these numbers.
+#ifndef ACCELPLAN_PLANNER_POLICY_H_
+#define ACCELPLAN_PLANNER_POLICY_H_
+
+#include "planner/defaults.h"
+
+namespace accelplan::planner {
+
+struct PlannerPolicy {
+  // ---- memory
+  SourcedDefault headroom_fraction = kDefaults.headroom_fraction;
+
+  // ---- hard rules
+  SourcedDefault min_fp64_flops{
+      5e12, "SPEC §4: fp64-required work needs an fp64 peak of 5 TFLOPS or "
+            "more"};
+  SourcedDefault end_of_support_warning_days{
+      365, "SPEC §4: end of support within 12 months is a warning and loses "
+           "ties"};
+
+  // ---- rules that compare candidates
+  SourcedDefault oversize_factor{
+      4, "SPEC §4: a shape whose smallest offer has at least 4x the "
+         "accelerators the job needs is OVERSIZED_FOR_WORKLOAD"};
+  SourcedDefault workload_list_cost_slack{
+      1.25, "SPEC §4: a listed GPU series wins when it costs no more than 25% "
+            "more"};
+  SourcedDefault small_job_hours{
+      1.0, "product choice: Google's CPU profile (\"simple models that train "
+           "quickly\", https://cloud.google.com/tpu/docs/intro-to-tpu) "
+           "read as a job a CPU VM finishes within an hour"};
+
+  // ---- search caps: the largest sizes searched. A plan whose best point
+  // sits at a cap says so (ASSUMPTION), so a cap never decides silently.
+  SourcedDefault max_gpus{
+      8192, "product choice: the largest GPU cluster searched (Meta trained "
+            "Llama 3 405B on 16,384 H100s, arXiv:2407.21783; 8,192 keeps "
+            "the search bounded at half that)"};
+  SourcedDefault max_gpu_vms{
+      512, "product choice: the most VMs of one GPU shape searched"};
+  SourcedDefault max_cpu_vms{
+      64, "product choice: the most CPU VMs a distributed XGBoost/LightGBM "
+          "job is searched over"};
+  SourcedDefault max_slices{
+      32, "product choice: the most Multislice slices searched"};
+  // Every count up to this many units is searched, then its multiples, so
+  // every pipeline depth up to it divides the unit count evenly.
+  SourcedDefault dense_units{
+      32, "product choice: pipeline depths up to 32 (Megatron-LM, "
+          "arXiv:2104.04473 Table 1 uses up to 64 stages at 3,072 GPUs)"};
+  SourcedDefault max_tensor_parallel{
+      8, "Megatron-LM (arXiv:2104.04473 §3.3): tensor parallelism inside a "
+         "server's NVLink domain (8 GPUs); on TPU a product choice, the "
+         "same degree inside the ICI domain"};
+
+  // ---- the scorer
+  // Two scores closer than this (relative) are a tie; ties go to fewer
+  // devices, then the tie-breaks below.
+  SourcedDefault tie_tolerance{
+      1e-9, "product choice: float noise, not a difference"};
+  // BALANCED: cost / cheapest + time / fastest. A candidate without a price
+  // counts its cost as twice the cheapest.
+  SourcedDefault balanced_unpriced_cost_ratio{
+      2, "product choice: an unknown price counts as twice the cheapest"};
+  SourcedDefault max_alternatives{
+      8, "product choice: the alternatives one plan lists"};
+};
+
+inline constexpr PlannerPolicy kPolicy{};
+
+}  // namespace accelplan::planner
+
+#endif  // ACCELPLAN_PLANNER_POLICY_H_

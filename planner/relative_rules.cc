@@ -1,0 +1,199 @@
+// Stage 6a: the rules that compare candidates (SPEC §4): the CPU profile,
+// embedding-dominated work, oversized shapes and Google's per-workload GPU
+// lists. Each judges a candidate against the rest of the space.
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+#include "planner/scorer.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+using Refs = std::vector<const Candidate*>;
+
+catalog::WorkloadList ListFor(const Job& job) {
+  switch (job.method) {
+    case TrainingMethod::kFullFineTune:
+    case TrainingMethod::kLora:
+    case TrainingMethod::kQlora:
+      return catalog::WorkloadList::kFineTuning;
+    default:
+      return catalog::WorkloadList::kPreTraining;
+  }
+}
+
+bool Viable(const Candidate& c) { return c.viable() && c.config; }
+
+double Cost(const Job& job, const Candidate& c) {
+  return CostMetric(job, *c.config);
+}
+
+bool GpuAskedFor(const Job& job) {
+  const auto& a = job.constraints.allowed_platforms;
+  return std::find(a.begin(), a.end(), Platform::kGpu) != a.end();
+}
+
+// CPU profile: classical ML, or a job a CPU VM finishes quickly, goes to
+// CPU and accelerators are OVERSIZED_FOR_WORKLOAD.
+void CpuProfileRule(const Job& job, const Refs& refs,
+                    const std::vector<Candidate*>& judged) {
+  if (job.on_device || job.embedding_dominated) return;
+  const Candidate* best_cpu = nullptr;
+  for (const Candidate* c : refs) {
+    if (!Viable(*c) || c->family->platform != Platform::kCpu) continue;
+    if (best_cpu == nullptr || Cost(job, *c) < Cost(job, *best_cpu)) best_cpu = c;
+  }
+  if (best_cpu == nullptr) return;
+  const Config& cpu = *best_cpu->config;
+  const bool quick =
+      job.has_dataset && cpu.hours.expected <= kPolicy.small_job_hours.value;
+  if (!(job.classical ? !GpuAskedFor(job) : quick)) return;
+  const std::string detail =
+      job.has_dataset
+          ? absl::StrFormat("a %s VM finishes in %s for %s",
+                            cpu.shape->machine->gce_machine_type,
+                            FormatHours(cpu.hours.expected),
+                            FormatUsd(cpu.cost.expected))
+          : absl::StrFormat("a %s VM handles it",
+                            cpu.shape->machine->gce_machine_type);
+  for (Candidate* c : judged) {
+    if (!Viable(*c) || c->family->platform == Platform::kCpu) continue;
+    c->Reject(ReasonCode::kOversizedForWorkload,
+              absl::StrCat(c->family->name, " is more than this ",
+                           job.classical ? "classical ML" : "small",
+                           " job needs: ", detail, "."));
+  }
+}
+
+// Embedding-dominated work: CPUs suit small models and I/O-bound work,
+// not a step dominated by embedding lookups (Cloud TPU guidance).
+void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
+  if (!job.embedding_dominated || job.on_device) return;
+  for (Candidate* c : judged) {
+    if (!Viable(*c) || c->family->platform != Platform::kCpu) continue;
+    c->Reject(ReasonCode::kNotRecommendedForWorkload,
+              absl::StrCat(c->family->name, ": embedding lookups dominate the "
+                           "step; CPUs suit small models or I/O-bound work, "
+                           "not large embedding models."));
+  }
+}
+
+int SmallestDevices(const Candidate& c) {
+  return c.smallest_obtainable_devices > 0 ? c.smallest_obtainable_devices
+                                           : c.family->shapes.front().devices;
+}
+
+bool IsAccelerator(const Job& job, const Candidate& c) {
+  return c.family->platform != Platform::kCpu &&
+         c.family->platform != Platform::kEdge && !job.on_device;
+}
+
+// Oversized: the smallest offered shape holds >= 4x what the job needs
+// while a smaller viable shape exists.
+void OversizeRule(const Job& job, const Refs& refs,
+                  const std::vector<Candidate*>& judged) {
+  const double need_bytes = JobBytesOnOneDevice(job);
+  if (need_bytes <= 0) return;
+  const bool per_device_need = job.workload.per_device_memory_gib > 0;
+  auto smallest_bytes = [&](const Candidate& c) {
+    return per_device_need ? c.family->device_memory_bytes
+                           : c.family->device_memory_bytes * SmallestDevices(c);
+  };
+  // Only viable candidates prove that a smaller shape exists.
+  double smallest_viable = std::numeric_limits<double>::infinity();
+  for (const Candidate* c : refs) {
+    if (!IsAccelerator(job, *c) || !Viable(*c)) continue;
+    smallest_viable = std::min(
+        smallest_viable, per_device_need ? c->family->device_memory_bytes
+                                         : c->family->device_memory_bytes *
+                                               c->config->devices);
+  }
+  // Every accelerator family is judged (a rejected one still gets every
+  // code that applies). A family is oversized only when it must be rented
+  // bigger than the job needs: a viable one whose chosen size is more than
+  // its smallest obtainable shape needed those devices (for the deadline
+  // or the objective); a rejected one is judged for MIN_COST/BALANCED only.
+  for (Candidate* c : judged) {
+    if (!IsAccelerator(job, *c)) continue;
+    if (Viable(*c)) {
+      if (c->config->devices > SmallestDevices(*c)) continue;
+    } else if (job.objective == Objective::kMinTime) {
+      continue;
+    }
+    const double smallest = smallest_bytes(*c);
+    if (smallest >= kPolicy.oversize_factor.value * need_bytes &&
+        smallest_viable < smallest) {
+      c->Reject(ReasonCode::kOversizedForWorkload,
+                absl::StrFormat("%s's smallest shape has %.0f GiB of "
+                                "accelerator memory%s, %.0fx the %.1f GiB "
+                                "the job needs, and a smaller shape fits.",
+                                c->family->name, Gib(smallest),
+                                per_device_need ? " per device" : "",
+                                smallest / need_bytes, Gib(need_bytes)));
+    }
+  }
+}
+
+// Google's per-workload GPU lists rank GPU series against GPU series.
+void WorkloadListRule(const Job& job, const Refs& refs,
+                      const std::vector<Candidate*>& judged) {
+  if (job.on_device) return;
+  const catalog::WorkloadList list = ListFor(job);
+  double best_listed = std::numeric_limits<double>::infinity();
+  const Candidate* best_listed_c = nullptr;
+  for (const Candidate* c : refs) {
+    if (Viable(*c) && c->family->platform == Platform::kGpu &&
+        c->on_workload_list && Cost(job, *c) < best_listed) {
+      best_listed = Cost(job, *c);
+      best_listed_c = c;
+    }
+  }
+  if (best_listed_c == nullptr) return;
+  for (Candidate* c : judged) {
+    if (!Viable(*c) || c->family->platform != Platform::kGpu ||
+        c->on_workload_list) {
+      continue;
+    }
+    if (best_listed <= kPolicy.workload_list_cost_slack.value * Cost(job, *c)) {
+      c->Reject(ReasonCode::kNotRecommendedForWorkload,
+                absl::StrCat(c->family->name, " is not on Google's ",
+                             list == catalog::WorkloadList::kFineTuning
+                                 ? "fine-tuning"
+                                 : "pre-training",
+                             " list, and ", best_listed_c->family->name,
+                             ", which is, costs no more than 25% more."));
+    }
+  }
+}
+
+}  // namespace
+
+void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
+                        const std::vector<Candidate*>& judged) {
+  const catalog::WorkloadList list = ListFor(job);
+  // The judged candidates stand in for their families' own in the field.
+  Refs refs(judged.begin(), judged.end());
+  for (const Candidate& c : field) {
+    const bool replaced =
+        std::any_of(judged.begin(), judged.end(),
+                    [&](const Candidate* j) { return j->family == c.family; });
+    if (!replaced) refs.push_back(&c);
+  }
+  for (Candidate* c : judged) {
+    if (c->family->series != nullptr) {
+      c->on_workload_list = c->family->series->workload_lists.count(list) > 0;
+    }
+  }
+  CpuProfileRule(job, refs, judged);
+  EmbeddingRule(job, judged);
+  OversizeRule(job, refs, judged);
+  WorkloadListRule(job, refs, judged);
+}
+
+}  // namespace accelplan::planner::internal

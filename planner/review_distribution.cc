@@ -1,0 +1,257 @@
+// ReviewPlan: hardware and distribution proposals as queries on the
+// candidate space. A hardware proposal selects its family (at the count,
+// topology, slices, machine type and layout it gives) in the space; a
+// distribution proposal selects that layout on the current hardware, else
+// on the best hardware for it; Multislice meshes first pass SPEC §4's DCN
+// rules, which stay hard rules above the scorer.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/review_internal.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// Device memory left after the default headroom (planner/policy.h).
+constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
+
+// SPEC §4's Multislice rules for a distribution over slices. Returns false
+// when the proposal is not a Multislice one (nothing judged).
+bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
+                     Judged& j) {
+  const Job& job = ctx.job;
+  int slices = d.slices > 0 ? d.slices : job.current_slices;
+  if (d.mesh) {
+    const MultisliceMesh& m = *d.mesh;
+    if (auto why = DcnProductMismatch(m, slices)) {
+      j.Reject(ReasonCode::kNotApplicable, *why);
+      return true;
+    }
+    if (slices <= 0) {
+      slices = std::max(1, m.dcn_data_parallelism) *
+               std::max(1, m.dcn_fsdp_parallelism) *
+               std::max(1, m.dcn_tensor_parallelism) *
+               std::max(1, m.dcn_pipeline_parallelism);
+    }
+    if (!job.current.tpu_topology.empty()) {
+      const int ici = std::max(1, m.ici_data_parallelism) *
+                      std::max(1, m.ici_fsdp_parallelism) *
+                      std::max(1, m.ici_tensor_parallelism);
+      const int chips = TopologyChips(job.current.tpu_topology);
+      if (ici != chips && (m.ici_data_parallelism > 0 ||
+                           m.ici_fsdp_parallelism > 0 ||
+                           m.ici_tensor_parallelism > 0)) {
+        j.Reject(ReasonCode::kNotApplicable,
+                 absl::StrFormat("The product of the ici_* axes (%d) must "
+                                 "equal the chips per slice (%d).",
+                                 ici, chips));
+        return true;
+      }
+    }
+  }
+  DcnParallelism across = d.across_slices;
+  if (across == DcnParallelism::kUnspecified && d.mesh) {
+    if (d.mesh->dcn_tensor_parallelism > 1) across = DcnParallelism::kTensor;
+    else if (d.mesh->dcn_pipeline_parallelism > 1) across = DcnParallelism::kPipeline;
+    else if (d.mesh->dcn_fsdp_parallelism > 1) across = DcnParallelism::kFsdp;
+    else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
+  }
+  if (d.strategy == Strategy::kIndependentModels || across == DcnParallelism::kNone) {
+    j.Reject(ReasonCode::kNoSharedModel,
+             "Independent models per slice never combine into one trained "
+             "model; slices must share the model through data "
+             "parallelism.");
+    return true;
+  }
+  // DCN and ICI bandwidth for the numbers in the reasons.
+  const catalog::Accelerator* tpu =
+      job.current_accelerator && job.current_accelerator->platform == catalog::Platform::kTpu
+          ? job.current_accelerator
+          : nullptr;
+  double dcn_gbs = 0, ici_gbs = 0;
+  for (const Family& f : ctx.index.families) {
+    if (f.platform != Platform::kTpu) continue;
+    if (tpu != nullptr && f.accelerator != tpu) continue;
+    dcn_gbs = f.dcn_bytes_per_s_per_chip / 1e9;
+    ici_gbs = f.ici_bytes_per_s / 1e9;
+    if (tpu != nullptr || dcn_gbs > 0) break;
+  }
+  const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
+  if (multislice && job.mixed_current_slices) {
+    j.Reject(ReasonCode::kNeedsIdenticalSlices,
+             absl::StrCat("Multislice needs identical slices; the current "
+                          "ones have different topologies (",
+                          absl::StrJoin(job.current.slice_topologies, ", "),
+                          ")."));
+    return true;
+  }
+  if (multislice) {
+    if (across == DcnParallelism::kTensor) {
+      j.Reject(ReasonCode::kCommunicationBound,
+               absl::StrFormat(
+                   "Tensor parallelism all-reduces activations inside every "
+                   "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s "
+                   "of ICI) it is communication-bound. Keep it inside a "
+                   "slice.", dcn_gbs, ici_gbs));
+    } else if (across == DcnParallelism::kPipeline) {
+      j.Add(ReasonCode::kSlower,
+            "Pipeline stages over DCN work but add pipeline bubbles; XLA "
+            "already generates and overlaps the DCN collectives, and data "
+            "parallelism across slices is the usual choice.");
+      j.tier = 3;
+    } else if (across == DcnParallelism::kFsdp) {
+      j.Add(ReasonCode::kSlower,
+            absl::StrFormat("FSDP across slices re-gathers weights over "
+                            "DCN (%.1f GB/s per chip) every step; data "
+                            "parallelism across slices sends only the "
+                            "gradient once.", dcn_gbs));
+      j.tier = 3;
+    } else {
+      // Data parallel across slices replicates the model in each slice:
+      // one slice must hold a replica (FSDP inside it, full recompute).
+      const int chips = job.current.tpu_topology.empty()
+                            ? 0
+                            : TopologyChips(job.current.tpu_topology);
+      const double usable =
+          tpu != nullptr && tpu->memory_bytes
+              ? tpu->memory_bytes->value * kUsableFraction
+              : 0;
+      const double need =
+          chips > 0 && job.workload.per_device_memory_gib <= 0
+              ? ReplicaPerSliceBytes(job, chips, std::max(1, slices))
+              : 0;
+      if (need > 0 && usable > 0 && need > usable) {
+        j.Reject(ReasonCode::kHbmTooSmall,
+                 absl::StrFormat(
+                     "Data parallelism across slices keeps a whole "
+                     "replica in each %s slice: %.1f GiB per chip even "
+                     "with FSDP over its %d chips and full recompute, "
+                     "over the %.1f GiB usable. Shard across slices "
+                     "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
+                     job.current.tpu_topology, need / kGiB, chips,
+                     usable / kGiB, std::max(1, slices)));
+        return true;
+      }
+      j.tier = 1;
+      j.secondary = 0;
+      j.why.push_back(absl::StrFormat(
+          "Data parallelism across the %d slices: only the gradient "
+          "crosses DCN, once per step (dcn_data_parallelism = %d), while "
+          "FSDP/tensor traffic stays on ICI.", slices, slices));
+    }
+    return true;
+  }
+  return false;
+}
+
+bool ModelParallel(Strategy s) {
+  return s == Strategy::kTensorParallel || s == Strategy::kPipelineParallel ||
+         s == Strategy::kHybrid;
+}
+
+// The best point with one layout: on the current hardware at its size when
+// the request names it, else on whichever viable family ranks best with it.
+std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
+                                        Strategy strategy) {
+  Pins pins;
+  pins.strategy = strategy;
+  if (const Family* current = CurrentFamily(ctx.index, ctx.job)) {
+    pins.devices = ctx.job.current.tpu_topology.empty() ? ctx.job.current_devices : 0;
+    pins.topology = ctx.job.current.tpu_topology;
+    if (ctx.job.current_machine != nullptr) {
+      pins.machine_type = ctx.job.current_machine->id;
+    }
+    return EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current, pins,
+                           /*compare_families=*/false);
+  }
+  std::optional<Candidate> best;
+  for (const Candidate& field : ctx.space.candidates) {
+    if (!field.viable()) continue;
+    Candidate c =
+        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
+    if (!c.viable() || !c.config) continue;
+    if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
+  }
+  return best;
+}
+
+// Single-slice / single-cluster layouts.
+void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
+                 Judged& j) {
+  const Job& job = ctx.job;
+  const Strategy s = d.strategy;
+  const bool data_parallel = s == Strategy::kDataParallel ||
+                             s == Strategy::kSingleDevice ||
+                             s == Strategy::kHorovod;
+  if (!data_parallel && s != Strategy::kFsdp && !ModelParallel(s)) {
+    j.tier = 2;
+    return;
+  }
+  if (s == Strategy::kHorovod && CurrentIsTpu(job)) {
+    j.Reject(ReasonCode::kNotApplicable,
+             "Horovod runs over MPI/NCCL/Gloo on GPUs and CPUs, not TPUs.");
+    return;
+  }
+  const int replicas = d.data_parallelism > 0 ? d.data_parallelism : job.current_devices;
+  const double need = JobBytesPerReplica(job, replicas);
+  double usable = 0;
+  if (job.current_accelerator && job.current_accelerator->memory_bytes) {
+    usable = job.current_accelerator->memory_bytes->value * kUsableFraction;
+  } else if (const Candidate* best = ctx.space.best()) {
+    usable = best->config->usable_bytes;
+  }
+  const bool fits = need <= 0 || usable <= 0 || need <= usable;
+  if (data_parallel && !fits) {
+    j.Reject(ReasonCode::kHbmTooSmall,
+             s == Strategy::kHorovod
+                 ? std::string("Horovod is data parallel; a replica does not "
+                               "fit one device.")
+                 : absl::StrFormat("A full replica needs %.1f GiB per device, "
+                                   "more than the %.1f GiB usable: shard the "
+                                   "model instead.",
+                                   need / kGiB, usable / kGiB));
+    return;
+  }
+  std::optional<Candidate> c = BestWithLayout(ctx, s);
+  if (c && !c->viable()) {
+    j.RejectWith(*c);
+    return;
+  }
+  j.tier = 1;
+  if (c && c->config) j.candidate = std::move(c);
+  // Ties (the same point) go to the simpler layout; Horovod first when the
+  // request asks for framework-agnostic distribution.
+  j.secondary = s == Strategy::kHorovod
+                    ? (job.constraints.framework_agnostic_distribution ? -1 : 2)
+                : data_parallel ? 0
+                : s == Strategy::kFsdp ? 1
+                                       : 2;
+  if (data_parallel && s != Strategy::kHorovod) {
+    j.why.push_back("The model fits one device: data parallelism scales "
+                    "near-linearly.");
+  } else if (s == Strategy::kFsdp && fits) {
+    j.Add(ReasonCode::kSlower,
+          "The model fits one device; sharding adds all-gather traffic that "
+          "plain data parallelism avoids.");
+  } else if (ModelParallel(s) && fits) {
+    j.Add(ReasonCode::kSlower,
+          "The model fits one device; model parallelism only adds "
+          "communication and bubbles.");
+  }
+}
+
+}  // namespace
+
+void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
+                       Judged& j) {
+  if (JudgeMultislice(ctx, d, j)) return;
+  JudgeLayout(ctx, d, j);
+}
+
+}  // namespace accelplan::planner::internal

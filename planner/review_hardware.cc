@@ -1,0 +1,128 @@
+// ReviewPlan: a hardware proposal selects its family in the candidate
+// space — at the count, topology, slices, machine type and layout it gives
+// (judged by the same scorer with the space's normalisation), else the
+// family's own best point in the space.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "planner/review_internal.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+std::vector<const Family*> ProposedFamilies(const Index& index,
+                                            const HardwareProposal& h) {
+  std::vector<const Family*> fams = MatchFamilies(
+      index, h.platform, h.series, h.accelerator, h.machine_type);
+  if (h.platform != Platform::kUnspecified) return fams;
+  // "N1" in a hardware question means its GPUs, not its CPU-only shapes.
+  const bool any_accel =
+      std::any_of(fams.begin(), fams.end(),
+                  [](const Family* f) { return f->platform != Platform::kCpu; });
+  if (any_accel) {
+    fams.erase(std::remove_if(fams.begin(), fams.end(),
+                              [](const Family* f) {
+                                return f->platform == Platform::kCpu;
+                              }),
+               fams.end());
+  }
+  return fams;
+}
+
+// No planned family matches: legacy hardware (never planned) or nothing.
+void RejectUnknownHardware(const catalog::Catalog& cat,
+                           const HardwareProposal& h, Judged& j) {
+  const std::string want = NormalizeName(
+      !h.accelerator.empty() ? h.accelerator
+                             : (!h.series.empty() ? h.series : h.machine_type));
+  for (const catalog::Accelerator& a : cat.accelerators) {
+    if (a.legacy && (NormalizeName(a.id) == want || NormalizeName(a.name) == want)) {
+      j.Reject(ReasonCode::kNotACandidate,
+               absl::StrCat(a.name, " is legacy hardware: it can be named as a "
+                                    "current setup but is never planned."));
+      if (a.end_of_support) {
+        j.Add(ReasonCode::kEndOfSupport,
+              absl::StrCat("End of support: ", *a.end_of_support, "."));
+      }
+      return;
+    }
+  }
+  j.Reject(ReasonCode::kNotApplicable,
+           "The proposal names no hardware in the catalog.");
+}
+
+Pins ProposalPins(const HardwareProposal& h) {
+  Pins pins;
+  pins.devices = h.count;
+  pins.topology = h.tpu_topology;
+  pins.slices = h.slices;
+  pins.machine_type = h.machine_type;
+  if (h.layout) pins.strategy = h.layout->strategy;
+  return pins;
+}
+
+}  // namespace
+
+void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
+                   Judged& j) {
+  const Job& job = ctx.job;
+  // A layout stated with the hardware: its mesh's DCN degrees must multiply
+  // to the proposal's slice count (else the current one).
+  if (h.layout && h.layout->mesh) {
+    const int slices = h.slices > 0           ? h.slices
+                       : h.layout->slices > 0 ? h.layout->slices
+                                              : job.current_slices;
+    if (auto why = DcnProductMismatch(*h.layout->mesh, slices)) {
+      j.Reject(ReasonCode::kNotApplicable, *why);
+      return;
+    }
+  }
+  const std::vector<const Family*> fams = ProposedFamilies(ctx.index, h);
+  if (fams.empty()) {
+    RejectUnknownHardware(ctx.catalog, h, j);
+    return;
+  }
+  const Pins pins = ProposalPins(h);
+  const bool pinned = pins.sizes() || !pins.machine_type.empty() ||
+                      pins.strategy != Strategy::kUnspecified;
+  std::vector<Candidate> selected;
+  for (const Family* f : fams) {
+    if (pinned) {
+      selected.push_back(EvaluateInSpace(ctx.catalog, job, ctx.space, *f, pins));
+      continue;
+    }
+    for (const Candidate& c : ctx.space.candidates) {
+      if (c.family == f) selected.push_back(c);
+    }
+  }
+  const Candidate* best = nullptr;
+  for (const Candidate& c : selected) {
+    if (c.viable() && c.config && (best == nullptr || RanksBefore(job, c, *best))) {
+      best = &c;
+    }
+  }
+  if (best == nullptr) {
+    for (const Candidate& c : selected) j.RejectWith(c);
+    return;
+  }
+  // Hardware choices do not fix a symptom by themselves: they rank after
+  // remedies, among themselves by the scorer.
+  j.tier = AnySymptom(job) ? 2 : 1;
+  if (best->price_unknown && job.goal.budget_usd > 0) {
+    j.recommendable = false;
+    j.Add(ReasonCode::kPriceUnknown,
+          absl::StrCat(best->family->name, " has no price in the catalog, so "
+                       "it cannot be checked against the ",
+                       FormatUsd(job.goal.budget_usd),
+                       " budget; it is never recommended under one."));
+  }
+  for (const std::string& id : best->family->fact_sources) {
+    ctx.fact_ids.push_back(id);
+  }
+  j.candidate = *best;
+}
+
+}  // namespace accelplan::planner::internal

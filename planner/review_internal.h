@@ -1,0 +1,61 @@
+// ReviewPlan's stages: each proposal is judged as a query on the job's
+// candidate space (planner/space.h); verdicts come from the one scorer.
+#ifndef ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_
+#define ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/engine.h"
+#include "planner/remedies.h"
+#include "planner/space.h"
+
+namespace accelplan::planner::internal {
+
+// What one review call shares across its proposals.
+struct ReviewContext {
+  const catalog::Catalog& catalog;
+  const Index& index;
+  const Job& job;
+  const Space& space;
+  std::vector<std::string>& fact_ids;
+};
+
+// One proposal's judgement. Non-rejected proposals are ordered by
+// (tier, candidate rank in the space, secondary): remedies that act on a
+// stated symptom first (tier 0), then hardware and layouts (1), then the
+// rest (2, 3).
+struct Judged {
+  std::vector<ReasonCode> codes;
+  std::vector<std::string> why;
+  bool rejected = false;
+  // False: never RECOMMENDED though not rejected (an unpriced hardware
+  // under a budget).
+  bool recommendable = true;
+  int tier = 9;
+  double secondary = 0;
+  // The point of the space the proposal selects, when it selects one.
+  std::optional<Candidate> candidate;
+
+  void Reject(ReasonCode code, std::string line);
+  void Add(ReasonCode code, std::string line);
+  void RejectWith(const Candidate& c);  // every code of a rejected candidate
+};
+
+void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
+                   Judged& j);
+void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
+                       Judged& j);
+void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j);
+
+// Whether `a` is the better of two non-rejected judgements: an order over
+// the proposals' own numbers, so verdicts never depend on proposal order.
+bool JudgedBefore(const Job& job, const Judged& a, const Judged& b);
+
+bool CurrentIsTpu(const Job& job);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_

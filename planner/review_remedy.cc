@@ -1,0 +1,267 @@
+// ReviewPlan: remedies, judged against the stated symptoms first (a remedy
+// that acts on none is rejected DOES_NOT_ADDRESS_BOTTLENECK), then against
+// what each leaves per device and the hard rules of its target.
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/review_internal.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// Device memory left after the default headroom (planner/policy.h).
+constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
+
+const char* SymptomLabel(Symptom s) {
+  switch (s) {
+    case Symptom::kGradientSyncBound: return "waiting on gradient synchronization";
+    case Symptom::kInputBound: return "input-bound";
+    case Symptom::kHeavyPadding: return "losing throughput to padding";
+    case Symptom::kOutOfMemory: return "running out of memory";
+    case Symptom::kLowUtilization: return "under-utilising its accelerators";
+    default: return "unspecified";
+  }
+}
+
+std::string SymptomsText(const Job& job) {
+  std::vector<std::string> parts;
+  for (Symptom s : job.current.symptoms) {
+    if (s != Symptom::kUnspecified) parts.push_back(SymptomLabel(s));
+  }
+  return absl::StrJoin(parts, " and ");
+}
+
+const char* RemedyLabel(RemedyKind k) {
+  switch (k) {
+    case RemedyKind::kAddReductionServer: return "A Reduction Server pool";
+    case RemedyKind::kFasterInputPipeline: return "Faster storage / input pipeline";
+    case RemedyKind::kUseSpot: return "Spot VMs";
+    case RemedyKind::kAddEvaluatorPool: return "An evaluator pool";
+    case RemedyKind::kAddAccelerators: return "More accelerators with the same shapes";
+    case RemedyKind::kFixTensorShapes: return "TPU-friendly tensor shapes";
+    case RemedyKind::kMoveToHardware: return "Moving to other hardware";
+    case RemedyKind::kShardOptimizerState: return "Sharding optimizer state (FSDP/ZeRO)";
+    case RemedyKind::kActivationRecompute: return "Activation recompute";
+    case RemedyKind::kMoreMemoryPerDevice: return "More memory per device";
+    case RemedyKind::kUseHorovod: return "Horovod";
+    default: return "The remedy";
+  }
+}
+
+// Symptoms a remedy acts on, most direct first (the order ranks remedies
+// that address the same symptom).
+std::vector<Symptom> Addresses(RemedyKind k) {
+  switch (k) {
+    case RemedyKind::kAddReductionServer: return {Symptom::kGradientSyncBound};
+    case RemedyKind::kFasterInputPipeline:
+      return {Symptom::kInputBound, Symptom::kLowUtilization};
+    case RemedyKind::kFixTensorShapes:
+      return {Symptom::kHeavyPadding, Symptom::kLowUtilization};
+    case RemedyKind::kShardOptimizerState:
+    case RemedyKind::kActivationRecompute:
+    case RemedyKind::kMoreMemoryPerDevice:
+    case RemedyKind::kAddAccelerators:
+      return {Symptom::kOutOfMemory};
+    default:
+      return {};
+  }
+}
+
+int Directness(RemedyKind k) {
+  switch (k) {
+    case RemedyKind::kAddReductionServer:
+    case RemedyKind::kFasterInputPipeline:
+    case RemedyKind::kFixTensorShapes:
+    case RemedyKind::kShardOptimizerState:
+      return 0;
+    case RemedyKind::kActivationRecompute: return 1;
+    case RemedyKind::kMoreMemoryPerDevice: return 2;
+    case RemedyKind::kAddAccelerators: return 3;
+    default: return 4;
+  }
+}
+
+
+}  // namespace
+
+bool CurrentIsTpu(const Job& job) {
+  return (job.current_accelerator != nullptr &&
+          job.current_accelerator->platform == catalog::Platform::kTpu) ||
+         !job.current.tpu_topology.empty() || job.current.slice_count > 0;
+}
+
+
+void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
+  const std::vector<Symptom> acts_on = Addresses(m.kind);
+  // Applicability first.
+  if (m.kind == RemedyKind::kAddReductionServer &&
+      !CurrentIsMultiHostNcclGpu(job)) {
+    j.Reject(ReasonCode::kNotApplicable,
+             CurrentIsTpu(job)
+                 ? "Reduction Server speeds up NCCL all-reduce between GPU "
+                   "workers; TPUs synchronise over ICI/DCN."
+                 : (job.current.node_count <= 1
+                        ? "Reduction Server needs multi-host data-parallel "
+                          "training; a single node all-reduces over NVLink."
+                        : "Reduction Server needs TensorFlow or PyTorch "
+                          "with NCCL all-reduce."));
+  }
+  if (m.kind == RemedyKind::kMoveToHardware && job.constraints.keep_current_hardware) {
+    j.Reject(ReasonCode::kChangesPinnedHardware,
+             absl::StrCat("The team keeps its current hardware (",
+                          job.current.hardware, ")."));
+  }
+  if (m.kind == RemedyKind::kFixTensorShapes &&
+      (m.global_batch_size > 0 || !m.layer_widths.empty())) {
+    // What the proposal leaves out stays as it is now.
+    const int64_t batch = m.global_batch_size > 0
+                              ? m.global_batch_size
+                              : job.current.current_global_batch_size;
+    const std::vector<int64_t>& widths =
+        !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
+    if (!MeetsTpuTiling(batch, widths)) {
+      const ShapeRule rule = TpuShapeRule(job.current);
+      j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+               absl::StrFormat(
+                   "Those sizes still pad: batch %s with widths %s meets "
+                   "neither TPU tiling (batch a multiple of %d with "
+                   "feature dimensions multiples of %d, or batch a "
+                   "multiple of %d with feature dimensions multiples of "
+                   "%d); batch %d with widths %s would.",
+                   batch > 0 ? absl::StrCat(batch) : "(not given)",
+                   widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
+                   kSmallBatchMultiple,
+                   kSmallWidthMultiple,
+                   kLargeBatchMultiple,
+                   kLargeWidthMultiple, rule.batch,
+                   rule.widths.empty() ? "(not given)"
+                                       : absl::StrJoin(rule.widths, ", ")));
+    }
+  }
+  if (m.kind == RemedyKind::kUseSpot && job.goal.hard_deadline &&
+      !job.workload.checkpoints) {
+    j.Reject(ReasonCode::kPreemptionRisk,
+             "Spot VMs can be preempted before the hard deadline and the "
+             "job does not checkpoint.");
+  }
+  // Out of memory: judge each memory remedy by what it leaves per device
+  // on the current hardware (or the target), when the numbers are known.
+  if (HasSymptom(job, Symptom::kOutOfMemory) &&
+      job.model_size_known && !j.rejected) {
+    const int n = std::max(1, job.current_devices);
+    const catalog::Accelerator* device = job.current_accelerator;
+    if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+      const catalog::MachineType* mt =
+          m.target->machine_type.empty()
+              ? nullptr
+              : ctx.catalog.FindMachineType(m.target->machine_type);
+      device = mt && !mt->accelerator_id.empty()
+                   ? ctx.catalog.FindAccelerator(mt->accelerator_id)
+                   : (!m.target->accelerator.empty()
+                          ? ctx.catalog.FindAccelerator(m.target->accelerator)
+                          : nullptr);
+    }
+    const double usable = device && device->memory_bytes
+                              ? device->memory_bytes->value * kUsableFraction
+                              : 0;
+    double need = 0;
+    switch (m.kind) {
+      case RemedyKind::kShardOptimizerState:
+        if (n <= 1) {
+          j.Reject(ReasonCode::kNotApplicable,
+                   "The job runs on one device: there is nothing to shard "
+                   "the optimizer state across.");
+        } else {
+          need = JobBytesWith(job, n, 3, Recompute::kUnspecified);
+        }
+        break;
+      case RemedyKind::kActivationRecompute:
+        need = JobBytesWith(job, n, 0, Recompute::kFull);
+        break;
+      case RemedyKind::kMoveToHardware:
+      case RemedyKind::kMoreMemoryPerDevice:
+        need = std::min(JobBytesWith(job, n, 0, Recompute::kUnspecified),
+                        n > 1 ? JobBytesWith(job, n, 3, Recompute::kUnspecified)
+                              : std::numeric_limits<double>::infinity());
+        break;
+      default:
+        break;
+    }
+    if (need > 0 && usable > 0 && need > usable) {
+      j.Reject(ReasonCode::kHbmTooSmall,
+               absl::StrFormat("%s still needs %.1f GiB per device; %.1f "
+                               "GiB is usable on %s.",
+                               RemedyLabel(m.kind), need / kGiB,
+                               usable / kGiB, device->name));
+    }
+  }
+  if (AnySymptom(job)) {
+    bool addresses = false;
+    for (Symptom s : acts_on) addresses |= HasSymptom(job, s);
+    if (m.kind == RemedyKind::kMoveToHardware && m.target &&
+        HasSymptom(job, Symptom::kOutOfMemory)) {
+      addresses = true;  // more memory per device can fix OOM
+    }
+    if (!addresses) {
+      j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+               absl::StrCat(RemedyLabel(m.kind), " does not act on the "
+                            "problem: the job is ", SymptomsText(job), "."));
+    } else if (!j.rejected) {
+      j.tier = 0;
+      j.secondary = Directness(m.kind);
+      std::string line = absl::StrCat(RemedyLabel(m.kind),
+                                      " acts directly on the problem: the "
+                                      "job is ", SymptomsText(job), ".");
+      if (m.kind == RemedyKind::kFixTensorShapes) {
+        const ShapeRule rule = TpuShapeRule(job.current);
+        absl::StrAppend(&line, absl::StrFormat(
+            " Batch a multiple of %d, feature dimensions multiples of %d "
+            "(batch %d -> %d).", rule.batch_multiple, rule.width_multiple,
+            job.current.current_global_batch_size, rule.batch));
+      }
+      j.why.push_back(std::move(line));
+    }
+  } else if (!j.rejected) {
+    j.tier = 2;
+    j.secondary = m.kind == RemedyKind::kUseSpot &&
+                          job.objective == Objective::kMinCost
+                      ? 0
+                      : 1 + Directness(m.kind);
+    if (m.kind == RemedyKind::kUseHorovod &&
+        job.constraints.framework_agnostic_distribution) {
+      j.tier = 1;
+      j.secondary = -1;
+    }
+  }
+  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+    // The target must itself pass the hard rules (pinning aside, which
+    // is judged above): report the codes of its least-rejected family.
+    Job relaxed = job;
+    relaxed.constraints.keep_current_hardware = false;
+    const HardwareProposal& t = *m.target;
+    const Candidate* fewest = nullptr;
+    std::vector<Candidate> evaluated;
+    for (const Family* f : MatchFamilies(
+             ctx.index, t.platform, t.series, t.accelerator, t.machine_type)) {
+      evaluated.push_back(EvaluateFamily(ctx.catalog, relaxed, *f));
+    }
+    for (const Candidate& c : evaluated) {
+      if (fewest == nullptr || c.codes.size() < fewest->codes.size()) fewest = &c;
+    }
+    if (fewest != nullptr) {
+      for (size_t k = 0; k < fewest->codes.size(); ++k) {
+        j.Reject(fewest->codes[k], fewest->why[k]);
+      }
+    }
+  }
+  return;
+}
+
+}  // namespace accelplan::planner::internal

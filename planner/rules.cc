@@ -1,0 +1,360 @@
+// Stage 3: hard rules per family (SPEC §4) and where its shapes can be
+// obtained.
+#include "planner/rules.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+#include "planner/job_spec.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+
+using catalog::Accelerator;
+using catalog::Catalog;
+
+namespace {
+
+// Edge devices serve on-device inference only, and only of fully int8
+// TFLite models; cloud hardware is no on-device answer.
+void DeploymentRules(const Job& job, const Family& f, Candidate& cand) {
+  const Workload& w = job.workload;
+  const std::string& name = f.name;
+  if (job.on_device) {
+    if (f.platform != Platform::kEdge) {
+      cand.Reject(ReasonCode::kNotForOnDevice,
+                  absl::StrCat(name, " is cloud hardware; on-device offline "
+                                     "inference needs an edge device."));
+    } else {
+      const auto fmt = w.edge.model_format;
+      const auto q = w.edge.quantization;
+      if (q != Quantization::kUnspecified && q != Quantization::kFullInt8) {
+        // The deployed model is stated to stay in floating point (or only
+        // partly quantized): the Edge TPU executes full-int8 models only.
+        cand.Reject(ReasonCode::kPrecisionUnsupported,
+                    absl::StrCat(name, " runs only fully int8-quantized "
+                                       "TensorFlow Lite models; the model is "
+                                       "not fully int8."));
+      } else if (fmt != ModelFormat::kTflite || q != Quantization::kFullInt8) {
+        // The Edge TPU runs only fully int8-quantized TFLite models compiled
+        // with edgetpu_compiler; other models must be converted first.
+        cand.notes.push_back(
+            {ReasonCode::kAssumption,
+             absl::StrCat(name, " runs only fully int8-quantized TensorFlow "
+                                "Lite models compiled with edgetpu_compiler: "
+                                "convert and quantize the model (post-"
+                                "training int8 with a representative data "
+                                "set) and re-check its accuracy.")});
+      }
+    }
+  } else if (f.platform == Platform::kEdge) {
+    cand.Reject(ReasonCode::kNotForTraining,
+                absl::StrCat(name, " is an inference accelerator for small "
+                                   "devices (4 TOPS int8); it does not train "
+                                   "models."));
+  }
+}
+
+// The request's allowed platforms and series, and hardware it keeps.
+void ConstraintRules(const Job& job, const Family& f, Candidate& cand) {
+  const Constraints& k = job.constraints;
+  const Accelerator* acc = f.accelerator;
+  const std::string& name = f.name;
+  if (!k.allowed_platforms.empty() &&
+      std::find(k.allowed_platforms.begin(), k.allowed_platforms.end(),
+                f.platform) == k.allowed_platforms.end()) {
+    cand.Reject(ReasonCode::kNotInAllowedSet,
+                absl::StrCat(PlatformName(f.platform),
+                             " is outside the allowed platforms."));
+  }
+  if (!k.allowed_series.empty()) {
+    bool ok = false;
+    for (const std::string& key : f.allowed_series_keys) {
+      if (job.allowed_series.count(key) != 0) ok = true;
+    }
+    if (!ok) {
+      cand.Reject(ReasonCode::kNotInAllowedSet,
+                  absl::StrCat(name, " is outside the allowed series."));
+    }
+  }
+  if (k.keep_current_hardware &&
+      (job.current_accelerator != nullptr || job.current_series != nullptr)) {
+    const bool same =
+        job.current_accelerator != nullptr
+            ? acc == job.current_accelerator
+            : (f.series == job.current_series && acc == nullptr) ||
+                  f.series == job.current_series;
+    if (!same) {
+      cand.Reject(ReasonCode::kChangesPinnedHardware,
+                  absl::StrCat("The team keeps its current hardware (",
+                               job.current.hardware, "); ", name,
+                               " would change it."));
+    }
+  }
+}
+
+// The catalog's framework support rows: unsupported rejects, unverified
+// warns, a version below the minimum rejects (SPEC §4).
+void FrameworkRules(const Catalog& catalog, const Job& job, const Family& f,
+                    Candidate& cand) {
+  const Workload& w = job.workload;
+  const Accelerator* acc = f.accelerator;
+  const std::string& name = f.name;
+  const char* key = FrameworkKey(job.framework, f.platform == Platform::kTpu,
+                                 w.pytorch_xla_ok);
+  if (key != nullptr) {
+    const std::map<std::string, catalog::FrameworkSupport>& table =
+        f.platform == Platform::kCpu ? catalog.cpu_frameworks
+                                     : acc->frameworks;
+    auto it = table.find(key);
+    if (it == table.end()) {
+      cand.notes.push_back(
+          {ReasonCode::kFrameworkSupportUnverified,
+           absl::StrCat(FrameworkLabel(job.framework), " support on ", name,
+                        " is not documented in the catalog.")});
+    } else if (it->second.status == catalog::SupportStatus::kUnsupported) {
+      std::string why = absl::StrCat(FrameworkLabel(job.framework),
+                                     " is not supported on ", name);
+      if (job.framework == Framework::kPytorch &&
+          f.platform == Platform::kTpu && !w.pytorch_xla_ok) {
+        why = absl::StrCat("PyTorch reaches ", name,
+                           " only through PyTorch/XLA, which the request "
+                           "does not accept");
+      }
+      if (!it->second.note.empty()) absl::StrAppend(&why, " (", it->second.note, ")");
+      cand.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+    } else {
+      if (it->second.status == catalog::SupportStatus::kUnverified) {
+        cand.notes.push_back(
+            {ReasonCode::kFrameworkSupportUnverified,
+             absl::StrCat(FrameworkLabel(job.framework), " on ", name,
+                          " is not confirmed by a source.")});
+      }
+      const std::string& min = it->second.min_version;
+      if (!min.empty()) {
+        if (w.framework_version.empty()) {
+          cand.notes.push_back(
+              {ReasonCode::kFrameworkVersionAssumed,
+               absl::StrCat(FrameworkLabel(job.framework), " version not given: "
+                            "assumed >= ", min, ", the minimum on ", name, ".")});
+        } else if (CompareVersions(w.framework_version, min) < 0) {
+          cand.Reject(ReasonCode::kFrameworkVersionTooOld,
+                      absl::StrCat(name, " needs ", FrameworkLabel(job.framework),
+                                   " ", min, "+; the job uses ",
+                                   w.framework_version, "."));
+        }
+      }
+    }
+  }
+}
+
+// Numeric formats the accelerator has (SPEC §4: fp64 >= 5 TFLOPS, bf16 on
+// Ampere+ or TPU, fp8 only where the catalog lists an fp8 peak).
+void PrecisionRules(const Job& job, const Family& f, Candidate& cand) {
+  const Accelerator* acc = f.accelerator;
+  const std::string& name = f.name;
+  // fp8 only where the catalog lists an fp8 peak (and does not list fp8
+  // as unsupported): CPU series have no fp8 peak, nor do TPU v4/v5e, V100
+  // or A100, so none of them trains in fp8.
+  if (job.precision == Precision::kFp8) {
+    const bool fp8 =
+        acc != nullptr && f.platform != Platform::kCpu && IsFine(acc->peak_fp8) &&
+        !(acc->formats.count("fp8") && !acc->formats.at("fp8").supported);
+    if (!fp8) {
+      cand.Reject(ReasonCode::kPrecisionUnsupported,
+                  absl::StrCat(name, " has no fp8 peak in the catalog: it "
+                                     "cannot train in fp8."));
+    }
+  }
+  if (f.platform != Platform::kCpu && acc != nullptr) {
+    auto fmt = [&](const char* n) -> std::optional<bool> {
+      auto it = acc->formats.find(n);
+      if (it == acc->formats.end()) return std::nullopt;
+      return it->second.supported;
+    };
+    switch (job.precision) {
+      case Precision::kFp64Required: {
+        const double fp64 = IsFine(acc->peak_fp64) ? acc->peak_fp64->value : 0;
+        if (fmt("fp64") == std::optional<bool>(false) || fp64 < kPolicy.min_fp64_flops.value) {
+          cand.Reject(ReasonCode::kPrecisionUnsupported,
+                      fp64 > 0
+                          ? absl::StrFormat("%s peaks at %.2f TFLOPS fp64, "
+                                            "below the 5 TFLOPS fp64 work "
+                                            "needs.", name, fp64 / 1e12)
+                          : absl::StrCat(name, " has no usable fp64 "
+                                               "arithmetic."));
+        }
+        break;
+      }
+      case Precision::kFp16Mixed:
+        if (fmt("fp16") == std::optional<bool>(false)) {
+          cand.Reject(ReasonCode::kPrecisionUnsupported,
+                      absl::StrCat(name, " has no native fp16."));
+        }
+        break;
+      case Precision::kBf16Mixed: {
+        const auto b = fmt("bf16");
+        if (b == std::optional<bool>(false) ||
+            (!b.has_value() && !IsFine(acc->peak_bf16))) {
+          cand.Reject(ReasonCode::kPrecisionUnsupported,
+                      absl::StrCat(name, " has no bf16 (it needs an Ampere "
+                                         "or newer GPU, or a TPU)."));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+// Kernels and ops the hardware cannot run, and Horovod off TPUs.
+void OpsRules(const Job& job, const Family& f, Candidate& cand) {
+  const Workload& w = job.workload;
+  const Constraints& k = job.constraints;
+  const std::string& name = f.name;
+  if (w.custom_cuda_kernels && f.platform != Platform::kGpu) {
+    cand.Reject(ReasonCode::kCustomKernelsNeedGpu,
+                absl::StrCat("Custom CUDA kernels run only on NVIDIA GPUs, "
+                             "not on ", name, "."));
+  }
+  if (w.cpu_only_custom_ops &&
+      (f.platform == Platform::kGpu || f.platform == Platform::kTpu)) {
+    cand.Reject(ReasonCode::kCpuOnlyOps,
+                absl::StrCat("The model's custom ops have CPU kernels only; ",
+                             name, " cannot run them, so only CPUs can "
+                             "train it."));
+  }
+  if (!w.tpu_unsuited_ops.empty() && f.platform == Platform::kTpu) {
+    cand.Reject(ReasonCode::kOpsUnsuitedToTpu,
+                absl::StrCat("Frequent branching, element-wise-dominated "
+                             "work or custom ops inside the step leave ",
+                             name, "'s matrix units idle."));
+  }
+  if (k.framework_agnostic_distribution && f.platform == Platform::kTpu) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat("Framework-agnostic distribution (Horovod) "
+                             "runs over MPI/NCCL/Gloo on GPUs and CPUs, not "
+                             "on ", name, "."));
+  }
+}
+
+// End of support judged at as_of (SPEC §4).
+void EndOfSupportRule(const Job& job, const Family& f, Candidate& cand) {
+  const Accelerator* acc = f.accelerator;
+  const std::string& name = f.name;
+  if (acc != nullptr && acc->end_of_support.has_value()) {
+    const auto eos = ParseDate(*acc->end_of_support);
+    if (eos && job.as_of_days >= *eos) {
+      cand.Reject(ReasonCode::kEndOfSupport,
+                  absl::StrCat(name, " reached end of support on ",
+                               *acc->end_of_support, "."));
+    } else if (eos && *eos - job.as_of_days <= kPolicy.end_of_support_warning_days.value) {
+      cand.eos_soon = true;
+      cand.notes.push_back({ReasonCode::kEndOfSupportSoon,
+                            absl::StrCat(name, " reaches end of support on ",
+                                         *acc->end_of_support, ".")});
+    }
+  }
+}
+
+std::optional<catalog::RunPlatform> RunPlatformOf(const Job& job) {
+  return ToCatalogRunPlatform(job.constraints.run_platform);
+}
+
+const std::vector<catalog::Offering>& OfferingsOf(const Family& f,
+                                                  const Shape& s) {
+  return f.platform == Platform::kTpu ? f.accelerator->offerings
+                                      : s.machine->offerings;
+}
+
+// A job that does not checkpoint, under a hard deadline: Spot could lose it.
+bool SpotUnsafe(const Job& job) {
+  return job.goal.hard_deadline && !job.workload.checkpoints;
+}
+
+}  // namespace
+
+void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
+                    Candidate& cand) {
+  DeploymentRules(job, f, cand);
+  ConstraintRules(job, f, cand);
+  if (!job.on_device && f.platform != Platform::kEdge) {
+    FrameworkRules(catalog, job, f, cand);
+    PrecisionRules(job, f, cand);
+    OpsRules(job, f, cand);
+  }
+  EndOfSupportRule(job, f, cand);
+}
+
+std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
+                                            const Shape& s) {
+  const Constraints& k = job.constraints;
+  const bool spot_ok = k.spot_allowed && !SpotUnsafe(job);
+  if (spot_ok && s.spot_hourly.has_value()) return Provisioning::kSpot;
+  const auto& offerings = OfferingsOf(f, s);
+  const bool on_demand_absent =
+      DocumentedAbsent(offerings,
+                       RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine),
+                       catalog::Provisioning::kOnDemand) ||
+      DocumentedAbsent(offerings, catalog::RunPlatform::kComputeEngine,
+                       catalog::Provisioning::kOnDemand);
+  if (!on_demand_absent) return Provisioning::kOnDemand;
+  if (k.flex_start_allowed) return Provisioning::kFlexStart;
+  if (k.reservation_available) return Provisioning::kReservation;
+  if (spot_ok) return Provisioning::kSpot;
+  return std::nullopt;
+}
+
+Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
+  const Constraints& k = job.constraints;
+  const std::string& name = f.name;
+  Offer out;
+  out.offered.reserve(f.shapes.size());
+  const auto rp = RunPlatformOf(job);
+  for (const Shape& s : f.shapes) {
+    if (rp.has_value()) {
+      const auto& offerings = OfferingsOf(f, s);
+      if (DocumentedAbsent(offerings, *rp, catalog::Provisioning::kAny)) continue;
+      // Serverless training runs only what its machine-type list names.
+      if (*rp == catalog::RunPlatform::kVertexTraining &&
+          !Offers(offerings, *rp, Provisioning::kUnspecified)) {
+        continue;
+      }
+    }
+    out.offered.push_back(&s);
+  }
+  if (f.platform == Platform::kEdge) return out;
+  if (out.offered.empty()) {
+    cand.Reject(ReasonCode::kNotOfferedOnPlatform,
+                absl::StrCat(name, " is not offered on ",
+                             RunPlatformLabel(k.run_platform), "."));
+    return out;
+  }
+  for (const Shape* s : out.offered) {
+    if (ProvisioningFor(job, f, *s).has_value()) out.obtainable.push_back(s);
+  }
+  if (!out.obtainable.empty()) return out;
+  bool spot_blocked = false;
+  for (const Shape* s : out.offered) {
+    if (k.spot_allowed && SpotUnsafe(job) && s->spot_hourly) spot_blocked = true;
+  }
+  if (spot_blocked) {
+    cand.Reject(ReasonCode::kPreemptionRisk,
+                absl::StrCat(name, " is available only as Spot here, and "
+                                   "Spot VMs can be preempted before a hard "
+                                   "deadline for a job that does not "
+                                   "checkpoint."));
+  }
+  cand.Reject(ReasonCode::kNotAvailableOnDemand,
+              absl::StrCat(name, " is not offered on-demand; it needs Spot, "
+                                 "DWS flex-start or a reservation, none of "
+                                 "which the request allows."));
+  return out;
+}
+
+}  // namespace accelplan::planner::internal

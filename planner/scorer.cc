@@ -1,0 +1,204 @@
+// Stage 6: the one scorer over the candidate space.
+#include "planner/scorer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool Viable(const Candidate& c) { return c.viable() && c.config; }
+
+// a is better than b by more than the tie tolerance.
+bool StrictlyBelow(double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b)) return std::isfinite(a) && !std::isfinite(b);
+  return a < b - kPolicy.tie_tolerance.value * std::max(std::abs(a), std::abs(b));
+}
+
+bool GpuAskedFor(const Job& job) {
+  const auto& a = job.constraints.allowed_platforms;
+  return std::find(a.begin(), a.end(), Platform::kGpu) != a.end();
+}
+
+// Lexicographic tiers above the score: no price, a missed assumed
+// deadline, then how the hardware suits the workload (SPEC §4).
+int Tier(const Job& job, const Candidate& c) {
+  int t = 0;
+  if (c.price_unknown) t += 16;
+  if (c.misses_assumed_deadline) t += 8;
+  if (job.embedding_dominated && c.family->platform == Platform::kCpu) t += 4;
+  if (job.sparsecore_ranking && c.family->platform != Platform::kCpu &&
+      c.family->sparse_cores <= 0) {
+    t += 2;
+  }
+  if (job.classical && !GpuAskedFor(job) && c.family->platform != Platform::kCpu) {
+    t += 1;
+  }
+  return t;
+}
+
+// The notes a selected point carries: a batch it needs beyond the assumed
+// one, an unknown price, a policy cap it sits at.
+void AddPointNotes(const Job& job, Candidate& cand) {
+  const Config& c = *cand.config;
+  const std::string& name = cand.family->name;
+  if (!job.batch_given && !job.classical && job.model_size_known) {
+    // An assumed batch never rejects: a configuration with more data-
+    // parallel ranks than the assumed batch has sequences is kept, and the
+    // plan says which batch it needs.
+    const int ranks = std::max(1, c.devices / (std::max(1, c.layout.tensor) *
+                                               std::max(1, c.layout.pipeline)));
+    if (ranks > job.batch_sequences) {
+      const char* what = job.sequence_model ? "sequences" : "examples";
+      cand.notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrFormat("%s at %d devices has %d data-parallel ranks, more "
+                           "than the %.0f %s per step of the assumed global "
+                           "batch: it needs a global batch of at least %d %s "
+                           "(state global_batch_size to have the planner "
+                           "hold to it).",
+                           name, c.devices, ranks, job.batch_sequences, what,
+                           ranks, what)});
+    }
+  }
+  cand.price_unknown = !c.price_known;
+  if (cand.price_unknown) {
+    cand.notes.push_back(
+        {ReasonCode::kPriceUnknown,
+         absl::StrCat("No ",
+                      cand.provisioning == Provisioning::kSpot ? "Spot" : "on-demand",
+                      " price for ", name, " in the catalog; it ranks below "
+                      "every priced option.")});
+  }
+  if (cand.search_cap_devices > 0 && c.devices >= cand.search_cap_devices &&
+      job.has_dataset) {
+    cand.notes.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat("%s is searched up to %d devices (the planner's "
+                         "search cap, planner/policy.h); the plan sits at "
+                         "that cap, so more devices might be faster.",
+                         name, cand.search_cap_devices)});
+  }
+}
+
+}  // namespace
+
+double CostMetric(const Job& job, const Config& k) {
+  if (!k.price_known) return kInf;
+  if (job.has_dataset) return k.cost.expected;
+  return k.tokens_per_second > 0 ? k.hourly / k.tokens_per_second : kInf;
+}
+
+double TimeMetric(const Job& job, const Config& k) {
+  if (job.has_dataset) return k.hours.expected;
+  return k.tokens_per_second > 0 ? 1.0 / k.tokens_per_second : kInf;
+}
+
+Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
+  Norm n{kInf, kInf};
+  for (const Candidate& c : space) {
+    if (!c.viable()) continue;
+    for (const Config& p : c.points) {
+      n.min_cost = std::min(n.min_cost, CostMetric(job, p));
+      n.min_time = std::min(n.min_time, TimeMetric(job, p));
+    }
+  }
+  return n;
+}
+
+double Score(const Job& job, const Norm& norm, const Config& c, double keep) {
+  if (job.on_device) return 0;
+  const double cost = CostMetric(job, c) * keep;
+  const double time = TimeMetric(job, c) * keep;
+  switch (job.objective) {
+    case Objective::kMinTime: return time;
+    case Objective::kBalanced: {
+      const bool priced = std::isfinite(cost) && std::isfinite(norm.min_cost) &&
+                          norm.min_cost > 0;
+      const double cost_part =
+          priced ? cost / norm.min_cost : kPolicy.balanced_unpriced_cost_ratio.value;
+      const double time_part =
+          std::isfinite(norm.min_time) && norm.min_time > 0 ? time / norm.min_time
+                                                             : time;
+      return cost_part + time_part;
+    }
+    default: return cost;
+  }
+}
+
+void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
+  if (!cand.viable() || cand.points.empty()) return;
+  if (cand.family->platform == Platform::kEdge) {
+    cand.config = cand.points.front();  // ranked by rules, not a score
+    cand.provisioning = Provisioning::kUnspecified;
+    return;
+  }
+  const Config* chosen = &cand.points.front();
+  if (cand.misses_assumed_deadline) {
+    // Nothing meets the assumed deadline: the point closest to it (the
+    // fastest in budget) is the one the assumption still points to.
+    for (const Config& p : cand.points) {
+      if (p.hours.expected < chosen->hours.expected) chosen = &p;
+    }
+  } else {
+    double best = Score(job, norm, *chosen);
+    for (const Config& p : cand.points) {
+      const double s = Score(job, norm, p);
+      if (StrictlyBelow(s, best) ||
+          (!StrictlyBelow(best, s) && p.devices < chosen->devices)) {
+        best = s;
+        chosen = &p;
+      }
+    }
+  }
+  cand.config = *chosen;
+  cand.provisioning = chosen->provisioning;
+  AddPointNotes(job, cand);
+}
+
+bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b) {
+  const int ta = Tier(job, a), tb = Tier(job, b);
+  if (ta != tb) return ta < tb;
+  if (StrictlyBelow(a.score, b.score)) return true;
+  if (StrictlyBelow(b.score, a.score)) return false;
+  if (a.eos_soon != b.eos_soon) return !a.eos_soon;
+  if (a.on_workload_list != b.on_workload_list) return a.on_workload_list;
+  if (a.family->preview != b.family->preview) return !a.family->preview;
+  return a.family->name < b.family->name;
+}
+
+Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
+  const Norm norm = NormOver(job, cands);
+  std::vector<Candidate*> all;
+  all.reserve(cands.size());
+  for (Candidate& c : cands) {
+    SelectPoint(job, norm, c);
+    all.push_back(&c);
+  }
+  ApplyRelativeRules(job, cands, all);
+  for (Candidate& c : cands) {
+    if (!Viable(c)) continue;
+    c.score = Score(job, norm, *c.config);
+    // Exposed communication scales time and cost (or, without a data set,
+    // the cost and time per unit of work) by 1 / (1 - fraction).
+    c.score_without_comm =
+        Score(job, norm, *c.config, 1 - c.config->step.communication_fraction);
+  }
+  std::stable_sort(cands.begin(), cands.end(),
+                   [&](const Candidate& a, const Candidate& b) {
+                     const bool va = Viable(a), vb = Viable(b);
+                     if (va != vb) return va;
+                     if (!va) return a.family->name < b.family->name;
+                     return RanksBefore(job, a, b);
+                   });
+  return norm;
+}
+
+}  // namespace accelplan::planner::internal

@@ -1,0 +1,58 @@
+// Stage 6: the one scorer. MIN_COST, MIN_TIME and BALANCED are one function
+// over the candidate space (every policy constant in planner/policy.h); it
+// selects each family's point and ranks the families, and ReviewPlan's
+// verdicts use the same function, so no other ranking code exists.
+#ifndef ACCELPLAN_PLANNER_SCORER_H_
+#define ACCELPLAN_PLANNER_SCORER_H_
+
+#include <vector>
+
+#include "planner/candidate.h"
+
+namespace accelplan::planner::internal {
+
+// What the objective measures of a point: with a data set, the expected
+// total cost and hours; without one, cost and time per unit of work.
+// Infinity when unknown (no price, no throughput).
+double CostMetric(const Job& job, const Config& c);
+double TimeMetric(const Job& job, const Config& c);
+
+// BALANCED normalises by the cheapest and the fastest point of the whole
+// space, so a point's score never depends on which family it belongs to.
+struct Norm {
+  double min_cost;
+  double min_time;
+};
+Norm NormOver(const Job& job, const std::vector<Candidate>& space);
+
+// The objective's value of a point (lower is better); `keep` scales its
+// time and cost (1 - its exposed communication fraction: what it would
+// score without that communication).
+double Score(const Job& job, const Norm& norm, const Config& c,
+             double keep = 1);
+
+// Selects the candidate's point: the best score among its feasible points
+// (ties, within the policy's tolerance, to the fewest devices); one that
+// misses only the assumed deadline takes its fastest point. Sets config,
+// provisioning, score and the notes that depend on the point.
+void SelectPoint(const Job& job, const Norm& norm, Candidate& cand);
+
+// The ranking order of two viable candidates: tiers (no price, missed
+// assumed deadline, workload fit), then the score, then ties (end of
+// support soon, Google's workload list, preview, name).
+bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b);
+
+// The rules that compare candidates (CPU profile, embedding-dominated
+// work, oversized shapes, Google's per-workload GPU lists), applied to the
+// candidates pointed to, judged against `field` (the whole space).
+void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
+                        const std::vector<Candidate*>& judged);
+
+// The whole space ranked: points selected, relative rules applied, viable
+// candidates first in RanksBefore order, rejected ones by name. Returns the
+// normalisation used, for judging more candidates in the same space.
+Norm RankCandidates(const Job& job, std::vector<Candidate>& candidates);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_SCORER_H_

@@ -1,0 +1,237 @@
+// Stage 4: the sizes a family is searched at, and one point per size.
+#include "planner/sizing.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+#include "planner/estimates.h"
+#include "planner/layouts.h"
+#include "planner/rules.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// Collects the sizes of one family: single units first, then multi-unit
+// sequences (VMs of one shape, or identical TPU slices) whose unit count
+// is searched over [2, max units].
+class SizeCollector {
+ public:
+  SizeCollector(const Job& job, const Family& f, const Pins& pins,
+                SizeSearch& out)
+      : job_(job), f_(f), pins_(pins), out_(out) {}
+
+  // One size, unless the pins or constraints exclude it.
+  void Consider(const Shape* s, int units) {
+    const Constraints& k = job_.constraints;
+    const int devices = s->devices * units;
+    if (pins_.devices > 0 && devices != pins_.devices) return;
+    if (!pins_.topology.empty() &&
+        (s->topology == nullptr || s->topology->topology != pins_.topology)) {
+      return;
+    }
+    if (pins_.slices > 0 && f_.platform == Platform::kTpu &&
+        units != pins_.slices) {
+      return;
+    }
+    if (k.single_host_only && s->vms * units > 1) {
+      out_.excluded_host.push_back({s, units});
+      return;
+    }
+    if (k.max_accelerators > 0 && f_.platform != Platform::kCpu &&
+        devices > k.max_accelerators) {
+      out_.excluded_max.push_back({s, units});
+      return;
+    }
+    out_.options.push_back({s, units});
+  }
+
+  // A sequence of up to `max_units` units of one shape, clipped to the
+  // request's constraints; the first count they exclude is kept to explain
+  // a rejection.
+  void AddSequence(const Shape* s, int max_units) {
+    const Constraints& k = job_.constraints;
+    if (pins_.sizes()) {
+      for (int u = 2; u <= max_units; ++u) Consider(s, u);
+      return;
+    }
+    out_.policy_cap_devices =
+        std::max(out_.policy_cap_devices, s->devices * max_units);
+    int allowed = max_units;
+    if (k.single_host_only) {  // two or more units always span hosts
+      out_.excluded_host.push_back({s, max_units});
+      return;
+    }
+    if (k.max_accelerators > 0 && f_.platform != Platform::kCpu) {
+      allowed = std::min(allowed, k.max_accelerators / std::max(1, s->devices));
+      if (allowed < max_units) out_.excluded_max.push_back({s, max_units});
+    }
+    if (allowed >= 2) sequences_.push_back({s, allowed});
+  }
+
+  // Unit counts of each sequence: every count up to the policy's dense
+  // range and its multiples beyond, so that every pipeline depth up to it
+  // divides the unit count evenly. All of them are evaluated: a grid
+  // refined by bisection missed optima on random jobs (cost and time are
+  // not monotone in the count once pipeline bubbles and layout switches
+  // enter).
+  void ExpandSequences() {
+    const int dense = static_cast<int>(kPolicy.dense_units.value);
+    for (const Sequence& seq : sequences_) {
+      for (int u = 2; u <= std::min(dense, seq.max_units); ++u) {
+        out_.options.push_back({seq.shape, u});
+      }
+      for (int m = 2; m <= seq.max_units / dense; ++m) {
+        out_.options.push_back({seq.shape, m * dense});
+      }
+    }
+  }
+
+ private:
+  struct Sequence {
+    const Shape* shape;
+    int max_units;
+  };
+  const Job& job_;
+  const Family& f_;
+  const Pins& pins_;
+  SizeSearch& out_;
+  std::vector<Sequence> sequences_;
+};
+
+// The multi-unit sequences the policy searches for a family.
+void AddPolicySequences(const Job& job, const Family& f,
+                        const std::vector<const Shape*>& obtainable,
+                        SizeCollector& sizes) {
+  if (obtainable.empty()) return;
+  if (f.platform == Platform::kGpu && f.inter_vm_bytes_per_s > 0) {
+    const Shape* big = obtainable.back();
+    sizes.AddSequence(
+        big, std::min(static_cast<int>(kPolicy.max_gpu_vms.value),
+                      static_cast<int>(kPolicy.max_gpus.value) /
+                          std::max(1, big->devices)));
+  }
+  // XGBoost and LightGBM train across VMs (Dask / Spark, multi-node CUDA);
+  // scikit-learn does not.
+  const bool distributable_classical =
+      job.classical && (job.framework == Framework::kXgboost ||
+                        job.framework == Framework::kLightgbm);
+  if (f.platform == Platform::kCpu && distributable_classical) {
+    const Shape* big = obtainable.front();
+    for (const Shape* s : obtainable) {
+      if (s->machine->memory_bytes.value_or(0) >
+          big->machine->memory_bytes.value_or(0)) {
+        big = s;
+      }
+    }
+    sizes.AddSequence(big, static_cast<int>(kPolicy.max_cpu_vms.value));
+  }
+  const bool serverless =
+      ToCatalogRunPlatform(job.constraints.run_platform) ==
+      catalog::RunPlatform::kVertexTraining;
+  if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
+      f.largest_multi_host_slice != nullptr && !serverless) {
+    const Shape* slice = f.largest_multi_host_slice;
+    if (std::find(obtainable.begin(), obtainable.end(), slice) !=
+        obtainable.end()) {
+      sizes.AddSequence(slice, static_cast<int>(kPolicy.max_slices.value));
+    }
+  }
+}
+
+// Multislice over single-host slices is not offered (SPEC §4): rejects it,
+// naming the one multi-host slice with the same chips instead.
+bool RejectSingleHostMultislice(const Family& f, const Pins& pins,
+                                Candidate& cand) {
+  const Shape* pinned_shape = nullptr;
+  for (const Shape& s : f.shapes) {
+    if (s.topology != nullptr && s.topology->topology == pins.topology) {
+      pinned_shape = &s;
+    }
+  }
+  if (pinned_shape == nullptr || pinned_shape->vms != 1) return false;
+  const int chips = pinned_shape->devices * pins.slices;
+  const Shape* same = nullptr;
+  for (const Shape& s : f.shapes) {
+    if (s.topology != nullptr && s.vms > 1 && s.devices >= chips &&
+        (same == nullptr || s.devices < same->devices)) {
+      same = &s;
+    }
+  }
+  cand.Reject(
+      ReasonCode::kNeedsMultiHostSlices,
+      same != nullptr
+          ? absl::StrFormat(
+                "Multislice needs multi-host slices; %d x %s %s (%d chips) "
+                "are single-host. One %s slice (%d chips) gives the same "
+                "chips over ICI instead of DCN.",
+                pins.slices, f.name, pins.topology, chips,
+                same->topology->topology, same->devices)
+          : absl::StrFormat(
+                "Multislice needs multi-host slices; %d x %s %s are "
+                "single-host.",
+                pins.slices, f.name, pins.topology));
+  return true;
+}
+
+}  // namespace
+
+bool EnumerateSizes(const Job& job, const Family& f,
+                    const std::vector<const Shape*>& obtainable,
+                    const Pins& given_pins, Candidate& cand, SizeSearch& out) {
+  Pins pins = given_pins;
+  if (f.platform == Platform::kTpu &&
+      ToCatalogRunPlatform(job.constraints.run_platform) ==
+          catalog::RunPlatform::kVertexTraining &&
+      pins.slices <= 1) {
+    pins.slices = 0;  // serverless training documents no Multislice
+  }
+  out.options.reserve(f.shapes.size() + 20);
+  SizeCollector sizes(job, f, pins, out);
+  for (const Shape* s : obtainable) sizes.Consider(s, 1);
+  if (f.platform == Platform::kTpu && pins.slices > 1) {
+    // A pinned Multislice setup: that many identical multi-host slices.
+    for (const Shape* s : obtainable) {
+      if (s->vms > 1) sizes.Consider(s, pins.slices);
+    }
+    if (RejectSingleHostMultislice(f, pins, cand)) return false;
+  } else {
+    AddPolicySequences(job, f, obtainable, sizes);
+  }
+  sizes.ExpandSequences();
+  // Pinned current hardware that the catalog shapes do not reproduce
+  // exactly: fall back on the nearest shape count.
+  if (out.options.empty() && pins.devices > 0 && pins.topology.empty()) {
+    for (const Shape* s : obtainable) {
+      if (s->devices >= pins.devices || s == obtainable.back()) {
+        const int units =
+            std::max(1, (pins.devices + s->devices - 1) / s->devices);
+        if (!job.constraints.single_host_only || units * s->vms == 1) {
+          out.options.push_back({s, units});
+        }
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
+                  Strategy only_strategy) {
+  Config c;
+  c.shape = o.shape;
+  c.units = o.units;
+  c.devices = o.shape->devices * o.units;
+  c.hosts = o.shape->vms * o.units;
+  c.slices = f.platform == Platform::kTpu ? o.units : 1;
+  std::string note;
+  c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
+  ChooseLayout(job, f, c, only_strategy);
+  c.provisioning =
+      ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
+  Price(job, c, c.provisioning);
+  return c;
+}
+
+}  // namespace accelplan::planner::internal

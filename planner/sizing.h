@@ -1,0 +1,41 @@
+// Stage 4: the sizes a family is searched at (VM counts, TPU slices and
+// Multislice counts, within the request's constraints and the policy's
+// caps) and one point built at a size: layout, estimates and price.
+#ifndef ACCELPLAN_PLANNER_SIZING_H_
+#define ACCELPLAN_PLANNER_SIZING_H_
+
+#include <vector>
+
+#include "planner/candidate.h"
+
+namespace accelplan::planner::internal {
+
+struct SizeOption {
+  const Shape* shape = nullptr;
+  int units = 1;  // VMs of the shape (GPU/CPU) or slices (TPU)
+};
+
+struct SizeSearch {
+  std::vector<SizeOption> options;  // to evaluate, smallest shapes first
+  // Sizes the request's constraints excluded, to explain a rejection.
+  std::vector<SizeOption> excluded_host;
+  std::vector<SizeOption> excluded_max;
+  // The most devices the policy's caps let this family be searched at (0:
+  // no multi-unit search); a selected point there says so.
+  int policy_cap_devices = 0;
+};
+
+// Every size to evaluate for the family. Returns false when a rule about
+// the pinned sizes rejects the family outright (NEEDS_MULTI_HOST_SLICES).
+bool EnumerateSizes(const Job& job, const Family& f,
+                    const std::vector<const Shape*>& obtainable,
+                    const Pins& pins, Candidate& cand, SizeSearch& out);
+
+// One point: the size's layout (its fastest that fits), estimates and
+// price under the provisioning the request allows for that shape.
+Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
+                  Strategy only_strategy);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_SIZING_H_

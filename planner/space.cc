@@ -1,0 +1,82 @@
+// The candidate space of one job, and families judged inside it.
+#include "planner/space.h"
+
+#include <utility>
+
+namespace accelplan::planner::internal {
+namespace {
+
+bool KeepsFamily(const Job& job, const Family& f) {
+  if (!job.constraints.keep_current_hardware) return false;
+  if (job.current_accelerator != nullptr) return f.accelerator == job.current_accelerator;
+  return job.current_series != nullptr && f.series == job.current_series;
+}
+
+}  // namespace
+
+Pins CurrentPins(const Job& job) {
+  Pins pins;
+  pins.devices = job.current.tpu_topology.empty() ? job.current_devices : 0;
+  pins.topology = job.current.tpu_topology;
+  pins.slices = job.current.slice_count;
+  return pins;
+}
+
+const Family* CurrentFamily(const Index& index, const Job& job) {
+  if (job.current_machine != nullptr) {
+    for (const Family& f : index.families) {
+      for (const Shape& s : f.shapes) {
+        if (s.machine == job.current_machine) return &f;
+      }
+    }
+  }
+  for (const Family& f : index.families) {
+    if ((job.current_accelerator != nullptr &&
+         f.accelerator == job.current_accelerator) ||
+        (job.current_accelerator == nullptr && job.current_series != nullptr &&
+         f.series == job.current_series && f.accelerator == nullptr)) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<Space> BuildSpace(const catalog::Catalog& catalog,
+                                const Index& index, const Job& job,
+                                const CallContext& context) {
+  Space space;
+  space.candidates.reserve(index.families.size());
+  for (const Family& f : index.families) {
+    if (context.Cancelled()) return std::nullopt;
+    if (!KeepsFamily(job, f)) {
+      space.candidates.push_back(EvaluateFamily(catalog, job, f));
+      continue;
+    }
+    Candidate c = EvaluateFamily(catalog, job, f, CurrentPins(job));
+    if (!c.viable() && job.current_devices > 0) {
+      // The pinned size is what it is; fall back on the family's own sizing
+      // so the plan still says what the hardware can do.
+      Candidate free = EvaluateFamily(catalog, job, f);
+      if (free.viable()) c = std::move(free);
+    }
+    space.candidates.push_back(std::move(c));
+  }
+  space.norm = RankCandidates(job, space.candidates);
+  return space;
+}
+
+Candidate EvaluateInSpace(const catalog::Catalog& catalog, const Job& job,
+                          const Space& space, const Family& family,
+                          const Pins& pins, bool compare_families) {
+  Candidate c = EvaluateFamily(catalog, job, family, pins);
+  SelectPoint(job, space.norm, c);
+  if (compare_families) ApplyRelativeRules(job, space.candidates, {&c});
+  if (c.viable() && c.config) {
+    c.score = Score(job, space.norm, *c.config);
+    c.score_without_comm = Score(job, space.norm, *c.config,
+                                 1 - c.config->step.communication_fraction);
+  }
+  return c;
+}
+
+}  // namespace accelplan::planner::internal
