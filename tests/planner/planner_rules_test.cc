@@ -11,6 +11,7 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/codes.h"
 
 namespace accelplan::planner {
 namespace {
@@ -18,6 +19,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testutil::Codes;
 
 class PlannerRulesTest : public CatalogPlannerTest {
  public:
@@ -71,22 +73,6 @@ PlanRequest Req(const Workload& w) {
 }
 
 // ------------------------------------------------------------ lookups
-
-// Rejection codes of the family with this accelerator id (GPU/TPU/edge) or,
-// for CPU families, this series; `series` narrows GPUs sold in several
-// series (H100 in A3 High and A3 Edge). Empty when not rejected.
-std::vector<ReasonCode> Codes(const PlanResponse& r, const std::string& accel,
-                              const std::string& series = "") {
-  std::vector<ReasonCode> out;
-  for (const Rejection& rej : r.rejected) {
-    const bool match =
-        rej.hardware.accelerator == accel ||
-        (rej.hardware.accelerator.empty() && rej.hardware.series == accel);
-    if (!match || (!series.empty() && rej.hardware.series != series)) continue;
-    out.insert(out.end(), rej.codes.begin(), rej.codes.end());
-  }
-  return out;
-}
 
 bool Rejected(const PlanResponse& r, const std::string& accel) {
   for (const Rejection& rej : r.rejected) {
