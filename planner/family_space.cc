@@ -121,19 +121,28 @@ const Config& Fastest(const std::vector<Config>& points) {
 // came closest; one that misses only the deadline MIN_COST assumes is kept
 // (an assumption never rejects) at its fastest points, ranked after those
 // that meet it.
-void KeepFeasible(const Job& job, std::vector<Config> fitting,
+void KeepFeasible(const Job& job, std::vector<Config> points,
                   Candidate& cand) {
   const std::string& name = cand.family->name;
   if (!job.has_dataset) {
-    cand.points = std::move(fitting);  // no work to time: nothing to check
+    cand.points = std::move(points);  // no work to time: nothing to check
     return;
   }
-  std::vector<Config> in_time;
-  for (Config& c : fitting) {
-    if (c.hours.expected <= job.deadline_hours) in_time.push_back(c);
-  }
-  if (in_time.empty() && !job.deadline_given) {
-    const Config& fastest = Fastest(fitting);
+  auto late = [&](const Config& c) {
+    return !(c.hours.expected <= job.deadline_hours);
+  };
+  if (std::all_of(points.begin(), points.end(), late)) {
+    const Config& fastest = Fastest(points);
+    if (job.deadline_given) {
+      cand.Reject(ReasonCode::kMissesDeadline,
+                  absl::StrFormat("%s takes %s at best (%d devices), past the "
+                                  "%s deadline.",
+                                  name, FormatHours(fastest.hours.expected),
+                                  fastest.devices,
+                                  FormatHours(job.deadline_hours)));
+      cand.config = fastest;
+      return;
+    }
     cand.misses_assumed_deadline = true;
     cand.notes.push_back(
         {ReasonCode::kAssumption,
@@ -142,29 +151,17 @@ void KeepFeasible(const Job& job, std::vector<Config> fitting,
                          "ranked after options that meet it.",
                          name, FormatHours(fastest.hours.expected),
                          fastest.devices)});
-    in_time = fitting;
+  } else {
+    points.erase(std::remove_if(points.begin(), points.end(), late),
+                 points.end());
   }
-  if (in_time.empty()) {
-    const Config& fastest = Fastest(fitting);
-    cand.Reject(ReasonCode::kMissesDeadline,
-                absl::StrFormat("%s takes %s at best (%d devices), past the "
-                                "%s deadline.",
-                                name, FormatHours(fastest.hours.expected),
-                                fastest.devices,
-                                FormatHours(job.deadline_hours)));
-    cand.config = fastest;
-    return;
-  }
-  std::vector<Config> in_budget;
-  for (Config& c : in_time) {
-    if (job.goal.budget_usd <= 0 || !c.price_known ||
-        c.cost.expected <= job.goal.budget_usd) {
-      in_budget.push_back(std::move(c));
-    }
-  }
-  if (in_budget.empty()) {
+  auto over_budget = [&](const Config& c) {
+    return job.goal.budget_usd > 0 && c.price_known &&
+           c.cost.expected > job.goal.budget_usd;
+  };
+  if (std::all_of(points.begin(), points.end(), over_budget)) {
     const Config& cheapest = *std::min_element(
-        in_time.begin(), in_time.end(), [](const Config& a, const Config& b) {
+        points.begin(), points.end(), [](const Config& a, const Config& b) {
           return a.cost.expected < b.cost.expected;
         });
     cand.Reject(ReasonCode::kOverBudget,
@@ -174,7 +171,9 @@ void KeepFeasible(const Job& job, std::vector<Config> fitting,
     cand.config = cheapest;
     return;
   }
-  cand.points = std::move(in_budget);
+  points.erase(std::remove_if(points.begin(), points.end(), over_budget),
+               points.end());
+  cand.points = std::move(points);
 }
 
 // Only the shapes of one machine type (a proposal names it exactly).

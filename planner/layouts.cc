@@ -2,6 +2,7 @@
 #include "planner/layouts.h"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -101,8 +102,8 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
 
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
                       Strategy only) {
+  if (only == Strategy::kUnspecified) return AllLayoutsFor(job, f, c);
   const LayoutList all = AllLayoutsFor(job, f, c);
-  if (only == Strategy::kUnspecified) return all;
   LayoutList out;
   for (const auto& item : all) {
     if (OfStrategy(item.first, item.second, only)) out.push_back(item);
@@ -110,166 +111,189 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   return out;
 }
 
-void ChooseLayout(const Job& job, const Family& f, Config& c, Strategy only) {
-  const double usable_per_device =
-      (f.platform == Platform::kCpu
-           ? c.shape->machine->memory_bytes.value_or(0)
-           : f.device_memory_bytes) *
-      (1 - kHeadroom);
-  c.usable_bytes = usable_per_device;
+namespace {
+
+// A job whose per-device footprint does not depend on the layout: the
+// team's own sharding plan, classical ML (the data set is the working set,
+// split across VMs when the library distributes), or no model size.
+void ChooseFixedFootprint(const Job& job, const Family& f, Config& c) {
   const Workload& w = job.workload;
   const int n = c.devices;
+  if (w.per_device_memory_gib > 0) {
+    c.required_bytes = w.per_device_memory_gib * kGiB;
+  } else if (job.classical) {
+    c.required_bytes = w.dataset_gib * kGiB * kClassicalMemoryFactor / n;
+  } else {
+    c.required_bytes = 0;
+  }
+  c.memory = MemoryEstimate{};
+  c.memory.total_bytes = c.required_bytes;
+  c.fits = c.required_bytes <= c.usable_bytes;
+  c.layout.data = n;
+  c.strategy = n == 1                      ? Strategy::kSingleDevice
+               : w.per_device_memory_gib > 0 ? Strategy::kFsdp
+                                           : Strategy::kDataParallel;
+  if (c.slices > 1) c.strategy = Strategy::kMultislice;
+  EstimateTime(job, f, c);
+}
 
-  if (w.per_device_memory_gib > 0 || job.classical || !job.model_size_known) {
-    // The team's own sharding plan fixes what each device must hold; for
-    // classical ML the data set is the working set (split across VMs when
-    // the library distributes).
-    if (w.per_device_memory_gib > 0) {
-      c.required_bytes = w.per_device_memory_gib * kGiB;
-    } else if (job.classical) {
-      c.required_bytes =
-          job.workload.dataset_gib * kGiB * kClassicalMemoryFactor / n;
-    } else {
-      c.required_bytes = 0;
-    }
-    c.memory = MemoryEstimate{};
-    c.memory.total_bytes = c.required_bytes;
-    c.fits = c.required_bytes <= usable_per_device;
-    c.layout.data = n;
-    c.strategy = n == 1 ? Strategy::kSingleDevice
-                 : w.per_device_memory_gib > 0 ? Strategy::kFsdp
-                                               : Strategy::kDataParallel;
-    if (c.slices > 1) c.strategy = Strategy::kMultislice;
-    EstimateTime(job, f, c);
-    return;
+// Chooses among a point's layouts. Each layout is taken with its first
+// variant that fits, in order: the requested recompute level without, then
+// with, gradient accumulation, then full recompute. Accumulation costs no
+// compute and full recompute costs a forward pass, so that variant is the
+// layout's fastest. Among layouts the fastest step wins (ties: SPEC §4's
+// order of preference): at one size the hardware and its price are fixed,
+// so the fastest step is the cheapest and quickest under every objective.
+// Communication only lengthens the step; it never removes a layout.
+class LayoutChooser {
+ public:
+  LayoutChooser(const Job& job, const Family& f, const Config& c)
+      : job_(job), f_(f), w_(job.workload), n_(c.devices), scratch_(c) {
+    levels_[0] = w_.recompute;
+    levels_[1] = Recompute::kFull;
+    // The requested level, then (when unspecified) full recompute to trade
+    // compute for memory.
+    level_count_ =
+        w_.recompute == Recompute::kUnspecified && w_.transformer_shape.layers > 0
+            ? 2
+            : 1;
+    const MfuRange mfu = DefaultMfu(ClassOf(f), w_.model_kind);
+    pure_compute_ = ComputeSeconds(job.flops_per_unit * job.tokens_per_step, n_,
+                                   c.peak_flops, mfu.expected());
   }
 
-  // The requested level, then (when unspecified) full recompute to trade
-  // compute for memory.
-  const Recompute levels[2] = {w.recompute, Recompute::kFull};
-  const int level_count = w.recompute == Recompute::kUnspecified &&
-                                  w.transformer_shape.layers > 0
-                              ? 2
-                              : 1;
-  // Gradient accumulation (one sequence per device per micro-step) keeps the
-  // global batch while cutting activation memory, at no extra compute.
-  const bool can_accumulate = w.global_batch_size > 0;
-  const LayoutList layouts = LayoutsFor(job, f, c, only);
   // Every data-parallel rank needs at least one sequence of a *stated*
   // global batch: more ranks than sequences cannot be used (an assumed
-  // batch never rejects; Evaluate warns instead).
-  auto ranks_of = [&](const ShardingLayout& layout) {
-    return std::max(1, n / (std::max(1, layout.tensor) * std::max(1, layout.pipeline)));
-  };
-  auto memory_of = [&](const ShardingLayout& layout, Recompute level,
-                       bool accumulate) {
-    return Memory(job, layout, level, accumulate ? std::max(1, layout.data) : 0);
-  };
-  // The configuration for a variant whose memory is already known.
-  auto trial = [&](const ShardingLayout& layout, Strategy strategy,
-                   Recompute level, bool accumulate, const MemoryEstimate& m) {
-    const int64_t replicas = std::max(1, layout.data);
-    Config t = c;
-    t.layout = layout;
-    t.strategy = c.slices > 1 ? Strategy::kMultislice : strategy;
-    t.recompute = level;
-    t.accumulation_steps =
-        accumulate ? static_cast<int>((w.global_batch_size + replicas - 1) / replicas) : 1;
-    t.memory = m;
-    t.required_bytes = m.total_bytes;
-    t.fits = t.required_bytes <= usable_per_device;
-    return t;
-  };
-  // Each layout is taken with its first variant that fits, in order: the
-  // requested recompute level without, then with, gradient accumulation,
-  // then full recompute. Accumulation costs no compute and full recompute
-  // costs a forward pass, so that variant is the layout's fastest. Among
-  // layouts the fastest step wins (ties: SPEC §4's order of preference):
-  // at one size the hardware and its price are fixed, so the fastest step
-  // is the cheapest and quickest under every objective. Communication only
-  // lengthens the step; it never removes a layout (SPEC §4).
-  std::optional<Config> best;
-  std::optional<Config> smallest;  // the least memory among non-fitting
-  // A lower bound on any layout's step: its compute at the requested
+  // batch never rejects; the scorer warns instead).
+  int Ranks(const ShardingLayout& l) const {
+    return std::max(1, n_ / (std::max(1, l.tensor) * std::max(1, l.pipeline)));
+  }
+
+  // A lower bound on a layout's step: its compute at the requested
   // recompute level, stretched by its pipeline bubble, plus its tensor-
-  // parallel traffic (never hidden). A layout whose bound
-  // is not below the best step so far cannot win and is not evaluated
-  // (exact pruning: full recompute and communication only add time).
-  const MfuRange mfu = DefaultMfu(
-      ClassOf(f), job.classical ? ModelKind::kTabular : w.model_kind);
-  const double pure_compute = ComputeSeconds(
-      job.flops_per_unit * job.tokens_per_step, n, c.peak_flops, mfu.expected());
-  auto lower_bound = [&](const ShardingLayout& layout) {
-    const int pp = std::max(1, layout.pipeline);
-    double compute = pure_compute;
-    if (pp > 1) {
+  // parallel traffic (never hidden). A layout whose bound is not below the
+  // best step so far cannot win (exact pruning: full recompute and
+  // communication only add time).
+  double LowerBound(const ShardingLayout& l) const {
+    double compute = pure_compute_;
+    if (l.pipeline > 1) {
       const double m = std::clamp(
-          job.tokens_per_step / std::max(1, job.sequence_length) / ranks_of(layout),
+          job_.tokens_per_step / std::max(1, job_.sequence_length) / Ranks(l),
           1.0, 1e9);
-      compute /= 1.0 - PipelineBubbleFraction(pp, static_cast<int>(m));
+      compute /= 1.0 - PipelineBubbleFraction(l.pipeline, static_cast<int>(m));
     }
-    // Tensor-parallel traffic is never hidden: it adds to any step.
-    const TpTraffic tp = TensorParallelTraffic(job, f, n, layout);
-    return compute + RingAllReduceSeconds(tp.bytes, std::max(1, layout.tensor),
-                                          tp.link_bytes_per_s);
-  };
-  int min_ranks = std::numeric_limits<int>::max();
-  bool any_batch_ok = false;
-  for (size_t i = 0; i < layouts.size; ++i) {
-    const auto& [layout, strategy] = layouts.items[i];
-    const int ranks = ranks_of(layout);
-    min_ranks = std::min(min_ranks, ranks);
-    if (w.global_batch_size > 0 && ranks > w.global_batch_size) continue;
-    any_batch_ok = true;
-    if (best && lower_bound(layout) >=
-                    best->step.step_seconds_expected * (1 - 1e-9)) {
-      continue;
+    const TpTraffic tp = TensorParallelTraffic(job_, f_, n_, l);
+    return compute +
+           RingAllReduceSeconds(tp.bytes, std::max(1, l.tensor), tp.link_bytes_per_s);
+  }
+
+  // Evaluates one layout; keeps it when it is the fastest so far.
+  void Try(const ShardingLayout& layout, Strategy strategy) {
+    const int ranks = Ranks(layout);
+    min_ranks_ = std::min(min_ranks_, ranks);
+    if (w_.global_batch_size > 0 && ranks > w_.global_batch_size) return;
+    any_batch_ok_ = true;
+    if (best_ && LowerBound(layout) >= best_->step.step_seconds_expected *
+                                           (1 - kPolicy.tie_tolerance.value)) {
+      return;
     }
-    const bool acc_useful =
-        can_accumulate && w.global_batch_size > std::max(1, layout.data);
+    const bool acc_useful = w_.global_batch_size > std::max(1, layout.data);
+    const Recompute frugal_level = levels_[level_count_ - 1];
     // The most frugal variant first: when it does not fit, none does.
-    {
-      const MemoryEstimate frugal =
-          memory_of(layout, levels[level_count - 1], acc_useful);
-      if (frugal.total_bytes > usable_per_device) {
-        if (!smallest || frugal.total_bytes < smallest->required_bytes) {
-          smallest = trial(layout, strategy, levels[level_count - 1],
-                           acc_useful, frugal);
+    const MemoryEstimate frugal = MemoryOf(layout, frugal_level, acc_useful);
+    if (frugal.total_bytes > scratch_.usable_bytes) {
+      if (!smallest_ || frugal.total_bytes < smallest_->required_bytes) {
+        Apply(layout, strategy, frugal_level, acc_useful, frugal);
+        smallest_ = scratch_;
+      }
+      return;
+    }
+    for (int l = 0; l < level_count_; ++l) {
+      for (int acc = 0; acc <= (acc_useful ? 1 : 0); ++acc) {
+        const bool is_frugal = l == level_count_ - 1 && (acc != 0) == acc_useful;
+        const MemoryEstimate m =
+            is_frugal ? frugal : MemoryOf(layout, levels_[l], acc != 0);
+        if (m.total_bytes > scratch_.usable_bytes) continue;
+        Apply(layout, strategy, levels_[l], acc != 0, m);
+        EstimateTime(job_, f_, scratch_);
+        if (!best_ || scratch_.step.step_seconds_expected <
+                          best_->step.step_seconds_expected *
+                              (1 - kPolicy.tie_tolerance.value)) {
+          best_ = scratch_;
         }
-        continue;
+        return;
       }
-    }
-    std::optional<Config> chosen;
-    for (int l = 0; l < level_count && !chosen; ++l) {
-      for (int accumulate = 0; accumulate <= (acc_useful ? 1 : 0); ++accumulate) {
-        const MemoryEstimate m = memory_of(layout, levels[l], accumulate != 0);
-        if (m.total_bytes > usable_per_device) continue;
-        chosen = trial(layout, strategy, levels[l], accumulate != 0, m);
-        break;
-      }
-    }
-    if (!chosen) continue;  // not reached: the frugal variant fits
-    EstimateTime(job, f, *chosen);
-    if (!best || chosen->step.step_seconds_expected <
-                     best->step.step_seconds_expected * (1 - 1e-9)) {
-      best = std::move(chosen);
     }
   }
-  if (best) {
-    c = std::move(*best);
+
+  // The chosen layout into `c`; else the variant needing the least memory
+  // (c.fits false), or c.batch_too_small.
+  void Finish(Config& c) {
+    if (best_) {
+      c = *best_;
+      return;
+    }
+    if (smallest_) {
+      c = *smallest_;
+    } else {
+      c.required_bytes = 0;
+      c.batch_too_small = !any_batch_ok_;
+    }
+    c.min_ranks = min_ranks_;
+    c.fits = false;
+  }
+
+ private:
+  MemoryEstimate MemoryOf(const ShardingLayout& l, Recompute level,
+                          bool accumulate) const {
+    return Memory(job_, l, level, accumulate ? std::max(1, l.data) : 0);
+  }
+
+  void Apply(const ShardingLayout& layout, Strategy strategy, Recompute level,
+             bool accumulate, const MemoryEstimate& m) {
+    const int64_t replicas = std::max(1, layout.data);
+    scratch_.layout = layout;
+    scratch_.strategy = scratch_.slices > 1 ? Strategy::kMultislice : strategy;
+    scratch_.recompute = level;
+    scratch_.accumulation_steps =
+        accumulate
+            ? static_cast<int>((w_.global_batch_size + replicas - 1) / replicas)
+            : 1;
+    scratch_.memory = m;
+    scratch_.required_bytes = m.total_bytes;
+    scratch_.fits = m.total_bytes <= scratch_.usable_bytes;
+  }
+
+  const Job& job_;
+  const Family& f_;
+  const Workload& w_;
+  const int n_;
+  Config scratch_;
+  Recompute levels_[2];
+  int level_count_ = 1;
+  double pure_compute_ = 0;
+  std::optional<Config> best_;
+  std::optional<Config> smallest_;  // the least memory among non-fitting
+  int min_ranks_ = std::numeric_limits<int>::max();
+  bool any_batch_ok_ = false;
+};
+
+}  // namespace
+
+void ChooseLayout(const Job& job, const Family& f, Config& c, Strategy only) {
+  c.usable_bytes = (f.platform == Platform::kCpu
+                        ? c.shape->machine->memory_bytes.value_or(0)
+                        : f.device_memory_bytes) *
+                   (1 - kHeadroom);
+  const Workload& w = job.workload;
+  if (w.per_device_memory_gib > 0 || job.classical || !job.model_size_known) {
+    ChooseFixedFootprint(job, f, c);
     return;
   }
-  if (smallest) {
-    c = std::move(*smallest);
-    c.min_ranks = min_ranks;
-  } else {
-    // Every layout needs more data-parallel ranks than the stated batch
-    // has sequences.
-    c.required_bytes = 0;
-    c.batch_too_small = !any_batch_ok;
-    c.min_ranks = min_ranks;
-  }
-  c.fits = false;
+  LayoutChooser chooser(job, f, c);
+  const LayoutList layouts = LayoutsFor(job, f, c, only);
+  for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
+  chooser.Finish(c);
 }
 
 }  // namespace accelplan::planner::internal

@@ -214,6 +214,18 @@ bool EnumerateSizes(const Job& job, const Family& f,
       }
     }
   }
+  // Provisioning depends on the shape only: looked up once per shape.
+  std::vector<std::pair<const Shape*, Provisioning>> by_shape;
+  for (SizeOption& o : out.options) {
+    auto it = std::find_if(by_shape.begin(), by_shape.end(),
+                           [&](const auto& e) { return e.first == o.shape; });
+    if (it == by_shape.end()) {
+      by_shape.push_back(
+          {o.shape, ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand)});
+      it = by_shape.end() - 1;
+    }
+    o.provisioning = it->second;
+  }
   return true;
 }
 
@@ -228,8 +240,7 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   std::string note;
   c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
   ChooseLayout(job, f, c, only_strategy);
-  c.provisioning =
-      ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
+  c.provisioning = o.provisioning;
   Price(job, c, c.provisioning);
   return c;
 }

@@ -13,6 +13,8 @@ namespace accelplan::planner::internal {
 struct SizeOption {
   const Shape* shape = nullptr;
   int units = 1;  // VMs of the shape (GPU/CPU) or slices (TPU)
+  // How the shape is obtained under the request (rules.h ProvisioningFor).
+  Provisioning provisioning = Provisioning::kOnDemand;
 };
 
 struct SizeSearch {
