@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/ascii.h"
 #include "planner/engine_common.h"
+#include "planner/job_spec.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -20,6 +21,25 @@ namespace accelplan::planner::internal {
 using catalog::Accelerator;
 using catalog::Catalog;
 using catalog::MachineType;
+
+namespace {
+
+void ReduceOffers(const Family& f, Shape& s) {
+  const std::vector<catalog::Offering>& offerings =
+      f.platform == Platform::kTpu ? f.accelerator->offerings
+                                   : s.machine->offerings;
+  for (catalog::RunPlatform rp :
+       {catalog::RunPlatform::kVertexTraining, catalog::RunPlatform::kGke,
+        catalog::RunPlatform::kComputeEngine}) {
+    Shape::RunPlatformOffer& o = s.offer[static_cast<size_t>(rp)];
+    o.absent = DocumentedAbsent(offerings, rp, catalog::Provisioning::kAny);
+    o.on_demand_absent =
+        DocumentedAbsent(offerings, rp, catalog::Provisioning::kOnDemand);
+    o.listed = Offers(offerings, rp, Provisioning::kUnspecified);
+  }
+}
+
+}  // namespace
 
 Index BuildIndex(const Catalog& catalog) {
   Index index;
@@ -113,6 +133,7 @@ Index BuildIndex(const Catalog& catalog) {
 
   for (auto& [key, f] : by_key) {
     if (f.shapes.empty() || f.series == nullptr) continue;
+    for (Shape& s : f.shapes) ReduceOffers(f, s);
     std::stable_sort(f.shapes.begin(), f.shapes.end(),
                      [](const Shape& a, const Shape& b) {
                        if (a.devices != b.devices) return a.devices < b.devices;

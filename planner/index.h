@@ -4,6 +4,7 @@
 #ifndef ACCELPLAN_PLANNER_INDEX_H_
 #define ACCELPLAN_PLANNER_INDEX_H_
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,17 @@ struct Shape {
   std::string price_date;
   std::string price_region;
   std::string price_source_id;
+  // The catalog's offer rows for this shape, per catalog::RunPlatform,
+  // reduced once per snapshot (planner/rules.cc reads them per request).
+  struct RunPlatformOffer {
+    bool absent = false;            // documented not offered there
+    bool on_demand_absent = false;  // documented not offered on-demand
+    bool listed = false;            // an available row names it there
+  };
+  std::array<RunPlatformOffer, 3> offer;
+  const RunPlatformOffer& OfferOn(catalog::RunPlatform rp) const {
+    return offer[static_cast<size_t>(rp)];
+  }
 };
 
 // A candidate family: one GPU series + accelerator, one TPU version, one CPU

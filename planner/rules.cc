@@ -266,12 +266,6 @@ std::optional<catalog::RunPlatform> RunPlatformOf(const Job& job) {
   return ToCatalogRunPlatform(job.constraints.run_platform);
 }
 
-const std::vector<catalog::Offering>& OfferingsOf(const Family& f,
-                                                  const Shape& s) {
-  return f.platform == Platform::kTpu ? f.accelerator->offerings
-                                      : s.machine->offerings;
-}
-
 // A job that does not checkpoint, under a hard deadline: Spot could lose it.
 bool SpotUnsafe(const Job& job) {
   return job.goal.hard_deadline && !job.workload.checkpoints;
@@ -291,18 +285,15 @@ void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
   EndOfSupportRule(job, f, cand);
 }
 
-std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
+std::optional<Provisioning> ProvisioningFor(const Job& job, const Family&,
                                             const Shape& s) {
   const Constraints& k = job.constraints;
   const bool spot_ok = k.spot_allowed && !SpotUnsafe(job);
   if (spot_ok && s.spot_hourly.has_value()) return Provisioning::kSpot;
-  const auto& offerings = OfferingsOf(f, s);
   const bool on_demand_absent =
-      DocumentedAbsent(offerings,
-                       RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine),
-                       catalog::Provisioning::kOnDemand) ||
-      DocumentedAbsent(offerings, catalog::RunPlatform::kComputeEngine,
-                       catalog::Provisioning::kOnDemand);
+      s.OfferOn(RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine))
+          .on_demand_absent ||
+      s.OfferOn(catalog::RunPlatform::kComputeEngine).on_demand_absent;
   if (!on_demand_absent) return Provisioning::kOnDemand;
   if (k.flex_start_allowed) return Provisioning::kFlexStart;
   if (k.reservation_available) return Provisioning::kReservation;
@@ -318,11 +309,9 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
   const auto rp = RunPlatformOf(job);
   for (const Shape& s : f.shapes) {
     if (rp.has_value()) {
-      const auto& offerings = OfferingsOf(f, s);
-      if (DocumentedAbsent(offerings, *rp, catalog::Provisioning::kAny)) continue;
+      if (s.OfferOn(*rp).absent) continue;
       // Serverless training runs only what its machine-type list names.
-      if (*rp == catalog::RunPlatform::kVertexTraining &&
-          !Offers(offerings, *rp, Provisioning::kUnspecified)) {
+      if (*rp == catalog::RunPlatform::kVertexTraining && !s.OfferOn(*rp).listed) {
         continue;
       }
     }

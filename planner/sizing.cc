@@ -214,17 +214,9 @@ bool EnumerateSizes(const Job& job, const Family& f,
       }
     }
   }
-  // Provisioning depends on the shape only: looked up once per shape.
-  std::vector<std::pair<const Shape*, Provisioning>> by_shape;
   for (SizeOption& o : out.options) {
-    auto it = std::find_if(by_shape.begin(), by_shape.end(),
-                           [&](const auto& e) { return e.first == o.shape; });
-    if (it == by_shape.end()) {
-      by_shape.push_back(
-          {o.shape, ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand)});
-      it = by_shape.end() - 1;
-    }
-    o.provisioning = it->second;
+    o.provisioning =
+        ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
   }
   return true;
 }
