@@ -1,0 +1,202 @@
+#include "tests/planner/testing/brute_force.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/estimates.h"
+#include "planner/policy.h"
+#include "planner/rules.h"
+#include "planner/sizing.h"
+#include "planner/time_model.h"
+
+namespace accelplan::planner::testutil {
+namespace {
+
+using internal::Config;
+using internal::Family;
+using internal::Job;
+using internal::Shape;
+
+int Cap(const SourcedDefault& d) { return static_cast<int>(d.value); }
+
+// One size to build: a shape at a unit count.
+struct Size {
+  const Shape* shape;
+  int units;
+};
+
+// The sizes the policy lets the family be searched at, in the engine's
+// order (every obtainable shape once, smallest first, then its multi-unit
+// sequence by ascending count), with the request's constraints applied.
+std::vector<Size> EverySize(const Job& job, const Family& f,
+                            const std::vector<const Shape*>& obtainable) {
+  const Constraints& k = job.constraints;
+  auto allowed = [&](const Shape* s, int units) {
+    if (k.single_host_only && s->vms * units > 1) return false;
+    return k.max_accelerators <= 0 || f.platform == Platform::kCpu ||
+           s->devices * units <= k.max_accelerators;
+  };
+  std::vector<Size> out;
+  for (const Shape* s : obtainable) {
+    if (allowed(s, 1)) out.push_back({s, 1});
+  }
+  // The one multi-unit sequence each platform has (planner/sizing.cc reads
+  // the same rules; they are restated from the policy here).
+  const Shape* unit = nullptr;
+  int max_units = 0;
+  if (f.platform == Platform::kGpu && f.inter_vm_bytes_per_s > 0) {
+    unit = obtainable.back();  // the largest VM
+    max_units = std::min(Cap(kPolicy.max_gpu_vms),
+                         Cap(kPolicy.max_gpus) / std::max(1, unit->devices));
+  } else if (f.platform == Platform::kCpu && job.classical &&
+             (job.framework == Framework::kXgboost ||
+              job.framework == Framework::kLightgbm)) {
+    unit = obtainable.front();  // the VM with the most memory
+    for (const Shape* s : obtainable) {
+      if (s->machine->memory_bytes.value_or(0) >
+          unit->machine->memory_bytes.value_or(0)) {
+        unit = s;
+      }
+    }
+    max_units = Cap(kPolicy.max_cpu_vms);
+  } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
+             f.largest_multi_host_slice != nullptr &&
+             job.constraints.run_platform != RunPlatform::kVertexTraining &&
+             std::find(obtainable.begin(), obtainable.end(),
+                       f.largest_multi_host_slice) != obtainable.end()) {
+    unit = f.largest_multi_host_slice;
+    max_units = Cap(kPolicy.max_slices);
+  }
+  for (int u = 2; unit != nullptr && u <= max_units; ++u) {
+    if (allowed(unit, u)) out.push_back({unit, u});
+  }
+  return out;
+}
+
+// SelectPoint and KeepFeasible (planner/family_space.cc, scorer.cc)
+// restated over a list of fitting points in enumeration order.
+BruteSelection Select(const Job& job, const internal::Norm& norm,
+                      const std::vector<const Config*>& fitting) {
+  BruteSelection s;
+  s.fitting = static_cast<int>(fitting.size());
+  if (fitting.empty()) return s;
+  if (!job.has_dataset) {
+    // No work to time: the family's smallest size that holds the job.
+    s.best = *fitting.front();
+    s.feasible = 1;
+    return s;
+  }
+  std::vector<const Config*> in_time;
+  for (const Config* c : fitting) {
+    if (c->hours.expected <= job.deadline_hours) in_time.push_back(c);
+  }
+  if (in_time.empty() && !job.deadline_given) {
+    s.misses_assumed_deadline = true;
+    in_time = fitting;
+  }
+  std::vector<const Config*> ok;
+  for (const Config* c : in_time) {
+    if (job.goal.budget_usd <= 0 || !c->price_known ||
+        c->cost.expected <= job.goal.budget_usd) {
+      ok.push_back(c);
+    }
+  }
+  s.feasible = static_cast<int>(ok.size());
+  if (ok.empty()) return s;
+  const Config* chosen = ok.front();
+  if (s.misses_assumed_deadline) {
+    for (const Config* p : ok) {
+      if (p->hours.expected < chosen->hours.expected) chosen = p;
+    }
+  } else {
+    double best = internal::Score(job, norm, *chosen);
+    for (const Config* p : ok) {
+      const double score = internal::Score(job, norm, *p);
+      if (StrictlyBetter(score, best) ||
+          (!StrictlyBetter(best, score) && p->devices < chosen->devices)) {
+        best = score;
+        chosen = p;
+      }
+    }
+  }
+  s.best = *chosen;
+  return s;
+}
+
+}  // namespace
+
+bool OnEngineGrid(int units) {
+  const int dense = Cap(kPolicy.dense_units);
+  return units <= dense || units % dense == 0;
+}
+
+bool StrictlyBetter(double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b)) {
+    return std::isfinite(a) && !std::isfinite(b);
+  }
+  return a < b - kPolicy.tie_tolerance.value * std::max(std::abs(a), std::abs(b));
+}
+
+BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
+                            const Family& f, const internal::Norm& norm,
+                            Counts counts) {
+  BruteForceResult out;
+  if (f.platform == Platform::kEdge || job.on_device) return out;
+  internal::Candidate cand;
+  cand.family = &f;
+  internal::ApplyHardRules(catalog, job, f, cand);
+  const internal::Offer offer = internal::OfferedShapes(job, f, cand);
+  if (!cand.codes.empty() || offer.obtainable.empty()) return out;
+  if (internal::PeakFlops(f, *offer.obtainable.front(), job.precision, nullptr,
+                          nullptr) <= 0 &&
+      (job.has_dataset || job.model_size_known)) {
+    return out;
+  }
+  out.sized = true;
+  std::vector<Config> built;
+  const std::vector<Size> sizes = EverySize(job, f, offer.obtainable);
+  built.reserve(sizes.size());
+  std::vector<bool> on_grid;
+  for (const Size& s : sizes) {
+    const bool grid = s.units == 1 || OnEngineGrid(s.units);
+    if (!grid && counts == Counts::kEngineGrid) continue;
+    Config c = internal::BuildPoint(job, f, {s.shape, s.units},
+                                    Strategy::kUnspecified);
+    ++out.sizes_built;
+    if (!c.fits) continue;
+    built.push_back(std::move(c));
+    on_grid.push_back(grid);
+    // Without a data set only the smallest fitting size matters, on and
+    // off the grid: stop at the first one on it.
+    if (!job.has_dataset && grid) break;
+  }
+  std::vector<const Config*> every, grid_points;
+  for (size_t i = 0; i < built.size(); ++i) {
+    every.push_back(&built[i]);
+    if (on_grid[i]) grid_points.push_back(&built[i]);
+  }
+  if (counts == Counts::kEvery) out.every_count = Select(job, norm, every);
+  out.engine_grid = Select(job, norm, grid_points);
+  return out;
+}
+
+std::string Describe(const Config& c) {
+  const ShardingLayout& l = c.layout;
+  std::string unit = c.shape != nullptr && c.shape->machine != nullptr
+                         ? c.shape->machine->id
+                         : "?";
+  if (c.shape != nullptr && c.shape->topology != nullptr) {
+    unit = absl::StrCat(unit, " ", c.shape->topology->topology);
+  }
+  return absl::StrFormat(
+      "%d x %s (%d devices) dp=%d fsdp=%d zero=%d tp=%d pp=%d acc=%d "
+      "cost=%.6g hours=%.6g tok/s=%.6g",
+      c.units, unit, c.devices, l.data, l.fsdp, l.zero_stage, l.tensor, l.pipeline,
+      c.accumulation_steps, c.cost.expected, c.hours.expected,
+      c.tokens_per_second);
+}
+
+}  // namespace accelplan::planner::testutil
