@@ -126,6 +126,10 @@ struct Accelerator {
   std::optional<Fact> ici_bandwidth;  // bytes/s per chip, bidirectional
   std::optional<Fact> dcn_bandwidth;  // bits/s per chip
   std::optional<Fact> pod_chips;
+  // Edge: on-chip parameter cache (beyond it parameters stream from host
+  // memory) and the largest model file the toolchain accepts.
+  std::optional<Fact> param_cache_bytes;
+  std::optional<Fact> max_model_bytes;
   // format name ("bf16", "fp8", "fp64", ...) -> support.
   std::map<std::string, FormatSupport> formats;
   // framework name (kFramework*) -> support.

@@ -101,6 +101,21 @@ void Fp32EqualsFp64OnlyWithNote(SQLite::Database& db,
   }
 }
 
+// A parameter cache no smaller than the largest model would make the
+// planner's "streams from host memory" warning unreachable: a unit slip
+// (MiB typed as GiB) looks exactly like this.
+void ParamCacheBelowMaxModel(SQLite::Database& db,
+                             std::vector<std::string>& out) {
+  for (const FactPair& p : Pairs(db, "param_cache_bytes", "max_model_bytes")) {
+    if (p.a >= p.b) {
+      out.push_back(absl::StrCat(FactRow(p.subject, "param_cache_bytes"), ": ",
+                                 p.a, " is not below max_model_bytes ", p.b,
+                                 "; an on-chip cache is smaller than the "
+                                 "largest model it streams"));
+    }
+  }
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -222,6 +237,7 @@ std::vector<std::string> CheckInvariants(SQLite::Database& db) {
   std::vector<std::string> out;
   Fp8AtLeastBf16(db, out);
   Int8AtLeastFp8OnAdaAndHopper(db, out);
+  ParamCacheBelowMaxModel(db, out);
   Fp32EqualsFp64OnlyWithNote(db, out);
   TpuHostPerChipConsistent(db, out);
   PricesPositiveAndDated(db, out);

@@ -378,6 +378,8 @@ class Loader {
     if (name == "ici_bandwidth") return &a.ici_bandwidth;
     if (name == "dcn_bandwidth") return &a.dcn_bandwidth;
     if (name == "pod_chips") return &a.pod_chips;
+    if (name == "param_cache_bytes") return &a.param_cache_bytes;
+    if (name == "max_model_bytes") return &a.max_model_bytes;
     return nullptr;
   }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/edge_rules.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -55,6 +56,9 @@ ShapeRule TpuShapeRule(const CurrentSetup& current) {
 }
 
 bool HasSymptom(const Job& job, Symptom s) {
+  // EDGE_OPS_ON_CPU also follows from the workload itself (a model not
+  // fully int8, or with unmapped ops), stated or not.
+  if (s == Symptom::kEdgeOpsOnCpu) return EdgeOpsOnCpu(job);
   const auto& v = job.current.symptoms;
   return std::find(v.begin(), v.end(), s) != v.end();
 }
@@ -63,7 +67,7 @@ bool AnySymptom(const Job& job) {
   for (Symptom s : job.current.symptoms) {
     if (s != Symptom::kUnspecified) return true;
   }
-  return false;
+  return EdgeOpsOnCpu(job);
 }
 
 std::optional<ReductionServerPool> SizeReductionServer(
@@ -208,6 +212,8 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
         break;
     }
   }
+  // Edge: stated or following from the workload (planner/edge_rules.h).
+  for (Remedy& r : EdgeRemedies(job)) out.push_back(std::move(r));
   return out;
 }
 

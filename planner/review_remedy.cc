@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/edge_rules.h"
 #include "planner/review_internal.h"
 #include "planner/util.h"
 
@@ -25,14 +26,26 @@ const char* SymptomLabel(Symptom s) {
     case Symptom::kHeavyPadding: return "losing throughput to padding";
     case Symptom::kOutOfMemory: return "running out of memory";
     case Symptom::kLowUtilization: return "under-utilising its accelerators";
+    case Symptom::kEdgeOpsOnCpu:
+      return "running part of its model on the host CPU (EDGE_OPS_ON_CPU)";
     default: return "unspecified";
   }
 }
 
 std::string SymptomsText(const Job& job) {
   std::vector<std::string> parts;
+  bool edge_listed = false;
   for (Symptom s : job.current.symptoms) {
-    if (s != Symptom::kUnspecified) parts.push_back(SymptomLabel(s));
+    if (s == Symptom::kUnspecified) continue;
+    if (s == Symptom::kEdgeOpsOnCpu) {
+      if (edge_listed) continue;
+      edge_listed = true;
+    }
+    parts.push_back(SymptomLabel(s));
+  }
+  // Following from the workload (not fully int8, unmapped ops), unstated.
+  if (!edge_listed && EdgeOpsOnCpu(job)) {
+    parts.push_back(SymptomLabel(Symptom::kEdgeOpsOnCpu));
   }
   return absl::StrJoin(parts, " and ");
 }
@@ -50,6 +63,9 @@ const char* RemedyLabel(RemedyKind k) {
     case RemedyKind::kActivationRecompute: return "Activation recompute";
     case RemedyKind::kMoreMemoryPerDevice: return "More memory per device";
     case RemedyKind::kUseHorovod: return "Horovod";
+    case RemedyKind::kQuantizeFullInt8: return "Full int8 quantization";
+    case RemedyKind::kReplaceUnsupportedOp:
+      return "Replacing the ops the Edge TPU compiler does not map";
     default: return "The remedy";
   }
 }
@@ -68,6 +84,9 @@ std::vector<Symptom> Addresses(RemedyKind k) {
     case RemedyKind::kMoreMemoryPerDevice:
     case RemedyKind::kAddAccelerators:
       return {Symptom::kOutOfMemory};
+    case RemedyKind::kQuantizeFullInt8:
+    case RemedyKind::kReplaceUnsupportedOp:
+      return {Symptom::kEdgeOpsOnCpu};
     default:
       return {};
   }
@@ -79,6 +98,8 @@ int Directness(RemedyKind k) {
     case RemedyKind::kFasterInputPipeline:
     case RemedyKind::kFixTensorShapes:
     case RemedyKind::kShardOptimizerState:
+    case RemedyKind::kQuantizeFullInt8:
+    case RemedyKind::kReplaceUnsupportedOp:
       return 0;
     case RemedyKind::kActivationRecompute: return 1;
     case RemedyKind::kMoreMemoryPerDevice: return 2;
@@ -87,6 +108,15 @@ int Directness(RemedyKind k) {
   }
 }
 
+
+// Edge remedies: the one that removes a stated cause (a model not fully
+// int8, ops the compiler does not map) ranks ahead of the other.
+int EdgeDirectness(const Job& job, RemedyKind k) {
+  const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
+  const bool cause = k == RemedyKind::kQuantizeFullInt8 ? e.not_full_int8
+                                                        : e.unmapped_ops;
+  return cause ? 0 : 1;
+}
 
 }  // namespace
 
@@ -144,6 +174,12 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
                    rule.widths.empty() ? "(not given)"
                                        : absl::StrJoin(rule.widths, ", ")));
     }
+  }
+  if (m.kind == RemedyKind::kQuantizeFullInt8 && job.on_device &&
+      job.workload.edge.quantization == Quantization::kFullInt8) {
+    j.Reject(ReasonCode::kNotApplicable,
+             "The model is already fully int8-quantized; the ops that fall "
+             "back to the CPU are ones the Edge TPU compiler does not map.");
   }
   if (m.kind == RemedyKind::kUseSpot && job.goal.hard_deadline &&
       !job.workload.checkpoints) {
@@ -215,7 +251,9 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
                             "problem: the job is ", SymptomsText(job), "."));
     } else if (!j.rejected) {
       j.tier = 0;
-      j.secondary = Directness(m.kind);
+      j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
+                        ? EdgeDirectness(job, m.kind)
+                        : Directness(m.kind);
       std::string line = absl::StrCat(RemedyLabel(m.kind),
                                       " acts directly on the problem: the "
                                       "job is ", SymptomsText(job), ".");

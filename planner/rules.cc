@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/edge_rules.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 #include "planner/util.h"
@@ -19,8 +20,11 @@ using catalog::Catalog;
 
 namespace {
 
-// Edge devices serve on-device inference only, and only of fully int8
-// TFLite models; cloud hardware is no on-device answer.
+// Edge devices serve on-device inference only; cloud hardware is no
+// on-device answer. A model that is not fully int8, or has ops the Edge TPU
+// compiler does not map, still runs there, partly on the host CPU
+// (https://coral.ai/docs/edgetpu/models-intro/#compiling): EdgeModelRules
+// warns, and judges the model's size against the device's limits.
 void DeploymentRules(const Job& job, const Family& f, Candidate& cand) {
   const Workload& w = job.workload;
   const std::string& name = f.name;
@@ -29,27 +33,21 @@ void DeploymentRules(const Job& job, const Family& f, Candidate& cand) {
       cand.Reject(ReasonCode::kNotForOnDevice,
                   absl::StrCat(name, " is cloud hardware; on-device offline "
                                      "inference needs an edge device."));
-    } else {
-      const auto fmt = w.edge.model_format;
-      const auto q = w.edge.quantization;
-      if (q != Quantization::kUnspecified && q != Quantization::kFullInt8) {
-        // The deployed model is stated to stay in floating point (or only
-        // partly quantized): the Edge TPU executes full-int8 models only.
-        cand.Reject(ReasonCode::kPrecisionUnsupported,
-                    absl::StrCat(name, " runs only fully int8-quantized "
-                                       "TensorFlow Lite models; the model is "
-                                       "not fully int8."));
-      } else if (fmt != ModelFormat::kTflite || q != Quantization::kFullInt8) {
-        // The Edge TPU runs only fully int8-quantized TFLite models compiled
-        // with edgetpu_compiler; other models must be converted first.
-        cand.notes.push_back(
-            {ReasonCode::kAssumption,
-             absl::StrCat(name, " runs only fully int8-quantized TensorFlow "
-                                "Lite models compiled with edgetpu_compiler: "
-                                "convert and quantize the model (post-"
-                                "training int8 with a representative data "
-                                "set) and re-check its accuracy.")});
-      }
+      return;
+    }
+    EdgeModelRules(job, f, cand);
+    const auto fmt = w.edge.model_format;
+    const auto q = w.edge.quantization;
+    if (fmt != ModelFormat::kTflite || q == Quantization::kUnspecified) {
+      // The Edge TPU runs only fully int8-quantized TFLite models compiled
+      // with edgetpu_compiler; other models must be converted first.
+      cand.notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrCat(name, " runs only fully int8-quantized TensorFlow "
+                              "Lite models compiled with edgetpu_compiler: "
+                              "convert and quantize the model (post-"
+                              "training int8 with a representative data "
+                              "set) and re-check its accuracy.")});
     }
   } else if (f.platform == Platform::kEdge) {
     cand.Reject(ReasonCode::kNotForTraining,

@@ -113,7 +113,11 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CORAL-TECH', 'https://coral.ai/technology', 'Coral: Edge TPU technology', NULL),
   ('CORAL-FAQ', 'https://coral.ai/docs/edgetpu/faq', 'Coral Edge TPU FAQ', NULL),
   ('CORAL-MODELS', 'https://coral.ai/docs/edgetpu/models-intro/#compatibility-overview', 'Coral: TensorFlow models on the Edge TPU', NULL),
-  ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL);
+  ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL),
+  ('CORAL-COMPILE', 'https://coral.ai/docs/edgetpu/models-intro/#compiling', 'Coral: TensorFlow models on the Edge TPU, Compiling (graph partitioned at the first unsupported op; it and everything after it run on the CPU)', NULL),
+  ('CORAL-COMPILER', 'https://coral.ai/docs/edgetpu/compiler/#parameter-data-caching', 'Coral: Edge TPU Compiler, parameter data caching', 'the compiler reports "On-chip memory used for caching model parameters" and "Off-chip memory used for streaming uncached model parameters" (e.g. 7.04 MiB cached + 1.25 KiB remaining, 15.06 MiB streamed for a 22.7 MiB FaceNet)'),
+  ('TFLITE-CONVERT', 'https://www.tensorflow.org/lite/r1/convert', 'TensorFlow Lite converter: models are converted to the FlatBuffer format (.tflite)', NULL),
+  ('FLATBUFFERS-MAX', 'https://docs.rs/flatbuffers/2.0.0/flatbuffers/constant.FLATBUFFERS_MAX_BUFFER_SIZE.html', 'FlatBuffers: FLATBUFFERS_MAX_BUFFER_SIZE = 1 << 31 (the 2 GiB limit set by the format)', NULL);
 
 -- Model presets (95_models.sql): each model's published config or paper.
 -- Where a config is gated, the shape was read through the indexed copies

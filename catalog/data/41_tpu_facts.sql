@@ -50,4 +50,9 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('tpu7x', 'dcn_bandwidth',    100e9,        'bits_per_s',  'TPU7x', '2 NICs per 4-chip VM [GKE-IW]'),
   ('tpu7x', 'pod_chips',        9216,         'count',       'TPU7x', 'Agent Platform supports slices up to 8x8x16 (1024 chips) [AP-compute]'),
   -- Coral Edge TPU
-  ('coral-edge-tpu', 'peak_int8', 4e12, 'op_per_s', 'CORAL-TECH', '4 TOPS fixed-point, 0.5 W per TOPS');
+  ('coral-edge-tpu', 'peak_int8', 4e12, 'op_per_s', 'CORAL-TECH', '4 TOPS fixed-point, 0.5 W per TOPS'),
+  -- Parameters beyond the on-chip cache stream from host memory on every
+  -- inference (slower, not refused); a model the .tflite FlatBuffer cannot
+  -- hold cannot be compiled for the Edge TPU at all.
+  ('coral-edge-tpu', 'param_cache_bytes', 8e6, 'bytes', 'CORAL-COMPILER', '"roughly 8 MB of SRAM" caches parameter data, less a small part reserved for the inference executable; compiler logs show ~7.05 MiB usable'),
+  ('coral-edge-tpu', 'max_model_bytes', 2147483648, 'bytes', 'FLATBUFFERS-MAX', '2^31 B: a .tflite model is one FlatBuffer [TFLITE-CONVERT], and the FlatBuffers format caps a buffer at 2 GiB; at 1 B per int8 parameter about 2.1e9 parameters');

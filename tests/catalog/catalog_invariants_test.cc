@@ -80,6 +80,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "UPDATE facts SET value = 900e12 WHERE subject = "
                   "'nvidia-h100-80gb' AND fact = 'peak_int8';",
                   {"subject='nvidia-h100-80gb'", "peak_int8", "Hopper"}},
+        // The Edge TPU's ~8 MB parameter cache typed in GiB.
+        BrokenRow{"EdgeParamCacheNotBelowMaxModel",
+                  "UPDATE facts SET value = 8589934592 WHERE subject = "
+                  "'coral-edge-tpu' AND fact = 'param_cache_bytes';",
+                  {"subject='coral-edge-tpu'", "param_cache_bytes",
+                   "max_model_bytes"}},
         BrokenRow{"Fp32EqualToFp64WithoutNote",
                   "UPDATE facts SET value = 40e12 WHERE subject = "
                   "'nvidia-b200' AND fact = 'peak_fp32';",

@@ -150,7 +150,12 @@ TEST_F(PlannerRulesTest, CloudHardwareNeverGetsNotForOnDeviceInTraining) {
   EXPECT_TRUE(AllRejections(r, ReasonCode::kNotForOnDevice).empty());
 }
 
-TEST_F(PlannerRulesTest, RejectsEdgeTpuForFloatModel) {
+// Issue #16 item 3 changed this rule: a model that is not fully int8 still
+// runs on the Edge TPU up to its first unmapped op, the rest on the host CPU
+// (https://coral.ai/docs/edgetpu/models-intro/#compiling), so the plan keeps
+// the edge device and warns; it no longer rejects PRECISION_UNSUPPORTED.
+// More in edge_rules_test.cc.
+TEST_F(PlannerRulesTest, WarnsEdgeOpsOnCpuForFloatModel) {
   Workload w;
   w.framework = Framework::kTensorflow;
   w.model_kind = ModelKind::kCnn;
@@ -159,10 +164,17 @@ TEST_F(PlannerRulesTest, RejectsEdgeTpuForFloatModel) {
   w.edge.model_format = ModelFormat::kTflite;
   w.edge.quantization = Quantization::kFloat16;  // not fully int8
   const PlanResponse r = Plan(Req(w));
-  EXPECT_TRUE(Rejected(r, "coral-edge-tpu"));
-  if (r.recommendation) {
-    EXPECT_NE(r.recommendation->hardware.platform, Platform::kEdge);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.platform, Platform::kEdge);
+  EXPECT_FALSE(Rejected(r, "coral-edge-tpu"));
+  bool warned = false;
+  for (const Reason& x : r.warnings) {
+    warned |= x.message.find("EDGE_OPS_ON_CPU") != std::string::npos;
   }
+  EXPECT_TRUE(warned);
+  ASSERT_EQ(r.remedies.size(), 1u);
+  EXPECT_EQ(r.remedies[0].kind, RemedyKind::kQuantizeFullInt8);
+  EXPECT_EQ(r.remedies[0].addresses, Symptom::kEdgeOpsOnCpu);
 }
 
 // ------------------------------------------------------------ classical ML

@@ -312,6 +312,44 @@ SyntheticCatalog& SyntheticCatalog::AddCpuSeries(const std::string& series,
   return *this;
 }
 
+SyntheticCatalog& SyntheticCatalog::AddEdgeDevice(const EdgeSpec& spec) {
+  const std::string src = AddSource(spec.name);
+
+  catalog::Series s;
+  s.id = spec.name;
+  s.platform = catalog::Platform::kEdge;
+  s.family = "edge";
+  s.positioning = "synthetic test hardware";
+  s.source_id = src;
+  catalog_.series.push_back(std::move(s));
+
+  catalog::Accelerator a;
+  a.id = spec.accelerator;
+  a.platform = catalog::Platform::kEdge;
+  a.name = spec.name;
+  a.series_id = spec.name;
+  a.source_id = src;
+  a.peak_int8 = FactIf(spec.peak_int8_tops * 1e12, src);
+  a.param_cache_bytes = FactIf(spec.param_cache_mib * 1024 * 1024, src);
+  a.max_model_bytes = FactIf(spec.max_model_gib * kGiB, src);
+  a.formats = {{"int8", {true, src}},
+               {"bf16", {false, src}},
+               {"fp16", {false, src}},
+               {"fp64", {false, src}}};
+  catalog_.accelerators.push_back(std::move(a));
+
+  // A device, not a VM: no vCPUs, memory, network, price or offerings.
+  catalog::MachineType m;
+  m.id = absl::StrCat(Slug(spec.name), "-device");
+  m.gce_machine_type = m.id;
+  m.series_id = spec.name;
+  m.accelerator_id = spec.accelerator;
+  m.accelerator_count = 1;
+  m.source_id = src;
+  catalog_.machine_types.push_back(std::move(m));
+  return *this;
+}
+
 catalog::CatalogPtr SyntheticCatalog::Build() const {
   auto c = std::make_shared<catalog::Catalog>(catalog_);
   std::sort(c->machine_types.begin(), c->machine_types.end(),

@@ -13,6 +13,7 @@
 //                                .on_demand_hourly_per_device = 2})
 //           .AddTpu({.accelerator = "ztpu-1", .name = "TPU Z1", ...})
 //           .AddCpuSeries("ZC1", {.fp32_gflops_per_vcpu = 64})
+//           .AddEdgeDevice({.accelerator = "zedge-1", .name = "Z Edge", ...})
 //           .Build();
 //
 // Quantities are given in the units of a spec sheet (GiB, TFLOPS, GB/s,
@@ -97,6 +98,16 @@ struct CpuSeriesSpec {
   double network_gbps = 32;                 // per VM
 };
 
+// One edge inference device (series, accelerator and one unpriced device
+// row, as the production Coral rows): fully int8 models only.
+struct EdgeSpec {
+  std::string accelerator{};  // e.g. "zedge-1"
+  std::string name{};         // e.g. "Z Edge": family and series name
+  double peak_int8_tops = 0;
+  double param_cache_mib = 0;  // on-chip parameter cache; 0: not documented
+  double max_model_gib = 0;    // largest model file; 0: not documented
+};
+
 class SyntheticCatalog {
  public:
   // `data_date` is the catalog's data date and every price's date.
@@ -107,6 +118,7 @@ class SyntheticCatalog {
   SyntheticCatalog& AddTpu(const TpuSpec& spec);
   SyntheticCatalog& AddCpuSeries(const std::string& series,
                                  const CpuSeriesSpec& spec);
+  SyntheticCatalog& AddEdgeDevice(const EdgeSpec& spec);
 
   // The finished snapshot: machine types sorted by id, TPU topologies by
   // chips, every lookup index filled, as catalog::LoadCatalog leaves them.
