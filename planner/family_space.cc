@@ -29,64 +29,11 @@ struct Fitting {
   std::optional<Config> batch_limited;
 };
 
-// Under MIN_COST no point of a shape costs less than its compute-only cost:
-// the training FLOPs at the family's expected MFU, priced per device-hour
-// (communication, bubbles and recompute only add). Once a feasible point
-// reaches that floor, a size with at least as many devices cannot win
-// (ties go to fewer devices), so it is not built. Exact, not a heuristic.
-class CostFloorPruner {
- public:
-  explicit CostFloorPruner(const Job& job)
-      : enabled_(job.objective == Objective::kMinCost && job.has_dataset),
-        job_(job) {}
-
-  bool CannotWin(const SizeOption& o) const {
-    if (!enabled_ || best_devices_ == 0) return false;
-    const int devices = o.shape->devices * o.units;
-    if (devices < best_devices_) return false;
-    // A shape's provisioning, and so its price, is the same at every count.
-    for (const auto& [shape, floor] : floors_) {
-      if (shape == o.shape) {
-        return floor >= best_cost_ * (1 - kPolicy.tie_tolerance.value);
-      }
-    }
-    return false;
-  }
-
-  void Saw(const SizeOption& o, const Config& c) {
-    if (!enabled_ || !c.price_known || c.devices <= 0) return;
-    if (std::none_of(floors_.begin(), floors_.end(),
-                     [&](const auto& e) { return e.first == o.shape; })) {
-      const double rate = c.peak_flops * c.mfu.expected();
-      if (rate > 0) {
-        floors_.push_back({o.shape, job_.training_flops / rate / 3600 *
-                                        (c.hourly / c.devices)});
-      }
-    }
-    const bool feasible =
-        c.hours.expected <= job_.deadline_hours &&
-        (job_.goal.budget_usd <= 0 || c.cost.expected <= job_.goal.budget_usd);
-    if (feasible && (best_devices_ == 0 || c.cost.expected < best_cost_)) {
-      best_cost_ = c.cost.expected;
-      best_devices_ = c.devices;
-    }
-  }
-
- private:
-  const bool enabled_;
-  const Job& job_;
-  std::vector<std::pair<const Shape*, double>> floors_;  // shape, USD
-  double best_cost_ = 0;
-  int best_devices_ = 0;
-};
-
 Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
                       const Pins& pins, bool stop_at_first) {
   Fitting out;
   out.points.reserve(sizes.options.size());
-  CostFloorPruner pruner(job);
   for (const SizeOption& o : sizes.options) {
-    if (pruner.CannotWin(o)) continue;
     Config c = BuildPoint(job, f, o, pins.strategy);
     if (!c.fits) {
       if (c.batch_too_small) {
@@ -97,7 +44,6 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
       }
       continue;
     }
-    pruner.Saw(o, c);
     out.points.push_back(std::move(c));
     if (stop_at_first) break;
   }
