@@ -204,11 +204,13 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   cand.family = &f;
   ApplyHardRules(catalog, job, f, cand);
   Offer offer = OfferedShapes(job, f, cand);
+  // The family's smallest obtainable shape, before a proposal narrows it to
+  // one machine type: the oversize rule judges the family, not the pin.
+  if (!offer.obtainable.empty()) {
+    cand.smallest_obtainable_devices = offer.obtainable.front()->devices;
+  }
   if (!pins.machine_type.empty()) KeepMachineType(pins.machine_type, offer);
   std::vector<const Shape*>& obtainable = offer.obtainable;
-  if (!obtainable.empty()) {
-    cand.smallest_obtainable_devices = obtainable.front()->devices;
-  }
   // A family already rejected by a hard rule is still sized, so that every
   // code that applies (HBM_TOO_SMALL, EXCEEDS_*) is reported; the checks
   // that only rank viable options (deadline, budget, communication) are not.

@@ -43,6 +43,10 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   if (a.tier != b.tier) return a.tier < b.tier;
   const bool pa = a.candidate && a.candidate->config;
   const bool pb = b.candidate && b.candidate->config;
+  // A proposal that selects a point of the space ranks before one that
+  // does not (its numbers are known): a total order, so the best does not
+  // depend on the order proposals are listed in.
+  if (pa != pb) return pa;
   if (pa && pb) {
     if (RanksBefore(job, *a.candidate, *b.candidate)) return true;
     if (RanksBefore(job, *b.candidate, *a.candidate)) return false;

@@ -21,6 +21,26 @@ namespace {
 // Device memory left after the default headroom (planner/policy.h).
 constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
 
+// The current slices' point in the space, `slices` of them (data parallel
+// across slices, the layout inside chosen as PlanTraining would): what a
+// Multislice data-parallel proposal is ranked by. Empty when the current
+// hardware is not a known TPU topology or does not hold the job.
+std::optional<Candidate> CurrentSlicesPoint(const ReviewContext& ctx,
+                                            int slices) {
+  const Family* current = CurrentFamily(ctx.index, ctx.job);
+  if (current == nullptr || current->platform != Platform::kTpu ||
+      ctx.job.current.tpu_topology.empty()) {
+    return std::nullopt;
+  }
+  Pins pins;
+  pins.topology = ctx.job.current.tpu_topology;
+  pins.slices = std::max(1, slices);
+  Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current,
+                                pins, /*compare_families=*/false);
+  if (!c.viable() || !c.config) return std::nullopt;
+  return c;
+}
+
 // SPEC §4's Multislice rules for a distribution over slices. Returns false
 // when the proposal is not a Multislice one (nothing judged).
 bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
@@ -140,6 +160,7 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
       }
       j.tier = 1;
       j.secondary = 0;
+      j.candidate = CurrentSlicesPoint(ctx, slices);
       j.why.push_back(absl::StrFormat(
           "Data parallelism across the %d slices: only the gradient "
           "crosses DCN, once per step (dcn_data_parallelism = %d), while "

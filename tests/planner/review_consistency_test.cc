@@ -337,7 +337,7 @@ TEST_F(ReviewConsistencyTest, TpuSlicesDoNotDependOnProposalOrder) {
 // is RECOMMENDED. Listed first, "multislice" is RECOMMENDED and every
 // hardware proposal VIABLE; listed after them, "v6e 2x256" is RECOMMENDED
 // and "multislice" VIABLE.
-TEST_F(ReviewConsistencyTest, DISABLED_MultisliceLayoutBesideHardwareDoesNotDependOnOrder) {
+TEST_F(ReviewConsistencyTest, MultisliceLayoutBesideHardwareDoesNotDependOnOrder) {
   EXPECT_EQ(ExpectOrderIndependent(
                 ReviewOf(TpuSlices(),
                          {Hw("v5e 2x256", "ct5lp-hightpu-4t", 0, "16x16", 2),
@@ -396,7 +396,7 @@ TEST_F(ReviewConsistencyTest, SameHardwareGivesSameEstimatesInPlanAndReview) {
       const std::string what =
           absl::StrCat(Named(job), "\n  plan entry ", i, ": ", Brief(*plans[i]));
       // A rejected verdict carries no plan to compare (see
-      // DISABLED_PlansOptionsAreNotRejectedWhenProposed).
+      // PlansOptionsAreNotRejectedWhenProposed).
       if (v.verdict == Verdict::kRejected) {
         ++rejected;
         continue;
@@ -419,7 +419,7 @@ TEST_F(ReviewConsistencyTest, SameHardwareGivesSameEstimatesInPlanAndReview) {
 // smallest_obtainable_devices becomes 16 and OversizeRule's "its chosen
 // size needed those devices" exemption (planner/relative_rules.cc) no longer
 // applies, while in the plan the family's smallest shape is one GPU.
-TEST_F(ReviewConsistencyTest, DISABLED_PlansOptionsAreNotRejectedWhenProposed) {
+TEST_F(ReviewConsistencyTest, PlansOptionsAreNotRejectedWhenProposed) {
   for (const PlanRequest& job : PlannedJobs()) {
     const PlanResponse plan = planner_->Plan(job);
     ASSERT_TRUE(plan.recommendation.has_value()) << Named(job);

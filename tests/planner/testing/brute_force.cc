@@ -163,8 +163,10 @@ BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
   for (const Size& s : sizes) {
     const bool grid = s.units == 1 || OnEngineGrid(s.units);
     if (!grid && counts == Counts::kEngineGrid) continue;
-    Config c = internal::BuildPoint(job, f, {s.shape, s.units},
-                                    Strategy::kUnspecified);
+    internal::SizeOption o{s.shape, s.units};
+    o.provisioning = internal::ProvisioningFor(job, f, *s.shape)
+                         .value_or(Provisioning::kOnDemand);
+    Config c = internal::BuildPoint(job, f, o, Strategy::kUnspecified);
     ++out.sizes_built;
     if (!c.fits) continue;
     built.push_back(std::move(c));
