@@ -12,6 +12,7 @@
 #include "planner/candidate.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/provisioning.h"
 #include "planner/rules.h"
 #include "planner/sizing.h"
 #include "planner/util.h"
@@ -130,7 +131,10 @@ void KeepFeasible(const Job& job, std::vector<Config> fitting,
   }
   std::vector<Config> in_time;
   for (Config& c : fitting) {
-    if (c.hours.expected <= job.deadline_hours) in_time.push_back(c);
+    // A flex-start point waits for capacity before it runs.
+    if (c.hours.expected + c.start_wait_hours <= job.deadline_hours) {
+      in_time.push_back(c);
+    }
   }
   if (in_time.empty() && !job.deadline_given) {
     const Config& fastest = Fastest(fitting);
@@ -205,6 +209,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   cand.family = &f;
   ApplyHardRules(catalog, job, f, cand);
   Offer offer = OfferedShapes(job, f, cand);
+  DescribeNeededProvisioning(catalog, job, f, pins, cand);
   if (!pins.machine_type.empty()) KeepMachineType(pins.machine_type, offer);
   std::vector<const Shape*>& obtainable = offer.obtainable;
   if (!obtainable.empty()) {
@@ -252,8 +257,10 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   // something fits.
   Fitting fit = EvaluateSizes(job, f, sizes, pins,
                               rejected_already || !job.has_dataset);
+  const bool any_fits = !fit.points.empty();
+  if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
   if (fit.points.empty()) {
-    RejectNothingFits(job, f, pins, sizes, fit, cand);
+    if (!any_fits) RejectNothingFits(job, f, pins, sizes, fit, cand);
     return cand;
   }
   if (rejected_already) return cand;

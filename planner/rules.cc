@@ -274,10 +274,41 @@ const std::vector<catalog::Offering>& OfferingsOf(const Family& f,
 
 // A job that does not checkpoint, under a hard deadline: Spot could lose it.
 bool SpotUnsafe(const Job& job) {
-  return job.goal.hard_deadline && !job.workload.checkpoints;
+  return job.goal.hard_deadline && !JobCheckpoints(job);
 }
 
 }  // namespace
+
+bool JobCheckpoints(const Job& job) {
+  return job.workload.checkpoints || job.workload.checkpoint_interval_minutes > 0;
+}
+
+bool ProvisioningOffered(const Job& job, const Family& f, const Shape& s,
+                         catalog::Provisioning p) {
+  const auto& offerings = OfferingsOf(f, s);
+  return !DocumentedAbsent(
+             offerings,
+             RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine), p) &&
+         !DocumentedAbsent(offerings, catalog::RunPlatform::kComputeEngine, p);
+}
+
+std::optional<Provisioning> ProvisioningWithoutSpot(const Job& job,
+                                                    const Family& f,
+                                                    const Shape& s) {
+  const Constraints& k = job.constraints;
+  if (ProvisioningOffered(job, f, s, catalog::Provisioning::kOnDemand)) {
+    return Provisioning::kOnDemand;
+  }
+  if (k.flex_start_allowed &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kFlexStart)) {
+    return Provisioning::kFlexStart;
+  }
+  if (k.reservation_available &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kReservation)) {
+    return Provisioning::kReservation;
+  }
+  return std::nullopt;
+}
 
 void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
                     Candidate& cand) {
@@ -293,19 +324,11 @@ void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
 
 std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
                                             const Shape& s) {
-  const Constraints& k = job.constraints;
-  const bool spot_ok = k.spot_allowed && !SpotUnsafe(job);
+  const bool spot_ok =
+      job.constraints.spot_allowed && !SpotUnsafe(job) &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kSpot);
   if (spot_ok && s.spot_hourly.has_value()) return Provisioning::kSpot;
-  const auto& offerings = OfferingsOf(f, s);
-  const bool on_demand_absent =
-      DocumentedAbsent(offerings,
-                       RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine),
-                       catalog::Provisioning::kOnDemand) ||
-      DocumentedAbsent(offerings, catalog::RunPlatform::kComputeEngine,
-                       catalog::Provisioning::kOnDemand);
-  if (!on_demand_absent) return Provisioning::kOnDemand;
-  if (k.flex_start_allowed) return Provisioning::kFlexStart;
-  if (k.reservation_available) return Provisioning::kReservation;
+  if (auto other = ProvisioningWithoutSpot(job, f, s)) return other;
   if (spot_ok) return Provisioning::kSpot;
   return std::nullopt;
 }

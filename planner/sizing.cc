@@ -8,6 +8,7 @@
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/layouts.h"
+#include "planner/provisioning.h"
 #include "planner/rules.h"
 
 namespace accelplan::planner::internal {
@@ -231,6 +232,7 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   c.provisioning =
       ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
   Price(job, c, c.provisioning);
+  JudgePointProvisioning(job, f, c);  // planner/provisioning.h
   return c;
 }
 
