@@ -61,6 +61,18 @@ struct Index {
 
 Index BuildIndex(const catalog::Catalog& catalog);
 
+// A shape's prices from a catalog price row (TPUs: per chip, times chips).
+void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
+                double multiplier);
+
+// The facts of a family derived from its series, accelerator and shapes
+// (shapes sorted, memory, bandwidths, preview, sources), and then, once its
+// shapes no longer move, its allowed-series keys and Multislice unit.
+// BuildIndex applies both to every family; a family built outside the
+// index (legacy hardware kept by the team, planner/legacy.h) too.
+void FinishFamily(Family& f);
+void FinishFamilyKeys(Family& f);
+
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a
 // platform. Empty when nothing matches.

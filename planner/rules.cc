@@ -243,13 +243,28 @@ void OpsRules(const Job& job, const Family& f, Candidate& cand) {
   }
 }
 
-// End of support judged at as_of (SPEC §4).
+// The team keeps its current hardware and this family is its accelerator.
+bool KeepsCurrentAccelerator(const Job& job, const Family& f) {
+  return job.constraints.keep_current_hardware && f.accelerator != nullptr &&
+         f.accelerator == job.current_accelerator;
+}
+
+// End of support judged at as_of (SPEC §4); past it, hardware the team
+// keeps is a warning rather than a rejection (issue 15).
 void EndOfSupportRule(const Job& job, const Family& f, Candidate& cand) {
   const Accelerator* acc = f.accelerator;
   const std::string& name = f.name;
   if (acc != nullptr && acc->end_of_support.has_value()) {
     const auto eos = ParseDate(*acc->end_of_support);
-    if (eos && job.as_of_days >= *eos) {
+    if (eos && job.as_of_days >= *eos && KeepsCurrentAccelerator(job, f)) {
+      // The team keeps this hardware: it is evaluated, and told to move.
+      cand.notes.push_back(
+          {ReasonCode::kEndOfSupport,
+           absl::StrCat(name, " reached end of support on ",
+                        *acc->end_of_support, "; kept because the team keeps "
+                        "its current hardware (see the MOVE_TO_HARDWARE "
+                        "remedy).")});
+    } else if (eos && job.as_of_days >= *eos) {
       cand.Reject(ReasonCode::kEndOfSupport,
                   absl::StrCat(name, " reached end of support on ",
                                *acc->end_of_support, "."));

@@ -1,6 +1,6 @@
-// Issue 15 items 4-5 on the production catalog, each rule both ways:
+// Issue 15 items 4-6 on the production catalog, each rule both ways:
 // provisioning shown on NOT_AVAILABLE_ON_DEMAND rejections and flex-start's
-// limits; Spot judged by checkpoints.
+// limits; Spot judged by checkpoints; legacy hardware the team keeps.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -90,6 +90,19 @@ std::string Warnings(const PlanResponse& r) {
   std::string out;
   for (const Reason& w : r.warnings) out += w.message + "\n";
   return out;
+}
+
+std::vector<RemedyKind> RemedyKinds(const PlanResponse& r) {
+  std::vector<RemedyKind> out;
+  for (const Remedy& m : r.remedies) out.push_back(m.kind);
+  return out;
+}
+
+const Remedy* RemedyOf(const PlanResponse& r, RemedyKind kind) {
+  for (const Remedy& m : r.remedies) {
+    if (m.kind == kind) return &m;
+  }
+  return nullptr;
 }
 
 // Hours ("12.3 h" or "9.5 days") and dollars ("$1,234").
@@ -252,6 +265,76 @@ TEST_F(ProvisioningRulesTest, FlexStartCapacityWaitCountsAgainstDeadline) {
   q.goal.deadline_hours = hours + 3;
   const PlanResponse room = Plan(q);
   ASSERT_TRUE(room.recommendation.has_value()) << room.no_plan_reason;
+}
+
+// ------------------------------------------------------------ item 6: legacy
+
+PlanRequest KeepLegacy(const std::string& hardware, int count) {
+  Workload w = Tiny();
+  w.framework = Framework::kTensorflow;
+  w.framework_version = "2.16";
+  PlanRequest q = Req(w);
+  q.current_setup.hardware = hardware;
+  q.current_setup.accelerator_count = count;
+  q.current_setup.symptoms = {Symptom::kInputBound};
+  q.constraints.keep_current_hardware = true;
+  return q;
+}
+
+TEST_F(ProvisioningRulesTest, KeptLegacyHardwareIsPlannedWithMoveRemedy) {
+  for (const auto& [hardware, accel] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"K80", "nvidia-tesla-k80"}, {"tpu-v3", "tpu-v3"}}) {
+    const PlanResponse r = Plan(KeepLegacy(hardware, 8));
+    ASSERT_TRUE(r.recommendation.has_value()) << hardware << ": " << r.no_plan_reason;
+    EXPECT_EQ(r.recommendation->hardware.accelerator, accel);
+    EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kLegacyHardware)) << hardware;
+    EXPECT_THAT(RemedyKinds(r), Contains(RemedyKind::kFasterInputPipeline));
+    const Remedy* move = RemedyOf(r, RemedyKind::kMoveToHardware);
+    ASSERT_NE(move, nullptr) << hardware;
+    EXPECT_THAT(move->summary, HasSubstr("Move off"));
+    EXPECT_THAT(move->summary, ContainsRegex(kDollars));
+
+    // Not kept: the legacy row is never planned, and nothing says move.
+    PlanRequest free = KeepLegacy(hardware, 8);
+    free.constraints.keep_current_hardware = false;
+    const PlanResponse f = Plan(free);
+    ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+    EXPECT_NE(f.recommendation->hardware.accelerator, accel);
+    EXPECT_THAT(WarningCodes(f), Not(Contains(ReasonCode::kLegacyHardware)));
+    EXPECT_THAT(RemedyKinds(f), Not(Contains(RemedyKind::kMoveToHardware)));
+  }
+}
+
+TEST_F(ProvisioningRulesTest, KeptHardwarePastEndOfSupportIsAWarning) {
+  // 350M parameters in fp32 (P100 has no bf16), after P100's 2026-09-15.
+  PlanRequest q = KeepLegacy("nvidia-tesla-p100", 4);
+  q.workload = Llm(3.5e8, 2e9, 24, 1024, 16);
+  q.workload.precision = Precision::kFp32;
+  q.workload.framework = Framework::kPytorch;
+  q.as_of = "2026-10-01";
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-tesla-p100");
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kEndOfSupport));
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kLegacyHardware));
+  const Remedy* move = RemedyOf(r, RemedyKind::kMoveToHardware);
+  ASSERT_NE(move, nullptr);
+  EXPECT_THAT(move->summary, HasSubstr("saves"));
+
+  // Not kept: rejected END_OF_SUPPORT as before; no move remedy.
+  q.constraints.keep_current_hardware = false;
+  const PlanResponse f = Plan(q);
+  EXPECT_THAT(Codes(f, "nvidia-tesla-p100"), Contains(ReasonCode::kEndOfSupport));
+  EXPECT_THAT(RemedyKinds(f), Not(Contains(RemedyKind::kMoveToHardware)));
+
+  // Kept before its end of support: no legacy warning, no move remedy.
+  q.constraints.keep_current_hardware = true;
+  q.as_of = "2026-09-01";
+  const PlanResponse before = Plan(q);
+  ASSERT_TRUE(before.recommendation.has_value()) << before.no_plan_reason;
+  EXPECT_THAT(WarningCodes(before), Not(Contains(ReasonCode::kLegacyHardware)));
+  EXPECT_THAT(RemedyKinds(before), Not(Contains(RemedyKind::kMoveToHardware)));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Issue 15 items 4-5 on made-up hardware: Spot judged by checkpoints, and the
-// provisioning a NOT_AVAILABLE_ON_DEMAND family needs shown with its numbers. Each rule fires
+// Issue 15 items 4-6 on made-up hardware: Spot judged by checkpoints, the
+// provisioning a NOT_AVAILABLE_ON_DEMAND family needs shown with its numbers,
+// and a legacy row the team keeps evaluated from its facts. Each rule fires
 // when its condition holds and stays silent otherwise.
 #include <string>
 #include <vector>
@@ -42,6 +43,15 @@ catalog::CatalogPtr ProvisioningCatalog() {
                             .nvlink_gbps = 1800,
                             .inter_vm_gbps = 400,
                             .on_demand = false})
+      // A legacy row with facts, whose support ended in 2025.
+      .AddGpuSeries("Z5", {.accelerator = "zpu-old",
+                           .memory_gib = 32,
+                           .peak_bf16_tflops = 50,
+                           .devices_per_vm = {1, 4},
+                           .on_demand_hourly_per_device = 1.0,
+                           .inter_vm_gbps = 25,
+                           .end_of_support = "2025-06-30",
+                           .legacy = true})
       .Build();
 }
 
@@ -79,6 +89,27 @@ PlanRequest Req(double tokens = 2.6e10) {
 const Rejection* RejectionOf(const PlanResponse& r, const std::string& accel) {
   for (const Rejection& rej : r.rejected) {
     if (rej.hardware.accelerator == accel) return &rej;
+  }
+  return nullptr;
+}
+
+bool Names(const PlanResponse& r, const std::string& accel) {
+  if (r.recommendation && r.recommendation->hardware.accelerator == accel) return true;
+  for (const auto& p : r.alternatives) {
+    if (p.hardware.accelerator == accel) return true;
+  }
+  return RejectionOf(r, accel) != nullptr;
+}
+
+std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
+  std::vector<ReasonCode> out;
+  for (const Reason& w : r.warnings) out.push_back(w.code);
+  return out;
+}
+
+const Remedy* RemedyOf(const PlanResponse& r, RemedyKind kind) {
+  for (const Remedy& m : r.remedies) {
+    if (m.kind == kind) return &m;
   }
   return nullptr;
 }
@@ -133,6 +164,30 @@ TEST_F(SyntheticProvisioningTest, NotOnDemandRejectionShowsWhatProvisioningGives
   const Rejection* z9 = RejectionOf(s, "zpu-1");
   ASSERT_NE(z9, nullptr) << testutil::DescribeFamilies(s);
   EXPECT_THAT(z9->reason, Not(HasSubstr("What it would give if allowed")));
+}
+
+TEST_F(SyntheticProvisioningTest, KeptLegacyRowIsEvaluatedFromItsFacts) {
+  PlanRequest q = Req(2e9);
+  q.current_setup.hardware = "zpu-old";
+  q.current_setup.accelerator_count = 4;
+  q.constraints.keep_current_hardware = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "zpu-old");
+  EXPECT_TRUE(r.recommendation->estimates.hours_known);
+  EXPECT_TRUE(r.recommendation->estimates.on_demand_cost_known);
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kLegacyHardware));
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kEndOfSupport));
+  const Remedy* move = RemedyOf(r, RemedyKind::kMoveToHardware);
+  ASSERT_NE(move, nullptr);
+  EXPECT_THAT(move->summary, HasSubstr("saves"));
+
+  // Not kept: the legacy row is no candidate at all.
+  q.constraints.keep_current_hardware = false;
+  const PlanResponse f = Plan(q);
+  ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+  EXPECT_FALSE(Names(f, "zpu-old")) << testutil::DescribeFamilies(f);
+  EXPECT_EQ(RemedyOf(f, RemedyKind::kMoveToHardware), nullptr);
 }
 
 }  // namespace
