@@ -52,6 +52,17 @@ struct Config {
   // How this shape is obtained under the request (on-demand first, else
   // what the request allows).
   Provisioning provisioning = Provisioning::kOnDemand;
+  // Spot with checkpoints: the expected fraction of hours added by
+  // restarts from the last checkpoint (already in `hours` and `cost`).
+  double restart_overhead = 0;
+  // Hours before the point can start (the flex-start capacity wait),
+  // counted against the deadline but not billed.
+  double start_wait_hours = 0;
+  // No provisioning the request allows can run this point (Spot for a long
+  // job that does not checkpoint, flex-start past its maximum run): the
+  // code and line that say why (planner/provisioning.h).
+  ReasonCode blocked = ReasonCode::kUnspecified;
+  std::string blocked_why;
 };
 
 // What a caller fixes about the configurations a family yields: the current

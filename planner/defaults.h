@@ -58,6 +58,11 @@ struct PlannerDefaults {
       "at every position"};
   SourcedDefault epochs{1, "product choice: one pass over the data set"};
 
+  // ---- checkpoints
+  SourcedDefault checkpoint_interval_minutes{
+      60, "product choice: an hourly checkpoint when the job checkpoints "
+          "but states no interval"};
+
   // ---- classical ML (XGBoost, scikit-learn, LightGBM)
   SourcedDefault classical_flops_per_byte{
       2000,

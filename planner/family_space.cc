@@ -12,6 +12,7 @@
 #include "planner/candidate.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/provisioning.h"
 #include "planner/rules.h"
 #include "planner/sizing.h"
 #include "planner/util.h"
@@ -128,8 +129,9 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     cand.points = std::move(points);  // no work to time: nothing to check
     return;
   }
+  // A flex-start point waits for capacity before it runs.
   auto late = [&](const Config& c) {
-    return !(c.hours.expected <= job.deadline_hours);
+    return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
   };
   if (std::all_of(points.begin(), points.end(), late)) {
     const Config& fastest = Fastest(points);
@@ -209,6 +211,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   if (!offer.obtainable.empty()) {
     cand.smallest_obtainable_devices = offer.obtainable.front()->devices;
   }
+  DescribeNeededProvisioning(catalog, job, f, pins, cand);
   if (!pins.machine_type.empty()) KeepMachineType(pins.machine_type, offer);
   std::vector<const Shape*>& obtainable = offer.obtainable;
   // A family already rejected by a hard rule is still sized, so that every
@@ -253,8 +256,10 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   // something fits.
   Fitting fit = EvaluateSizes(job, f, sizes, pins,
                               rejected_already || !job.has_dataset);
+  const bool any_fits = !fit.points.empty();
+  if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
   if (fit.points.empty()) {
-    RejectNothingFits(job, f, pins, sizes, fit, cand);
+    if (!any_fits) RejectNothingFits(job, f, pins, sizes, fit, cand);
     return cand;
   }
   if (rejected_already) return cand;

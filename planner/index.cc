@@ -33,13 +33,106 @@ void ReduceOffers(const Family& f, Shape& s) {
         catalog::RunPlatform::kComputeEngine}) {
     Shape::RunPlatformOffer& o = s.offer[static_cast<size_t>(rp)];
     o.absent = DocumentedAbsent(offerings, rp, catalog::Provisioning::kAny);
-    o.on_demand_absent =
-        DocumentedAbsent(offerings, rp, catalog::Provisioning::kOnDemand);
+    for (catalog::Provisioning p :
+         {catalog::Provisioning::kOnDemand, catalog::Provisioning::kSpot,
+          catalog::Provisioning::kFlexStart, catalog::Provisioning::kReservation}) {
+      o.provisioning_absent[static_cast<size_t>(p)] =
+          DocumentedAbsent(offerings, rp, p);
+    }
     o.listed = Offers(offerings, rp, Provisioning::kUnspecified);
   }
 }
 
 }  // namespace
+
+void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
+                double multiplier) {
+  if (!p.has_value()) return;
+  if (p->on_demand_usd) s.on_demand_hourly = *p->on_demand_usd * multiplier;
+  if (p->spot_usd) s.spot_hourly = *p->spot_usd * multiplier;
+  s.price_date = p->date;
+  s.price_region = p->region;
+  s.price_source_id = p->source_id;
+}
+
+void FinishFamily(Family& f) {
+  for (Shape& s : f.shapes) ReduceOffers(f, s);
+  std::stable_sort(f.shapes.begin(), f.shapes.end(),
+                   [](const Shape& a, const Shape& b) {
+                     if (a.devices != b.devices) return a.devices < b.devices;
+                     const double pa = a.on_demand_hourly.value_or(1e18);
+                     const double pb = b.on_demand_hourly.value_or(1e18);
+                     return pa < pb;
+                   });
+  const Accelerator* acc = f.accelerator;
+  AddSource(f.fact_sources, f.series->source_id);
+  if (acc != nullptr) {
+    AddSource(f.fact_sources, acc->source_id);
+    if (IsFine(acc->memory_bytes)) {
+      f.device_memory_bytes = acc->memory_bytes->value;
+      AddSource(f.fact_sources, acc->memory_bytes->source_id);
+    }
+    if (IsFine(acc->sparse_cores)) {
+      f.sparse_cores = static_cast<int>(acc->sparse_cores->value);
+    }
+    auto bf16 = acc->formats.find("bf16");
+    f.modern = acc->platform != catalog::Platform::kGpu ||
+               (bf16 != acc->formats.end() && bf16->second.supported);
+    f.preview = AnyPreview(acc->offerings);
+  }
+  for (const Shape& s : f.shapes) {
+    f.max_devices_per_vm =
+        std::max(f.max_devices_per_vm,
+                 s.topology ? std::max(1, s.machine->accelerator_count)
+                            : s.devices);
+    f.preview = f.preview || AnyPreview(s.machine->offerings);
+  }
+  f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
+  if (f.platform == Platform::kGpu) {
+    const Shape& largest = f.shapes.back();
+    if (IsFine(f.series->nvlink_bandwidth)) {
+      // Stored bidirectional per GPU; a ring uses one direction per link.
+      f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
+      AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
+    } else {
+      f.intra_vm_bytes_per_s = kPcieBytesPerS;
+    }
+    if (largest.machine->network_bits_per_s.has_value()) {
+      f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
+                               std::max(1, largest.devices);
+    }
+  } else if (f.platform == Platform::kTpu) {
+    if (IsFine(acc->ici_bandwidth)) {
+      f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
+      AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
+    }
+    f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
+    f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
+    if (IsFine(acc->dcn_bandwidth)) {
+      f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
+      AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
+    } else {
+      // Fall back on the host NIC of the multi-host VM type.
+      for (const Shape& s : f.shapes) {
+        if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
+          f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
+                                       s.machine->accelerator_count;
+        }
+      }
+    }
+  }
+}
+
+void FinishFamilyKeys(Family& f) {
+  f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
+  if (f.accelerator != nullptr) {
+    f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
+    f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
+  }
+  for (const Shape& s : f.shapes) {
+    if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
+  }
+}
 
 Index BuildIndex(const Catalog& catalog) {
   Index index;
@@ -53,15 +146,7 @@ Index BuildIndex(const Catalog& catalog) {
     }
   }
 
-  auto price_shape = [](Shape& s, const std::optional<catalog::Price>& p,
-                        double multiplier) {
-    if (!p.has_value()) return;
-    if (p->on_demand_usd) s.on_demand_hourly = *p->on_demand_usd * multiplier;
-    if (p->spot_usd) s.spot_hourly = *p->spot_usd * multiplier;
-    s.price_date = p->date;
-    s.price_region = p->region;
-    s.price_source_id = p->source_id;
-  };
+  const auto price_shape = PriceShape;
 
   for (const MachineType& mt : catalog.machine_types) {
     const catalog::Series* series = catalog.FindSeries(mt.series_id);
@@ -133,86 +218,13 @@ Index BuildIndex(const Catalog& catalog) {
 
   for (auto& [key, f] : by_key) {
     if (f.shapes.empty() || f.series == nullptr) continue;
-    for (Shape& s : f.shapes) ReduceOffers(f, s);
-    std::stable_sort(f.shapes.begin(), f.shapes.end(),
-                     [](const Shape& a, const Shape& b) {
-                       if (a.devices != b.devices) return a.devices < b.devices;
-                       const double pa = a.on_demand_hourly.value_or(1e18);
-                       const double pb = b.on_demand_hourly.value_or(1e18);
-                       return pa < pb;
-                     });
-    const Accelerator* acc = f.accelerator;
-    AddSource(f.fact_sources, f.series->source_id);
-    if (acc != nullptr) {
-      AddSource(f.fact_sources, acc->source_id);
-      if (IsFine(acc->memory_bytes)) {
-        f.device_memory_bytes = acc->memory_bytes->value;
-        AddSource(f.fact_sources, acc->memory_bytes->source_id);
-      }
-      if (IsFine(acc->sparse_cores)) {
-        f.sparse_cores = static_cast<int>(acc->sparse_cores->value);
-      }
-      auto bf16 = acc->formats.find("bf16");
-      f.modern = acc->platform != catalog::Platform::kGpu ||
-                 (bf16 != acc->formats.end() && bf16->second.supported);
-      f.preview = AnyPreview(acc->offerings);
-    }
-    for (const Shape& s : f.shapes) {
-      f.max_devices_per_vm =
-          std::max(f.max_devices_per_vm,
-                   s.topology ? std::max(1, s.machine->accelerator_count)
-                              : s.devices);
-      f.preview = f.preview || AnyPreview(s.machine->offerings);
-    }
-    f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
-    if (f.platform == Platform::kGpu) {
-      const Shape& largest = f.shapes.back();
-      if (IsFine(f.series->nvlink_bandwidth)) {
-        // Stored bidirectional per GPU; a ring uses one direction per link.
-        f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
-        AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
-      } else {
-        f.intra_vm_bytes_per_s = kPcieBytesPerS;
-      }
-      if (largest.machine->network_bits_per_s.has_value()) {
-        f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
-                                 std::max(1, largest.devices);
-      }
-    } else if (f.platform == Platform::kTpu) {
-      if (IsFine(acc->ici_bandwidth)) {
-        f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
-        AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
-      }
-      f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
-      f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
-      if (IsFine(acc->dcn_bandwidth)) {
-        f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
-        AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
-      } else {
-        // Fall back on the host NIC of the multi-host VM type.
-        for (const Shape& s : f.shapes) {
-          if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
-            f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
-                                         s.machine->accelerator_count;
-          }
-        }
-      }
-    }
+    FinishFamily(f);
     index.families.push_back(std::move(f));
   }
   std::sort(index.families.begin(), index.families.end(),
             [](const Family& a, const Family& b) { return a.name < b.name; });
   // Pointers into `shapes` are taken once the families are in place.
-  for (Family& f : index.families) {
-    f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
-    if (f.accelerator != nullptr) {
-      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
-      f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
-    }
-    for (const Shape& s : f.shapes) {
-      if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
-    }
-  }
+  for (Family& f : index.families) FinishFamilyKeys(f);
 
   for (const catalog::Source& s : catalog.sources) {
     index.sources.push_back({s.id, s.url, s.title});

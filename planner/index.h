@@ -30,8 +30,10 @@ struct Shape {
   // reduced once per snapshot (planner/rules.cc reads them per request).
   struct RunPlatformOffer {
     bool absent = false;            // documented not offered there
-    bool on_demand_absent = false;  // documented not offered on-demand
-    bool listed = false;            // an available row names it there
+    // Documented not offered with a provisioning (catalog::Provisioning
+    // kOnDemand, kSpot, kFlexStart, kReservation).
+    std::array<bool, 4> provisioning_absent{};
+    bool listed = false;  // an available row names it there
   };
   std::array<RunPlatformOffer, 3> offer;
   const RunPlatformOffer& OfferOn(catalog::RunPlatform rp) const {
@@ -72,6 +74,18 @@ struct Index {
 };
 
 Index BuildIndex(const catalog::Catalog& catalog);
+
+// A shape's prices from a catalog price row (TPUs: per chip, times chips).
+void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
+                double multiplier);
+
+// The facts of a family derived from its series, accelerator and shapes
+// (shapes sorted, memory, bandwidths, preview, sources), and then, once its
+// shapes no longer move, its allowed-series keys and Multislice unit.
+// BuildIndex applies both to every family; a family built outside the
+// index (legacy hardware kept by the team, planner/legacy.h) too.
+void FinishFamily(Family& f);
+void FinishFamilyKeys(Family& f);
 
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a

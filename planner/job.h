@@ -67,6 +67,8 @@ struct Job {
   // constraints.allowed_series normalised once per request (MakeJob), so
   // matching costs O(families + entries), not entries per family.
   std::unordered_set<std::string> allowed_series;
+  // A provisioning what-if (planner/provisioning.h): no nested what-ifs.
+  bool what_if = false;
 };
 
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,

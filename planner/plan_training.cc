@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
+#include "planner/legacy.h"
 #include "planner/model_presets.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
@@ -277,6 +278,9 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   }
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
   out.remedies = internal::RemediesForSymptoms(cat, job);
+  if (auto move = internal::MoveOffLegacyRemedy(cat, *index_, job, context, *space)) {
+    out.remedies.push_back(*std::move(move));
+  }
   if (best != nullptr && job.has_dataset && job.current_devices > 0) {
     out.savings =
         internal::SavingsAgainstCurrent(cat, *index_, job, *space, *best);

@@ -23,6 +23,35 @@ struct PlannerPolicy {
       365, "SPEC §4: end of support within 12 months is a warning and loses "
            "ties"};
 
+  // ---- provisioning (planner/provisioning.h)
+  SourcedDefault spot_uncheckpointed_max_hours{
+      1.0, "SPEC §4: Spot for a job that does not checkpoint and runs longer "
+           "than an hour is PREEMPTION_RISK (a preemption loses all work)"};
+  // Google publishes no Spot preemption rate: Spot VMs are excess capacity
+  // whose "availability varies with usage" and which Compute Engine "might
+  // reclaim ... at any time" (https://cloud.google.com/compute/docs/
+  // instances/spot); per-zone rates exist only in the Preview capacity
+  // advice API. A synchronous job restarts whenever any of its VMs is
+  // preempted, so the rate is taken per job.
+  SourcedDefault spot_preemptions_per_hour{
+      1.0 / 24, "product choice: one preemption of the job per 24 hours of "
+                "running (Google publishes no Spot preemption rate, "
+                "https://cloud.google.com/compute/docs/instances/spot)"};
+  SourcedDefault spot_restart_hours{
+      10.0 / 60, "product choice: 10 minutes per preemption to recreate the "
+                 "VMs, restart the job and reload its checkpoint"};
+  SourcedDefault flex_start_max_run_hours{
+      7 * 24.0, "Flex-start VMs \"run for up to seven days\" "
+                "(https://cloud.google.com/compute/docs/instances/"
+                "about-flex-start-vms); Vertex DWS jobs need a timeout of at "
+                "most 7 days (https://cloud.google.com/vertex-ai/docs/"
+                "training/schedule-jobs-dws)"};
+  SourcedDefault flex_start_wait_hours{
+      2.0, "flex-start capacity requests \"persist in a queue for up to two "
+           "hours\" (https://cloud.google.com/blog/products/compute/"
+           "introducing-flex-start-vms-for-the-compute-engine-instance-api); "
+           "product choice: the whole wait counts against the deadline"};
+
   // ---- rules that compare candidates
   SourcedDefault oversize_factor{
       4, "SPEC §4: a shape whose smallest offer has at least 4x the "

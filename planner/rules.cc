@@ -241,13 +241,28 @@ void OpsRules(const Job& job, const Family& f, Candidate& cand) {
   }
 }
 
-// End of support judged at as_of (SPEC §4).
+// The team keeps its current hardware and this family is its accelerator.
+bool KeepsCurrentAccelerator(const Job& job, const Family& f) {
+  return job.constraints.keep_current_hardware && f.accelerator != nullptr &&
+         f.accelerator == job.current_accelerator;
+}
+
+// End of support judged at as_of (SPEC §4); past it, hardware the team
+// keeps is a warning rather than a rejection (issue 15).
 void EndOfSupportRule(const Job& job, const Family& f, Candidate& cand) {
   const Accelerator* acc = f.accelerator;
   const std::string& name = f.name;
   if (acc != nullptr && acc->end_of_support.has_value()) {
     const auto eos = ParseDate(*acc->end_of_support);
-    if (eos && job.as_of_days >= *eos) {
+    if (eos && job.as_of_days >= *eos && KeepsCurrentAccelerator(job, f)) {
+      // The team keeps this hardware: it is evaluated, and told to move.
+      cand.notes.push_back(
+          {ReasonCode::kEndOfSupport,
+           absl::StrCat(name, " reached end of support on ",
+                        *acc->end_of_support, "; kept because the team keeps "
+                        "its current hardware (see the MOVE_TO_HARDWARE "
+                        "remedy).")});
+    } else if (eos && job.as_of_days >= *eos) {
       cand.Reject(ReasonCode::kEndOfSupport,
                   absl::StrCat(name, " reached end of support on ",
                                *acc->end_of_support, "."));
@@ -266,10 +281,40 @@ std::optional<catalog::RunPlatform> RunPlatformOf(const Job& job) {
 
 // A job that does not checkpoint, under a hard deadline: Spot could lose it.
 bool SpotUnsafe(const Job& job) {
-  return job.goal.hard_deadline && !job.workload.checkpoints;
+  return job.goal.hard_deadline && !JobCheckpoints(job);
 }
 
 }  // namespace
+
+bool JobCheckpoints(const Job& job) {
+  return job.workload.checkpoints || job.workload.checkpoint_interval_minutes > 0;
+}
+
+bool ProvisioningOffered(const Job& job, const Family&, const Shape& s,
+                         catalog::Provisioning p) {
+  const size_t i = static_cast<size_t>(p);
+  return !s.OfferOn(RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine))
+              .provisioning_absent[i] &&
+         !s.OfferOn(catalog::RunPlatform::kComputeEngine).provisioning_absent[i];
+}
+
+std::optional<Provisioning> ProvisioningWithoutSpot(const Job& job,
+                                                    const Family& f,
+                                                    const Shape& s) {
+  const Constraints& k = job.constraints;
+  if (ProvisioningOffered(job, f, s, catalog::Provisioning::kOnDemand)) {
+    return Provisioning::kOnDemand;
+  }
+  if (k.flex_start_allowed &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kFlexStart)) {
+    return Provisioning::kFlexStart;
+  }
+  if (k.reservation_available &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kReservation)) {
+    return Provisioning::kReservation;
+  }
+  return std::nullopt;
+}
 
 void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
                     Candidate& cand) {
@@ -283,18 +328,13 @@ void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
   EndOfSupportRule(job, f, cand);
 }
 
-std::optional<Provisioning> ProvisioningFor(const Job& job, const Family&,
+std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
                                             const Shape& s) {
-  const Constraints& k = job.constraints;
-  const bool spot_ok = k.spot_allowed && !SpotUnsafe(job);
+  const bool spot_ok =
+      job.constraints.spot_allowed && !SpotUnsafe(job) &&
+      ProvisioningOffered(job, f, s, catalog::Provisioning::kSpot);
   if (spot_ok && s.spot_hourly.has_value()) return Provisioning::kSpot;
-  const bool on_demand_absent =
-      s.OfferOn(RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine))
-          .on_demand_absent ||
-      s.OfferOn(catalog::RunPlatform::kComputeEngine).on_demand_absent;
-  if (!on_demand_absent) return Provisioning::kOnDemand;
-  if (k.flex_start_allowed) return Provisioning::kFlexStart;
-  if (k.reservation_available) return Provisioning::kReservation;
+  if (auto other = ProvisioningWithoutSpot(job, f, s)) return other;
   if (spot_ok) return Provisioning::kSpot;
   return std::nullopt;
 }

@@ -33,6 +33,20 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand);
 std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
                                             const Shape& s);
 
+// Whether the job checkpoints (it says so, or states an interval).
+bool JobCheckpoints(const Job& job);
+
+// Whether a shape can be obtained with a provisioning model: not documented
+// absent on the request's run platform nor on Compute Engine.
+bool ProvisioningOffered(const Job& job, const Family& f, const Shape& s,
+                         catalog::Provisioning p);
+
+// ProvisioningFor with Spot left out: on-demand when offered, else
+// flex-start or a reservation as the request allows and the shape offers.
+std::optional<Provisioning> ProvisioningWithoutSpot(const Job& job,
+                                                    const Family& f,
+                                                    const Shape& s);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_RULES_H_

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/provisioning.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -68,6 +69,7 @@ void AddPointNotes(const Job& job, Candidate& cand) {
                            ranks, what)});
     }
   }
+  AddProvisioningNotes(job, cand);
   cand.price_unknown = !c.price_known;
   if (cand.price_unknown) {
     cand.notes.push_back(

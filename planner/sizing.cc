@@ -8,6 +8,7 @@
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/layouts.h"
+#include "planner/provisioning.h"
 #include "planner/rules.h"
 
 namespace accelplan::planner::internal {
@@ -234,6 +235,7 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   ChooseLayout(job, f, c, only_strategy);
   c.provisioning = o.provisioning;
   Price(job, c, c.provisioning);
+  JudgePointProvisioning(job, f, c);  // planner/provisioning.h
   return c;
 }
 

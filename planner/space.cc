@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "planner/legacy.h"
+
 namespace accelplan::planner::internal {
 namespace {
 
@@ -59,7 +61,13 @@ std::optional<Space> BuildSpace(const catalog::Catalog& catalog,
       Candidate free = EvaluateFamily(catalog, job, f);
       if (free.viable()) c = std::move(free);
     }
+    AddLegacyNote(job, c);  // past its end of support: kept, with a warning
     space.candidates.push_back(std::move(c));
+  }
+  // Legacy hardware the index leaves out, when the team keeps it.
+  if (std::unique_ptr<OwnedFamily> legacy = BuildKeptLegacyFamily(catalog, job)) {
+    space.candidates.push_back(EvaluateKeptLegacy(catalog, job, legacy->family));
+    space.owned.push_back(std::move(legacy));
   }
   space.norm = RankCandidates(job, space.candidates);
   return space;

@@ -4,6 +4,7 @@
 #ifndef ACCELPLAN_PLANNER_SPACE_H_
 #define ACCELPLAN_PLANNER_SPACE_H_
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -15,9 +16,18 @@
 
 namespace accelplan::planner::internal {
 
+// A family built for one job outside the index (legacy hardware the team
+// keeps, planner/legacy.h), with the machine type it may need.
+struct OwnedFamily {
+  catalog::MachineType machine;
+  Family family;
+};
+
 struct Space {
   std::vector<Candidate> candidates;  // viable first, in rank order
   Norm norm;                          // the scorer's normalisation
+  // Families the candidates point to that the index does not hold.
+  std::vector<std::unique_ptr<OwnedFamily>> owned;
   // The best point, when any family is viable.
   const Candidate* best() const {
     return !candidates.empty() && candidates.front().viable() &&

@@ -155,6 +155,17 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOnItsOwnGrid) {
             << Describe(*g.best);
         continue;
       }
+      if (!e.viable() && e.points.empty() &&
+          (Has(e, ReasonCode::kPreemptionRisk) ||
+           Has(e, ReasonCode::kNotAvailableOnDemand))) {
+        // Every point fits but no allowed provisioning runs it (Spot over an
+        // hour without checkpoints, flex-start past its maximum run): the
+        // rejection carries the closest point; the brute force has none.
+        EXPECT_FALSE(g.best.has_value())
+            << what << " rejected on provisioning, yet feasible at "
+            << Describe(*g.best);
+        continue;
+      }
       if (!e.config) {
         // Nothing fits on the grid (HBM_TOO_SMALL, BATCH_TOO_SMALL,
         // EXCEEDS_*), in the brute force too.

@@ -701,6 +701,7 @@ TEST_F(PlannerRulesTest, RejectsEightGpuOnlySeriesForOneGpuJob) {
   w.global_batch_size = 32;  // ~27 GiB: one 80 GB GPU holds it
   PlanRequest q = Req(w);
   q.constraints.spot_allowed = true;  // so A4 is obtainable at all
+  q.workload.checkpoints = true;      // (Spot needs them for a long job)
   q.constraints.allowed_platforms = {Platform::kGpu};
   const PlanResponse r = Plan(q);
   EXPECT_THAT(Codes(r, "nvidia-b200"),
@@ -714,6 +715,7 @@ TEST_F(PlannerRulesTest, RejectsEightGpuOnlySeriesForOneGpuJob) {
 TEST_F(PlannerRulesTest, KeepsEightGpuSeriesForJobThatNeedsThem) {
   PlanRequest q = Req(Huge());
   q.constraints.spot_allowed = true;
+  q.workload.checkpoints = true;  // Spot needs them for a long job
   q.constraints.allowed_platforms = {Platform::kGpu};
   const PlanResponse r = Plan(q);
   EXPECT_THAT(Codes(r, "nvidia-b200"),
@@ -727,6 +729,7 @@ TEST_F(PlannerRulesTest, RejectsEightGpuSeriesForJobFarBelowItsSmallestShape) {
   // it, while an A4 VM brings 8 x 178 GiB, more than 4x the need.
   PlanRequest q = Req(Small());
   q.constraints.spot_allowed = true;
+  q.workload.checkpoints = true;  // Spot needs them for a long job
   q.constraints.allowed_platforms = {Platform::kGpu};
   const PlanResponse r = Plan(q);
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
@@ -919,6 +922,7 @@ TEST_F(PlannerRulesTest, RejectsA4WithoutSpotOrReservation) {
 TEST_F(PlannerRulesTest, ProvisionsA4AsSpotWhenSpotAllowed) {
   PlanRequest q = A4Only();
   q.constraints.spot_allowed = true;
+  q.workload.checkpoints = true;  // a job of many hours needs them on Spot
   const PlanResponse r = Plan(q);
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-b200");
@@ -1069,11 +1073,13 @@ TEST_F(PlannerRulesTest,
   ASSERT_TRUE(safe.recommendation.has_value()) << safe.no_plan_reason;
   EXPECT_EQ(safe.recommendation->hardware.provisioning, Provisioning::kSpot);
 
+  // Issue 15: a job of many hours that does not checkpoint stays off Spot
+  // under a soft deadline too (a preemption loses all work).
   q.workload.checkpoints = false;
-  q.goal.hard_deadline = false;  // a soft deadline tolerates preemption
+  q.goal.hard_deadline = false;
   const PlanResponse soft = Plan(q);
   ASSERT_TRUE(soft.recommendation.has_value()) << soft.no_plan_reason;
-  EXPECT_EQ(soft.recommendation->hardware.provisioning, Provisioning::kSpot);
+  EXPECT_NE(soft.recommendation->hardware.provisioning, Provisioning::kSpot);
 
   EXPECT_EQ(risky.recommendation->hardware.provisioning,
             Provisioning::kOnDemand);

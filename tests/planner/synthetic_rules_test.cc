@@ -372,6 +372,7 @@ TEST_F(SyntheticRulesTest, NotAvailableOnDemandUnlessSpotOrReservation) {
   PlanRequest spot = Req(Small());
   spot.constraints.allowed_series = {"Z10"};
   spot.constraints.spot_allowed = true;
+  spot.workload.checkpoints = true;  // Spot needs them for a long job
   const PlanResponse s = Plan(spot);
   EXPECT_THAT(Codes(s, "zpu-2"),
               Not(Contains(ReasonCode::kNotAvailableOnDemand)));

@@ -168,7 +168,9 @@ BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
                          .value_or(Provisioning::kOnDemand);
     Config c = internal::BuildPoint(job, f, o, Strategy::kUnspecified);
     ++out.sizes_built;
-    if (!c.fits) continue;
+    // No allowed provisioning can run it (Spot over an hour without
+    // checkpoints, flex-start past its maximum run): not a point.
+    if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
     built.push_back(std::move(c));
     on_grid.push_back(grid);
     // Without a data set only the smallest fitting size matters, on and

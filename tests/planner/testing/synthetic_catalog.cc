@@ -157,7 +157,7 @@ SyntheticCatalog& SyntheticCatalog::AddGpuSeries(const std::string& series,
   a.platform = catalog::Platform::kGpu;
   a.name = absl::StrCat(series, " GPU");
   a.series_id = series;
-  a.legacy = false;  // legacy rows are never candidates
+  a.legacy = spec.legacy;  // legacy rows are never candidates unless kept
   a.source_id = src;
   a.architecture = "Synthetic";
   a.memory_bytes = FactIf(spec.memory_gib * kGiB, src);

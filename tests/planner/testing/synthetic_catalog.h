@@ -66,6 +66,9 @@ struct GpuSeriesSpec {
   FrameworkStatuses frameworks{};
   RunPlatforms run_platforms{};
   std::vector<catalog::WorkloadList> workload_lists{};
+  // A legacy catalog row: never a candidate, planned only when a team
+  // keeps it as its current hardware.
+  bool legacy = false;
 };
 
 // One TPU generation; its series is named after `name`.

@@ -1,0 +1,341 @@
+// Issue 15 items 4-6 on the production catalog, each rule both ways:
+// provisioning shown on NOT_AVAILABLE_ON_DEMAND rejections and flex-start's
+// limits; Spot judged by checkpoints; legacy hardware the team keeps.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/codes.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testutil::Codes;
+
+class ProvisioningRulesTest : public CatalogPlannerTest {
+ public:
+  static PlanResponse Plan(const PlanRequest& r) {
+    EXPECT_TRUE(ValidatePlanRequest(r).empty());
+    return planner_->Plan(r);
+  }
+};
+
+// A dense decoder pre-training job in JAX, bf16, full recompute.
+Workload Llm(double params, double tokens, int layers, int hidden, int heads) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = params;
+  w.transformer_shape.layers = layers;
+  w.transformer_shape.hidden_size = hidden;
+  w.transformer_shape.attention_heads = heads;
+  w.transformer_shape.sequence_length = 2048;
+  w.transformer_shape.vocab_size = 50304;
+  w.dataset_tokens = tokens;
+  w.global_batch_size = 512;
+  w.precision = Precision::kBf16Mixed;
+  w.training_method = TrainingMethod::kPreTraining;
+  w.recompute = Recompute::kFull;
+  return w;
+}
+Workload Medium() { return Llm(6.7e9, 1.4e11, 32, 4096, 32); }
+Workload Huge() { return Llm(1.75e11, 3.0e11, 96, 12288, 96); }
+// A 1.3B model over 20M tokens: minutes on one H100 VM.
+Workload Tiny() { return Llm(1.3e9, 2e7, 24, 2048, 16); }
+
+PlanRequest Req(const Workload& w) {
+  PlanRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+PlanRequest EightH100(const Workload& w) {
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"A3 High"};
+  q.constraints.max_accelerators = 8;
+  return q;
+}
+
+PlanRequest A4Only() {
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"A4"};
+  q.goal.deadline_hours = 2000;
+  return q;
+}
+
+const Rejection* RejectionOf(const PlanResponse& r, const std::string& accel) {
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.accelerator == accel) return &rej;
+  }
+  return nullptr;
+}
+
+std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
+  std::vector<ReasonCode> out;
+  for (const Reason& w : r.warnings) out.push_back(w.code);
+  return out;
+}
+
+std::string Warnings(const PlanResponse& r) {
+  std::string out;
+  for (const Reason& w : r.warnings) out += w.message + "\n";
+  return out;
+}
+
+std::vector<RemedyKind> RemedyKinds(const PlanResponse& r) {
+  std::vector<RemedyKind> out;
+  for (const Remedy& m : r.remedies) out.push_back(m.kind);
+  return out;
+}
+
+const Remedy* RemedyOf(const PlanResponse& r, RemedyKind kind) {
+  for (const Remedy& m : r.remedies) {
+    if (m.kind == kind) return &m;
+  }
+  return nullptr;
+}
+
+// Hours ("12.3 h" or "9.5 days") and dollars ("$1,234").
+constexpr char kHours[] = "[0-9]+\\.[0-9] (h|days)";
+constexpr char kDollars[] = "\\$[0-9]";
+
+// ------------------------------------------------------------ item 5: Spot
+
+TEST_F(ProvisioningRulesTest, SpotNotChosenForLongJobWithoutCheckpoints) {
+  PlanRequest q = EightH100(Medium());
+  q.constraints.spot_allowed = true;
+  q.goal.deadline_hours = 2000;  // soft: the rule holds whatever the deadline
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_GT(r.recommendation->estimates.total_hours.expected, 1);
+  EXPECT_NE(r.recommendation->hardware.provisioning, Provisioning::kSpot);
+
+  q.workload.checkpoints = true;
+  const PlanResponse safe = Plan(q);
+  ASSERT_TRUE(safe.recommendation.has_value()) << safe.no_plan_reason;
+  EXPECT_EQ(safe.recommendation->hardware.provisioning, Provisioning::kSpot);
+}
+
+TEST_F(ProvisioningRulesTest, SpotKeptForJobUnderAnHourWithoutCheckpoints) {
+  PlanRequest q = EightH100(Tiny());
+  q.constraints.spot_allowed = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_LE(r.recommendation->estimates.total_hours.expected, 1);
+  EXPECT_EQ(r.recommendation->hardware.provisioning, Provisioning::kSpot);
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kPreemptionRisk)));
+}
+
+TEST_F(ProvisioningRulesTest, SpotOnlyHardwareWithoutCheckpointsIsPreemptionRisk) {
+  PlanRequest q = A4Only();
+  q.constraints.spot_allowed = true;  // no hard deadline
+  const PlanResponse r = Plan(q);
+  EXPECT_FALSE(r.recommendation.has_value());
+  EXPECT_THAT(Codes(r, "nvidia-b200"), Contains(ReasonCode::kPreemptionRisk));
+  EXPECT_THAT(Codes(r, "nvidia-b200"),
+              Contains(ReasonCode::kNotAvailableOnDemand));
+  const Rejection* a4 = RejectionOf(r, "nvidia-b200");
+  ASSERT_NE(a4, nullptr);
+  EXPECT_THAT(a4->reason, HasSubstr("does not checkpoint"));
+  EXPECT_THAT(a4->reason, ContainsRegex(kHours));
+  EXPECT_THAT(a4->reason, ContainsRegex(kDollars));
+
+  q.workload.checkpoints = true;
+  const PlanResponse ok = Plan(q);
+  ASSERT_TRUE(ok.recommendation.has_value()) << ok.no_plan_reason;
+  EXPECT_EQ(ok.recommendation->hardware.provisioning, Provisioning::kSpot);
+}
+
+TEST_F(ProvisioningRulesTest, SpotPlanStatesRestartOverheadFromItsInterval) {
+  PlanRequest q = EightH100(Medium());
+  q.constraints.spot_allowed = true;
+  q.workload.checkpoints = true;
+  q.workload.checkpoint_interval_minutes = 10;
+  const PlanResponse often = Plan(q);
+  q.workload.checkpoint_interval_minutes = 120;
+  const PlanResponse rarely = Plan(q);
+  ASSERT_TRUE(often.recommendation && rarely.recommendation);
+  ASSERT_EQ(often.recommendation->hardware.provisioning, Provisioning::kSpot);
+  ASSERT_EQ(rarely.recommendation->hardware.provisioning, Provisioning::kSpot);
+  // Same hardware, same work: the longer interval loses more per restart.
+  EXPECT_GT(rarely.recommendation->estimates.total_hours.expected,
+            often.recommendation->estimates.total_hours.expected);
+  EXPECT_GT(rarely.recommendation->estimates.spot_cost_usd.expected,
+            often.recommendation->estimates.spot_cost_usd.expected);
+  EXPECT_THAT(Warnings(often), HasSubstr("10-minute checkpoint interval"));
+  EXPECT_THAT(Warnings(often), HasSubstr("preemptions per 24 h"));
+  EXPECT_THAT(Warnings(often), Not(HasSubstr("not given: assumed")));
+
+  q.workload.checkpoint_interval_minutes = 0;  // interval not given
+  const PlanResponse assumed = Plan(q);
+  EXPECT_THAT(Warnings(assumed), HasSubstr("not given: assumed"));
+
+  // On-demand plans carry no restart overhead.
+  q.constraints.spot_allowed = false;
+  const PlanResponse on_demand = Plan(q);
+  EXPECT_THAT(Warnings(on_demand), Not(HasSubstr("restarts after preemptions")));
+}
+
+// ------------------------------------------------------------ item 4
+
+TEST_F(ProvisioningRulesTest, NotAvailableOnDemandRejectionCarriesTimeAndCost) {
+  const PlanResponse r = Plan(A4Only());
+  const Rejection* a4 = RejectionOf(r, "nvidia-b200");
+  ASSERT_NE(a4, nullptr) << testutil::DescribeFamilies(r);
+  EXPECT_THAT(a4->codes, Contains(ReasonCode::kNotAvailableOnDemand));
+  EXPECT_THAT(a4->reason, HasSubstr("with DWS flex-start: "));
+  EXPECT_THAT(a4->reason, HasSubstr("with a reservation: "));
+  EXPECT_THAT(a4->reason, HasSubstr("on-demand list price"));
+  EXPECT_THAT(a4->reason, ContainsRegex(kHours));
+  EXPECT_THAT(a4->reason, ContainsRegex(kDollars));
+
+  // Silent where the hardware is obtained: viable on flex-start.
+  PlanRequest flex = A4Only();
+  flex.constraints.flex_start_allowed = true;
+  const PlanResponse f = Plan(flex);
+  ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+  EXPECT_EQ(f.recommendation->hardware.provisioning, Provisioning::kFlexStart);
+  EXPECT_THAT(Warnings(f), HasSubstr("on-demand list price"));
+}
+
+TEST_F(ProvisioningRulesTest, OnDemandHardwareRejectionHasNoProvisioningWhatIf) {
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"A3 High", "A4"};
+  q.goal.deadline_hours = 1;  // A3 High misses it
+  const PlanResponse r = Plan(q);
+  const Rejection* a3 = RejectionOf(r, "nvidia-h100-80gb");
+  ASSERT_NE(a3, nullptr) << testutil::DescribeFamilies(r);
+  EXPECT_THAT(a3->reason, Not(HasSubstr("What it would give if allowed")));
+}
+
+TEST_F(ProvisioningRulesTest, FlexStartLimitedToItsMaximumRunDuration) {
+  // One A4 VM for a 175B model: far longer than flex-start's 7 days.
+  PlanRequest q = A4Only();
+  q.constraints.flex_start_allowed = true;
+  q.constraints.max_accelerators = 64;
+  q.goal.deadline_hours = 0;
+  const PlanResponse r = Plan(q);
+  if (r.recommendation) {
+    EXPECT_LE(r.recommendation->estimates.total_hours.expected, 7 * 24.0);
+  } else {
+    const Rejection* a4 = RejectionOf(r, "nvidia-b200");
+    ASSERT_NE(a4, nullptr);
+    EXPECT_THAT(a4->reason, HasSubstr("flex-start VMs run at most"));
+    EXPECT_THAT(a4->reason, ContainsRegex(kHours));
+    // A reservation has no such limit.
+    q.constraints.reservation_available = true;
+    const PlanResponse res = Plan(q);
+    ASSERT_TRUE(res.recommendation.has_value()) << res.no_plan_reason;
+    EXPECT_EQ(res.recommendation->hardware.provisioning,
+              Provisioning::kReservation);
+    EXPECT_GT(res.recommendation->estimates.total_hours.expected, 7 * 24.0);
+  }
+}
+
+TEST_F(ProvisioningRulesTest, FlexStartCapacityWaitCountsAgainstDeadline) {
+  PlanRequest q = A4Only();
+  q.constraints.flex_start_allowed = true;
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  const double hours = free.recommendation->estimates.total_hours.expected;
+  EXPECT_THAT(Warnings(free), HasSubstr("waits up to 2.0 h for capacity"));
+  // A hard deadline one hour past the run: the two-hour wait misses it at
+  // that size, so the plan is faster or there is none.
+  q.goal.deadline_hours = hours + 1;
+  q.goal.hard_deadline = true;
+  const PlanResponse tight = Plan(q);
+  if (tight.recommendation) {
+    EXPECT_LE(tight.recommendation->estimates.total_hours.expected + 2,
+              q.goal.deadline_hours);
+  } else {
+    EXPECT_THAT(Codes(tight, "nvidia-b200"),
+                Contains(ReasonCode::kMissesDeadline));
+  }
+  // Three hours past the run leaves room for the wait.
+  q.goal.deadline_hours = hours + 3;
+  const PlanResponse room = Plan(q);
+  ASSERT_TRUE(room.recommendation.has_value()) << room.no_plan_reason;
+}
+
+// ------------------------------------------------------------ item 6: legacy
+
+PlanRequest KeepLegacy(const std::string& hardware, int count) {
+  Workload w = Tiny();
+  w.framework = Framework::kTensorflow;
+  w.framework_version = "2.16";
+  PlanRequest q = Req(w);
+  q.current_setup.hardware = hardware;
+  q.current_setup.accelerator_count = count;
+  q.current_setup.symptoms = {Symptom::kInputBound};
+  q.constraints.keep_current_hardware = true;
+  return q;
+}
+
+TEST_F(ProvisioningRulesTest, KeptLegacyHardwareIsPlannedWithMoveRemedy) {
+  for (const auto& [hardware, accel] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"K80", "nvidia-tesla-k80"}, {"tpu-v3", "tpu-v3"}}) {
+    const PlanResponse r = Plan(KeepLegacy(hardware, 8));
+    ASSERT_TRUE(r.recommendation.has_value()) << hardware << ": " << r.no_plan_reason;
+    EXPECT_EQ(r.recommendation->hardware.accelerator, accel);
+    EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kLegacyHardware)) << hardware;
+    EXPECT_THAT(RemedyKinds(r), Contains(RemedyKind::kFasterInputPipeline));
+    const Remedy* move = RemedyOf(r, RemedyKind::kMoveToHardware);
+    ASSERT_NE(move, nullptr) << hardware;
+    EXPECT_THAT(move->summary, HasSubstr("Move off"));
+    EXPECT_THAT(move->summary, ContainsRegex(kDollars));
+
+    // Not kept: the legacy row is never planned, and nothing says move.
+    PlanRequest free = KeepLegacy(hardware, 8);
+    free.constraints.keep_current_hardware = false;
+    const PlanResponse f = Plan(free);
+    ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+    EXPECT_NE(f.recommendation->hardware.accelerator, accel);
+    EXPECT_THAT(WarningCodes(f), Not(Contains(ReasonCode::kLegacyHardware)));
+    EXPECT_THAT(RemedyKinds(f), Not(Contains(RemedyKind::kMoveToHardware)));
+  }
+}
+
+TEST_F(ProvisioningRulesTest, KeptHardwarePastEndOfSupportIsAWarning) {
+  // 350M parameters in fp32 (P100 has no bf16), after P100's 2026-09-15.
+  PlanRequest q = KeepLegacy("nvidia-tesla-p100", 4);
+  q.workload = Llm(3.5e8, 2e9, 24, 1024, 16);
+  q.workload.precision = Precision::kFp32;
+  q.workload.framework = Framework::kPytorch;
+  q.as_of = "2026-10-01";
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "nvidia-tesla-p100");
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kEndOfSupport));
+  EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kLegacyHardware));
+  const Remedy* move = RemedyOf(r, RemedyKind::kMoveToHardware);
+  ASSERT_NE(move, nullptr);
+  EXPECT_THAT(move->summary, HasSubstr("saves"));
+
+  // Not kept: rejected END_OF_SUPPORT as before; no move remedy.
+  q.constraints.keep_current_hardware = false;
+  const PlanResponse f = Plan(q);
+  EXPECT_THAT(Codes(f, "nvidia-tesla-p100"), Contains(ReasonCode::kEndOfSupport));
+  EXPECT_THAT(RemedyKinds(f), Not(Contains(RemedyKind::kMoveToHardware)));
+
+  // Kept before its end of support: no legacy warning, no move remedy.
+  q.constraints.keep_current_hardware = true;
+  q.as_of = "2026-09-01";
+  const PlanResponse before = Plan(q);
+  ASSERT_TRUE(before.recommendation.has_value()) << before.no_plan_reason;
+  EXPECT_THAT(WarningCodes(before), Not(Contains(ReasonCode::kLegacyHardware)));
+  EXPECT_THAT(RemedyKinds(before), Not(Contains(RemedyKind::kMoveToHardware)));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
