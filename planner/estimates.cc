@@ -93,6 +93,90 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
   return out;
 }
 
+namespace {
+
+// The link the gradient collectives ride inside a slice or cluster: ICI on
+// a TPU, the host network across GPU VMs, NVLink/PCIe inside one.
+double CollectiveLink(const Family& f, const Config& c) {
+  const bool multi_host = c.hosts > 1;
+  return f.platform == Platform::kTpu
+             ? f.ici_bytes_per_s
+             : (multi_host ? f.inter_vm_bytes_per_s : f.intra_vm_bytes_per_s);
+}
+
+// The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
+// DCN across slices, tensor-parallel activations and pipeline microbatches.
+// A single device, classical ML or a stated per-device memory has none.
+void AddCommunication(const Job& job, const Family& f, const Config& c,
+                      double link, StepTimeInput& in) {
+  const int n = c.devices;
+  const bool communicates = !job.classical && job.model_size_known && n > 1 &&
+                           job.workload.per_device_memory_gib <= 0;
+  if (!communicates) return;
+  const double wire = GradientWireBytesPerParam(job.precision);
+  const double grad_bytes = job.params * wire;
+  const int per_slice = c.slices > 0 ? n / c.slices : n;
+  const int tp = std::max(1, c.layout.tensor);
+  const int pp = std::max(1, c.layout.pipeline);
+  const int replicas = std::max(1, n / (tp * pp));
+  if (c.layout.zero_stage == 3) {
+    in.fsdp_bytes = job.params * 2.0 / tp;
+    in.fsdp_size = c.layout.fsdp;
+    in.fsdp_link_bytes_per_s = link;
+  } else if (c.slices <= 1) {
+    // Plain or ZeRO-1 data parallel: each replica all-reduces (or
+    // reduce-scatters + all-gathers, the same volume) its gradient shard.
+    in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+    in.ring_size = replicas;
+    in.link_bytes_per_s =
+        f.platform == Platform::kGpu && c.hosts > pp ? f.inter_vm_bytes_per_s
+                                                     : link;
+  } else {
+    in.bytes_allreduce_per_step = grad_bytes;
+    in.ring_size = per_slice;
+    in.link_bytes_per_s = link;
+  }
+  if (c.slices > 1) {
+    in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
+    in.dcn_size = c.slices;
+    in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+  }
+  const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);
+  if (traffic.bytes > 0) {
+    in.tp_bytes_allreduce_per_step = traffic.bytes;
+    in.tp_size = tp;
+    in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
+  }
+  if (pp > 1) {
+    const int seq = std::max(1, job.sequence_length);
+    in.pipeline_stages = pp;
+    // Clamped before the cast: absurd-but-valid batches must not overflow.
+    in.microbatches = static_cast<int>(
+        std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
+  }
+}
+
+// Classical ML has no step, so its hours come from its FLOPs at the MFU
+// range; deep learning's from the step time range.
+void EstimateHours(const Job& job, Config& c) {
+  const int n = c.devices;
+  const double steps = job.tokens / job.tokens_per_step;
+  if (job.classical) {
+    const double eff_fast = n * c.peak_flops * c.mfu.high;
+    const double eff_slow = n * c.peak_flops * c.mfu.low;
+    c.hours.low = job.training_flops / eff_fast / 3600;
+    c.hours.high = job.training_flops / eff_slow / 3600;
+    c.hours.expected = job.training_flops /
+                       (n * c.peak_flops * c.mfu.expected()) / 3600;
+  } else {
+    c.hours.low = steps * c.step.step_seconds_fast / 3600;
+    c.hours.expected = steps * c.step.step_seconds_expected / 3600;
+    c.hours.high = steps * c.step.step_seconds_slow / 3600;
+  }
+}
+
+}  // namespace
+
 void EstimateTime(const Job& job, const Family& f, Config& c) {
   const int n = c.devices;
   if (job.classical) {
@@ -111,55 +195,8 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
     flops_per_token *= 8.0 / 6.0;  // full recompute: one extra forward pass
   }
   in.flops_per_step_total = flops_per_token * job.tokens_per_step;
-  const double wire = GradientWireBytesPerParam(job.precision);
-  const double grad_bytes = job.params * wire;
-  const bool multi_host = c.hosts > 1;
-  const double link = f.platform == Platform::kTpu
-                          ? f.ici_bytes_per_s
-                          : (multi_host ? f.inter_vm_bytes_per_s
-                                        : f.intra_vm_bytes_per_s);
-  const int per_slice = c.slices > 0 ? n / c.slices : n;
-  const int tp = std::max(1, c.layout.tensor);
-  const int pp = std::max(1, c.layout.pipeline);
-  const int replicas = std::max(1, n / (tp * pp));
-  if (!job.classical && job.model_size_known && n > 1 &&
-      job.workload.per_device_memory_gib <= 0) {
-    if (c.layout.zero_stage == 3) {
-      in.fsdp_bytes = job.params * 2.0 / tp;
-      in.fsdp_size = c.layout.fsdp;
-      in.fsdp_link_bytes_per_s = link;
-    } else if (c.slices <= 1) {
-      // Plain or ZeRO-1 data parallel: each replica all-reduces (or
-      // reduce-scatters + all-gathers, the same volume) its gradient shard.
-      in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
-      in.ring_size = replicas;
-      in.link_bytes_per_s =
-          f.platform == Platform::kGpu && c.hosts > pp ? f.inter_vm_bytes_per_s
-                                                       : link;
-    } else {
-      in.bytes_allreduce_per_step = grad_bytes;
-      in.ring_size = per_slice;
-      in.link_bytes_per_s = link;
-    }
-    if (c.slices > 1) {
-      in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
-      in.dcn_size = c.slices;
-      in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
-    }
-    const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);
-    if (traffic.bytes > 0) {
-      in.tp_bytes_allreduce_per_step = traffic.bytes;
-      in.tp_size = tp;
-      in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
-    }
-    if (pp > 1) {
-      const int seq = std::max(1, job.sequence_length);
-      in.pipeline_stages = pp;
-      // Clamped before the cast: absurd-but-valid batches must not overflow.
-      in.microbatches = static_cast<int>(
-          std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
-    }
-  }
+  const double link = CollectiveLink(f, c);
+  AddCommunication(job, f, c, link, in);
   c.step = EstimateStepTime(in);
   // A flag for the reasons only: communication lengthens the step, it
   // never removes a configuration.
@@ -168,21 +205,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
   if (c.step.step_seconds_expected > 0) {
     c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
   }
-  if (job.has_dataset) {
-    const double steps = job.tokens / job.tokens_per_step;
-    if (job.classical) {
-      const double eff_fast = n * c.peak_flops * c.mfu.high;
-      const double eff_slow = n * c.peak_flops * c.mfu.low;
-      c.hours.low = job.training_flops / eff_fast / 3600;
-      c.hours.high = job.training_flops / eff_slow / 3600;
-      c.hours.expected = job.training_flops /
-                         (n * c.peak_flops * c.mfu.expected()) / 3600;
-    } else {
-      c.hours.low = steps * c.step.step_seconds_fast / 3600;
-      c.hours.expected = steps * c.step.step_seconds_expected / 3600;
-      c.hours.high = steps * c.step.step_seconds_slow / 3600;
-    }
-  }
+  if (job.has_dataset) EstimateHours(job, c);
 }
 
 void Price(const Job& job, Config& c, Provisioning prov) {

@@ -45,6 +45,8 @@ void ReduceOffers(const Family& f, Shape& s) {
 
 }  // namespace
 
+// Copies a catalog price onto a shape; `multiplier` turns a per-chip TPU
+// price into the price of the whole slice.
 void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
                 double multiplier) {
   if (!p.has_value()) return;
@@ -55,15 +57,106 @@ void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
   s.price_source_id = p->source_id;
 }
 
-void FinishFamily(Family& f) {
-  for (Shape& s : f.shapes) ReduceOffers(f, s);
-  std::stable_sort(f.shapes.begin(), f.shapes.end(),
-                   [](const Shape& a, const Shape& b) {
-                     if (a.devices != b.devices) return a.devices < b.devices;
-                     const double pa = a.on_demand_hourly.value_or(1e18);
-                     const double pb = b.on_demand_hourly.value_or(1e18);
-                     return pa < pb;
-                   });
+namespace {
+
+// Accelerators per GPU series, to name N1 families "N1 + T4".
+std::map<std::string, std::set<std::string>> SeriesAccelerators(
+    const Catalog& catalog) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const MachineType& mt : catalog.machine_types) {
+    if (!mt.accelerator_id.empty()) {
+      out[mt.series_id].insert(mt.accelerator_id);
+    }
+  }
+  return out;
+}
+
+// Names a VM family so that a series with several GPU types tells them apart.
+std::string FamilyName(
+    const catalog::Series& series, const Accelerator* acc,
+    std::map<std::string, std::set<std::string>>& series_accelerators) {
+  if (acc == nullptr) return series.id;
+  if (acc->platform == catalog::Platform::kEdge) return acc->name;
+  if (series_accelerators[series.id].size() > 1) {
+    std::string short_name = acc->name;
+    if (short_name.rfind("NVIDIA ", 0) == 0) short_name = short_name.substr(7);
+    return absl::StrCat(series.id, " + ", short_name);
+  }
+  return series.id;
+}
+
+// GPU, CPU and edge families, one shape per machine type. Families keyed by
+// (accelerator or "cpu", series).
+void AddMachineTypeFamilies(const Catalog& catalog,
+                            std::map<std::string, Family>& by_key) {
+  std::map<std::string, std::set<std::string>> series_accelerators =
+      SeriesAccelerators(catalog);
+  for (const MachineType& mt : catalog.machine_types) {
+    const catalog::Series* series = catalog.FindSeries(mt.series_id);
+    if (series == nullptr) continue;
+    const Accelerator* acc = mt.accelerator_id.empty()
+                                 ? nullptr
+                                 : catalog.FindAccelerator(mt.accelerator_id);
+    if (acc != nullptr && (acc->legacy || acc->platform == catalog::Platform::kTpu)) {
+      continue;  // legacy rows are never candidates; TPUs come from topologies
+    }
+    if (acc == nullptr && series->platform != catalog::Platform::kCpu &&
+        series->platform != catalog::Platform::kGpu) {
+      continue;
+    }
+    if (series->maturity == catalog::Maturity::kLegacy) continue;
+    const std::string key =
+        absl::StrCat(acc ? acc->id : "cpu", "|", series->id);
+    Family& f = by_key[key];
+    if (f.series == nullptr) {
+      f.series = series;
+      f.accelerator = acc;
+      f.platform = acc ? ToPlatform(acc->platform) : Platform::kCpu;
+      f.name = FamilyName(*series, acc, series_accelerators);
+    }
+    if (acc != nullptr && mt.accelerator_count <= 0) {
+      continue;  // fractional-GPU shapes (e.g. 1/8 of a GPU) are not training shapes
+    }
+    if (acc == nullptr && !mt.memory_bytes.has_value()) {
+      continue;  // a CPU VM with unknown memory cannot be sized
+    }
+    Shape s;
+    s.machine = &mt;
+    s.devices = acc ? mt.accelerator_count : 1;
+    s.vms = 1;
+    PriceShape(s, mt.price, 1.0);
+    f.shapes.push_back(s);
+  }
+}
+
+// TPU families, one shape per slice topology (not per machine type).
+void AddTpuFamilies(const Catalog& catalog,
+                    std::map<std::string, Family>& by_key) {
+  for (const Accelerator& acc : catalog.accelerators) {
+    if (acc.platform != catalog::Platform::kTpu || acc.legacy) continue;
+    if (acc.topologies.empty()) continue;
+    Family& f = by_key[absl::StrCat(acc.id, "|tpu")];
+    f.series = catalog.FindSeries(acc.series_id);
+    f.accelerator = &acc;
+    f.platform = Platform::kTpu;
+    f.name = acc.name;
+    for (const catalog::TpuTopology& t : acc.topologies) {
+      const MachineType* mt = catalog.FindMachineType(t.machine_type_id);
+      if (mt == nullptr) continue;
+      Shape s;
+      s.machine = mt;
+      s.topology = &t;
+      s.devices = t.chips;
+      s.vms = t.vms;
+      PriceShape(s, acc.chip_price, t.chips);
+      f.shapes.push_back(s);
+    }
+  }
+}
+
+// Memory, SparseCores, generation and preview status from the accelerator,
+// series and shapes.
+void FillDeviceFacts(Family& f) {
   const Accelerator* acc = f.accelerator;
   AddSource(f.fact_sources, f.series->source_id);
   if (acc != nullptr) {
@@ -88,41 +181,71 @@ void FinishFamily(Family& f) {
     f.preview = f.preview || AnyPreview(s.machine->offerings);
   }
   f.preview = f.preview || f.series->maturity == catalog::Maturity::kPreview;
-  if (f.platform == Platform::kGpu) {
-    const Shape& largest = f.shapes.back();
-    if (IsFine(f.series->nvlink_bandwidth)) {
-      // Stored bidirectional per GPU; a ring uses one direction per link.
-      f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
-      AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
-    } else {
-      f.intra_vm_bytes_per_s = kPcieBytesPerS;
-    }
-    if (largest.machine->network_bits_per_s.has_value()) {
-      f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
-                               std::max(1, largest.devices);
-    }
-  } else if (f.platform == Platform::kTpu) {
-    if (IsFine(acc->ici_bandwidth)) {
-      f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
-      AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
-    }
-    f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
-    f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
-    if (IsFine(acc->dcn_bandwidth)) {
-      f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
-      AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
-    } else {
-      // Fall back on the host NIC of the multi-host VM type.
-      for (const Shape& s : f.shapes) {
-        if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
-          f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
-                                       s.machine->accelerator_count;
-        }
+}
+
+// NVLink (or PCIe) inside a VM, the NIC between VMs; needs shapes sorted.
+void FillGpuLinks(Family& f) {
+  const Shape& largest = f.shapes.back();
+  if (IsFine(f.series->nvlink_bandwidth)) {
+    // Stored bidirectional per GPU; a ring uses one direction per link.
+    f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
+    AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
+  } else {
+    f.intra_vm_bytes_per_s = kPcieBytesPerS;
+  }
+  if (largest.machine->network_bits_per_s.has_value()) {
+    f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
+                             std::max(1, largest.devices);
+  }
+}
+
+// ICI inside a slice, DCN between slices.
+void FillTpuLinks(Family& f) {
+  const Accelerator* acc = f.accelerator;
+  if (IsFine(acc->ici_bandwidth)) {
+    f.ici_bytes_per_s = acc->ici_bandwidth->value / 2;
+    AddSource(f.fact_sources, acc->ici_bandwidth->source_id);
+  }
+  f.intra_vm_bytes_per_s = f.ici_bytes_per_s;
+  f.inter_vm_bytes_per_s = f.ici_bytes_per_s;  // ICI spans the slice
+  if (IsFine(acc->dcn_bandwidth)) {
+    f.dcn_bytes_per_s_per_chip = acc->dcn_bandwidth->value / 8;
+    AddSource(f.fact_sources, acc->dcn_bandwidth->source_id);
+  } else {
+    // Fall back on the host NIC of the multi-host VM type.
+    for (const Shape& s : f.shapes) {
+      if (s.machine->network_bits_per_s && s.machine->accelerator_count > 0) {
+        f.dcn_bytes_per_s_per_chip = *s.machine->network_bits_per_s / 8 /
+                                     s.machine->accelerator_count;
       }
     }
   }
 }
 
+}  // namespace
+
+// Offers per run platform, shapes smallest first (then cheapest), then the
+// family-wide facts.
+void FinishFamily(Family& f) {
+  for (Shape& s : f.shapes) ReduceOffers(f, s);
+  std::stable_sort(f.shapes.begin(), f.shapes.end(),
+                   [](const Shape& a, const Shape& b) {
+                     if (a.devices != b.devices) return a.devices < b.devices;
+                     const double pa = a.on_demand_hourly.value_or(1e18);
+                     const double pb = b.on_demand_hourly.value_or(1e18);
+                     return pa < pb;
+                   });
+  FillDeviceFacts(f);
+  if (f.platform == Platform::kGpu) {
+    FillGpuLinks(f);
+  } else if (f.platform == Platform::kTpu) {
+    FillTpuLinks(f);
+  }
+}
+
+// The names a request's allowed_series can match, and the largest
+// multi-host slice; pointers into `shapes`, so taken once the family is in
+// place.
 void FinishFamilyKeys(Family& f) {
   f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
   if (f.accelerator != nullptr) {
@@ -138,84 +261,8 @@ Index BuildIndex(const Catalog& catalog) {
   Index index;
   // Families keyed by (platform, series, accelerator).
   std::map<std::string, Family> by_key;
-  // Accelerators per GPU series, to name N1 families "N1 + T4".
-  std::map<std::string, std::set<std::string>> series_accelerators;
-  for (const MachineType& mt : catalog.machine_types) {
-    if (!mt.accelerator_id.empty()) {
-      series_accelerators[mt.series_id].insert(mt.accelerator_id);
-    }
-  }
-
-  const auto price_shape = PriceShape;
-
-  for (const MachineType& mt : catalog.machine_types) {
-    const catalog::Series* series = catalog.FindSeries(mt.series_id);
-    if (series == nullptr) continue;
-    const Accelerator* acc = mt.accelerator_id.empty()
-                                 ? nullptr
-                                 : catalog.FindAccelerator(mt.accelerator_id);
-    if (acc != nullptr && (acc->legacy || acc->platform == catalog::Platform::kTpu)) {
-      continue;  // legacy rows are never candidates; TPUs come from topologies
-    }
-    if (acc == nullptr && series->platform != catalog::Platform::kCpu &&
-        series->platform != catalog::Platform::kGpu) {
-      continue;
-    }
-    if (series->maturity == catalog::Maturity::kLegacy) continue;
-    const std::string key =
-        absl::StrCat(acc ? acc->id : "cpu", "|", series->id);
-    Family& f = by_key[key];
-    if (f.series == nullptr) {
-      f.series = series;
-      f.accelerator = acc;
-      f.platform = acc ? ToPlatform(acc->platform) : Platform::kCpu;
-      if (acc == nullptr) {
-        f.name = series->id;
-      } else if (acc->platform == catalog::Platform::kEdge) {
-        f.name = acc->name;
-      } else if (series_accelerators[series->id].size() > 1) {
-        std::string short_name = acc->name;
-        if (short_name.rfind("NVIDIA ", 0) == 0) short_name = short_name.substr(7);
-        f.name = absl::StrCat(series->id, " + ", short_name);
-      } else {
-        f.name = series->id;
-      }
-    }
-    if (acc != nullptr && mt.accelerator_count <= 0) {
-      continue;  // fractional-GPU shapes (e.g. 1/8 of a GPU) are not training shapes
-    }
-    if (acc == nullptr && !mt.memory_bytes.has_value()) {
-      continue;  // a CPU VM with unknown memory cannot be sized
-    }
-    Shape s;
-    s.machine = &mt;
-    s.devices = acc ? mt.accelerator_count : 1;
-    s.vms = 1;
-    price_shape(s, mt.price, 1.0);
-    f.shapes.push_back(s);
-  }
-
-  for (const Accelerator& acc : catalog.accelerators) {
-    if (acc.platform != catalog::Platform::kTpu || acc.legacy) continue;
-    if (acc.topologies.empty()) continue;
-    Family& f = by_key[absl::StrCat(acc.id, "|tpu")];
-    f.series = catalog.FindSeries(acc.series_id);
-    f.accelerator = &acc;
-    f.platform = Platform::kTpu;
-    f.name = acc.name;
-    for (const catalog::TpuTopology& t : acc.topologies) {
-      const MachineType* mt = catalog.FindMachineType(t.machine_type_id);
-      if (mt == nullptr) continue;
-      Shape s;
-      s.machine = mt;
-      s.topology = &t;
-      s.devices = t.chips;
-      s.vms = t.vms;
-      price_shape(s, acc.chip_price, t.chips);
-      f.shapes.push_back(s);
-    }
-  }
-
+  AddMachineTypeFamilies(catalog, by_key);
+  AddTpuFamilies(catalog, by_key);
   for (auto& [key, f] : by_key) {
     if (f.shapes.empty() || f.series == nullptr) continue;
     FinishFamily(f);
@@ -223,7 +270,6 @@ Index BuildIndex(const Catalog& catalog) {
   }
   std::sort(index.families.begin(), index.families.end(),
             [](const Family& a, const Family& b) { return a.name < b.name; });
-  // Pointers into `shapes` are taken once the families are in place.
   for (Family& f : index.families) FinishFamilyKeys(f);
 
   for (const catalog::Source& s : catalog.sources) {

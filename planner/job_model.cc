@@ -38,6 +38,143 @@ std::string Grouped(double v) {
   return out;
 }
 
+// Classical ML counts bytes of training data. Returns whether D counts
+// epochs of a data set.
+bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "bytes";
+  double bytes = w.dataset_gib * kGiB;
+  if (bytes <= 0 && w.dataset_examples > 0) {
+    bytes = w.dataset_examples * kDefaults.classical_bytes_per_example.value;
+    job.assumptions.push_back(absl::StrCat(
+        "Dataset size in bytes not given: 1 KB per example assumed (",
+        kDefaults.classical_bytes_per_example.source, ")."));
+  }
+  job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
+  if (bytes > 0) {
+    job.has_dataset = true;
+    job.tokens = bytes * epochs;
+    dataset_in_passes = true;
+    job.training_flops = job.tokens * job.flops_per_unit;
+    job.assumptions.push_back(absl::StrFormat(
+        "Classical ML work modelled as %.0f FLOP per byte of training data "
+        "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
+        job.flops_per_unit, absl::StrFormat("%g", epochs),
+        kDefaults.classical_flops_per_byte.source));
+  }
+  // Classical training has no step: a nominal one of a default batch of
+  // examples keeps the internal throughput (bytes/s) in one unit; none of
+  // it reaches the response (no step time or tokens/s for classical ML).
+  job.tokens_per_step = kDefaults.batch_examples.value *
+                        kDefaults.classical_bytes_per_example.value;
+  job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
+  return dataset_in_passes;
+}
+
+// A sequence model counts tokens, in sequences of the given or default
+// length. Returns whether D counts epochs of a data set.
+bool ResolveTokenWork(const Workload& w, double epochs, Job& job) {
+  const TransformerShape& shape = w.transformer_shape;
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "tokens";
+  int seq = shape.sequence_length;
+  if (seq <= 0) {
+    seq = static_cast<int>(kDefaults.sequence_length.value);
+    job.assumptions.push_back(absl::StrCat(
+        "No sequence length given for a sequence model: ", Grouped(seq),
+        " tokens per sequence assumed (", kDefaults.sequence_length.source,
+        ")."));
+    // The activation model reads the shape's sequence length.
+    if (shape.layers > 0) job.workload.transformer_shape.sequence_length = seq;
+  }
+  job.sequence_length = seq;
+  if (job.batch_given) {
+    job.tokens_per_step = batch * seq;
+    job.batch_sequences = batch;
+  } else {
+    job.tokens_per_step = kDefaults.batch_tokens.value;
+    job.batch_sequences = std::max(1.0, std::floor(job.tokens_per_step / seq));
+    job.assumptions.push_back(absl::StrCat(
+        "No global batch given: ", Grouped(job.tokens_per_step),
+        " tokens per step assumed (", Grouped(job.batch_sequences),
+        " sequences of ", Grouped(seq), " tokens; ",
+        kDefaults.batch_tokens.source,
+        "). A configuration with more data-parallel ranks than that is "
+        "kept, with a warning that it needs a larger batch."));
+  }
+  if (w.dataset_tokens > 0) {
+    job.tokens = w.dataset_tokens * epochs;
+    dataset_in_passes = true;
+  } else if (w.steps > 0 && job.batch_given) {
+    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+  } else if (w.dataset_examples > 0) {
+    job.tokens = w.dataset_examples * epochs * seq;
+    dataset_in_passes = true;
+  }
+  return dataset_in_passes;
+}
+
+// Any other deep learning model counts examples. Returns whether D counts
+// epochs of a data set.
+bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "examples";
+  if (job.batch_given) {
+    job.tokens_per_step = batch;
+  } else {
+    job.tokens_per_step = kDefaults.batch_examples.value;
+    job.assumptions.push_back(absl::StrCat(
+        "No global batch given: ", Grouped(job.tokens_per_step),
+        " examples per step assumed (", kDefaults.batch_examples.source,
+        ")."));
+  }
+  job.batch_sequences = job.tokens_per_step;
+  if (w.dataset_examples > 0) {
+    job.tokens = w.dataset_examples * epochs;
+    dataset_in_passes = true;
+  } else if (w.steps > 0 && job.batch_given) {
+    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+  }
+  return dataset_in_passes;
+}
+
+// Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
+// recompute and LoRA). Returns whether D counts epochs of a data set.
+bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
+  const TransformerShape& shape = w.transformer_shape;
+  job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
+                       shape.hidden_size > 0 ||
+                       w.model_kind == ModelKind::kDenseTransformer ||
+                       w.dataset_tokens > 0;
+  const bool dataset_in_passes = job.sequence_model
+                                     ? ResolveTokenWork(w, epochs, job)
+                                     : ResolveExampleWork(w, epochs, job);
+  // 6·P per unit (8·P with full recompute asked): kDefaults'
+  // training_flops_per_param, applied by TrainingFlops.
+  job.flops_per_unit = TrainingFlops(job.params, 1.0, w.recompute);
+  if (job.method == TrainingMethod::kLora ||
+      job.method == TrainingMethod::kQlora) {
+    // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
+    job.flops_per_unit *= 4.0 / 6.0;
+    job.assumptions.push_back(
+        "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+        "base).");
+  }
+  if (!job.sequence_model && job.model_size_known) {
+    job.assumptions.push_back(absl::StrCat(
+        "Not a sequence model (no transformer shape, sequence length or "
+        "dataset in tokens): work counted in examples at 6·P training "
+        "FLOPs per example (", kDefaults.training_flops_per_param.source,
+        ")."));
+  }
+  job.has_dataset = job.tokens > 0 && job.model_size_known;
+  if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
+  return dataset_in_passes;
+}
+
 // The unit of work, the global batch in that unit, the data set size D and
 // the FLOPs per unit, with every default that was used stated. Examples are
 // never counted as tokens: a sequence model counts tokens (sequences of the
@@ -45,118 +182,10 @@ std::string Grouped(double v) {
 void ResolveWork(const Workload& w, Job& job) {
   const bool epochs_given = w.epochs > 0;
   const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
-  const TransformerShape& shape = w.transformer_shape;
   job.batch_given = w.global_batch_size > 0;
-  const double batch = static_cast<double>(w.global_batch_size);
-  bool dataset_in_passes = false;  // D counts epochs of a data set
-  if (job.classical) {
-    job.unit = "bytes";
-    double bytes = w.dataset_gib * kGiB;
-    if (bytes <= 0 && w.dataset_examples > 0) {
-      bytes = w.dataset_examples * kDefaults.classical_bytes_per_example.value;
-      job.assumptions.push_back(absl::StrCat(
-          "Dataset size in bytes not given: 1 KB per example assumed (",
-          kDefaults.classical_bytes_per_example.source, ")."));
-    }
-    job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
-    if (bytes > 0) {
-      job.has_dataset = true;
-      job.tokens = bytes * epochs;
-      dataset_in_passes = true;
-      job.training_flops = job.tokens * job.flops_per_unit;
-      job.assumptions.push_back(absl::StrFormat(
-          "Classical ML work modelled as %.0f FLOP per byte of training data "
-          "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
-          job.flops_per_unit, absl::StrFormat("%g", epochs),
-          kDefaults.classical_flops_per_byte.source));
-    }
-    // Classical training has no step: a nominal one of a default batch of
-    // examples keeps the internal throughput (bytes/s) in one unit; none of
-    // it reaches the response (no step time or tokens/s for classical ML).
-    job.tokens_per_step = kDefaults.batch_examples.value *
-                          kDefaults.classical_bytes_per_example.value;
-    job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
-  } else {
-    job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
-                         shape.hidden_size > 0 ||
-                         w.model_kind == ModelKind::kDenseTransformer ||
-                         w.dataset_tokens > 0;
-    if (job.sequence_model) {
-      job.unit = "tokens";
-      int seq = shape.sequence_length;
-      if (seq <= 0) {
-        seq = static_cast<int>(kDefaults.sequence_length.value);
-        job.assumptions.push_back(absl::StrCat(
-            "No sequence length given for a sequence model: ", Grouped(seq),
-            " tokens per sequence assumed (", kDefaults.sequence_length.source,
-            ")."));
-        // The activation model reads the shape's sequence length.
-        if (shape.layers > 0) job.workload.transformer_shape.sequence_length = seq;
-      }
-      job.sequence_length = seq;
-      if (job.batch_given) {
-        job.tokens_per_step = batch * seq;
-        job.batch_sequences = batch;
-      } else {
-        job.tokens_per_step = kDefaults.batch_tokens.value;
-        job.batch_sequences = std::max(1.0, std::floor(job.tokens_per_step / seq));
-        job.assumptions.push_back(absl::StrCat(
-            "No global batch given: ", Grouped(job.tokens_per_step),
-            " tokens per step assumed (", Grouped(job.batch_sequences),
-            " sequences of ", Grouped(seq), " tokens; ",
-            kDefaults.batch_tokens.source,
-            "). A configuration with more data-parallel ranks than that is "
-            "kept, with a warning that it needs a larger batch."));
-      }
-      if (w.dataset_tokens > 0) {
-        job.tokens = w.dataset_tokens * epochs;
-        dataset_in_passes = true;
-      } else if (w.steps > 0 && job.batch_given) {
-        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
-      } else if (w.dataset_examples > 0) {
-        job.tokens = w.dataset_examples * epochs * seq;
-        dataset_in_passes = true;
-      }
-    } else {
-      job.unit = "examples";
-      if (job.batch_given) {
-        job.tokens_per_step = batch;
-      } else {
-        job.tokens_per_step = kDefaults.batch_examples.value;
-        job.assumptions.push_back(absl::StrCat(
-            "No global batch given: ", Grouped(job.tokens_per_step),
-            " examples per step assumed (", kDefaults.batch_examples.source,
-            ")."));
-      }
-      job.batch_sequences = job.tokens_per_step;
-      if (w.dataset_examples > 0) {
-        job.tokens = w.dataset_examples * epochs;
-        dataset_in_passes = true;
-      } else if (w.steps > 0 && job.batch_given) {
-        job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
-      }
-    }
-    // 6·P per unit (8·P with full recompute asked): kDefaults'
-    // training_flops_per_param, applied by TrainingFlops.
-    job.flops_per_unit = TrainingFlops(job.params, 1.0, w.recompute);
-    if (job.method == TrainingMethod::kLora ||
-        job.method == TrainingMethod::kQlora) {
-      // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
-      job.flops_per_unit *= 4.0 / 6.0;
-      job.assumptions.push_back(
-          "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
-          "base).");
-    }
-    if (!job.sequence_model && job.model_size_known) {
-      job.assumptions.push_back(absl::StrCat(
-          "Not a sequence model (no transformer shape, sequence length or "
-          "dataset in tokens): work counted in examples at 6·P training "
-          "FLOPs per example (", kDefaults.training_flops_per_param.source,
-          ")."));
-    }
-    job.has_dataset = job.tokens > 0 && job.model_size_known;
-    if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
-  }
+  const bool dataset_in_passes = job.classical
+                                     ? ResolveClassicalWork(w, epochs, job)
+                                     : ResolveDeepLearningWork(w, epochs, job);
   if (job.has_dataset && dataset_in_passes && !epochs_given) {
     job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
                                            kDefaults.epochs.source, ")."));
@@ -243,10 +272,11 @@ CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
   return hw;
 }
 
-Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
-            const Constraints& k, const CurrentSetup& cur,
-            const std::string& as_of) {
-  Job job;
+namespace {
+
+// The request as given, and the defaults for what it left out.
+void ResolveChoices(const Workload& w, const Goal& g, const Constraints& k,
+                    const CurrentSetup& cur, Job& job) {
   job.workload = w;
   job.goal = g;
   job.constraints = k;
@@ -273,7 +303,11 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   job.on_device = w.deployment_target == DeploymentTarget::kOnDeviceInference;
   job.nccl_framework = w.framework == Framework::kPytorch ||
                        w.framework == Framework::kTensorflow;
+}
 
+// Parameter count (given or from the transformer shape) and whether the
+// embedding tables dominate the model.
+void ResolveModelSize(const Workload& w, Job& job) {
   job.params = w.parameter_count;
   if (job.params <= 0) job.params = TransformerParamsFromShape(w.transformer_shape);
   job.model_size_known = job.params > 0;
@@ -287,9 +321,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   job.sparsecore_ranking =
       job.embedding_dominated && (w.framework == Framework::kJax ||
                                   w.framework == Framework::kTensorflow);
+}
 
-  ResolveWork(w, job);
-  StateEnumDefaults(w, g, job);
+// Without a dataset size there is no deadline check, only cost per unit.
+void WarnIfNoDataset(Job& job) {
   if (!job.has_dataset && !job.on_device) {
     job.warnings.push_back(
         {ReasonCode::kNoDatasetSize,
@@ -300,7 +335,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
                "per unit of work at the smallest shape that holds the "
                "stated memory; no deadline check."});
   }
+}
 
+// The deadline given, none for MIN_TIME, else MIN_COST's assumed one.
+void ResolveDeadline(const Goal& g, Job& job) {
   job.deadline_given = g.deadline_hours > 0;
   if (job.deadline_given) {
     job.deadline_hours = g.deadline_hours;
@@ -316,7 +354,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
           "kept, ranked after those that meet it."));
     }
   }
+}
 
+// The date the plan is for, and a warning when the catalog is older.
+void ResolveAsOf(const Catalog& catalog, const std::string& as_of, Job& job) {
   job.as_of = as_of.empty() ? catalog.data_date : as_of;
   job.as_of_days = ParseDate(job.as_of).value_or(0);
   const auto data_days = ParseDate(catalog.data_date);
@@ -328,22 +369,27 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
                       job.as_of_days - *data_days, " days before ", job.as_of,
                       "; prices and availability may have changed.")});
   }
+}
 
-  // Current hardware: machine type, accelerator or series, legacy included.
-  if (!cur.hardware.empty()) {
-    const CurrentHardware hw = ResolveCurrentHardware(catalog, cur.hardware);
-    job.current_machine = hw.machine;
-    job.current_accelerator = hw.accelerator;
-    job.current_series = hw.series;
-    if (!hw.known()) {
-      job.warnings.push_back(
-          {ReasonCode::kAssumption,
-           absl::StrCat("Current hardware \"", cur.hardware,
-                        "\" is not in the catalog; savings are not computed.")});
-    }
+// Current hardware: machine type, accelerator or series, legacy included.
+void ResolveCurrentMachine(const Catalog& catalog, const CurrentSetup& cur,
+                           Job& job) {
+  if (cur.hardware.empty()) return;
+  const CurrentHardware hw = ResolveCurrentHardware(catalog, cur.hardware);
+  job.current_machine = hw.machine;
+  job.current_accelerator = hw.accelerator;
+  job.current_series = hw.series;
+  if (!hw.known()) {
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrCat("Current hardware \"", cur.hardware,
+                      "\" is not in the catalog; savings are not computed.")});
   }
-  // Multislice facts of the current setup (SPEC §4: identical multi-host
-  // slices, DCN degrees multiplying to the slice count).
+}
+
+// Multislice facts of the current setup (SPEC §4: identical multi-host
+// slices, DCN degrees multiplying to the slice count).
+void ResolveCurrentSlices(const CurrentSetup& cur, Job& job) {
   job.current_slices = cur.slice_count > 0
                            ? cur.slice_count
                            : static_cast<int>(cur.slice_topologies.size());
@@ -367,6 +413,11 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
           {ReasonCode::kNotApplicable, absl::StrCat("Current mesh: ", *why)});
     }
   }
+}
+
+// The current device count: a TPU topology's chips times its slices, else
+// accelerators per node times nodes.
+void ResolveCurrentDevices(const CurrentSetup& cur, Job& job) {
   int per_node = cur.accelerator_count;
   if (per_node <= 0 && job.current_machine) {
     per_node = std::max(1, job.current_machine->accelerator_count);
@@ -377,6 +428,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   } else if (per_node > 0) {
     job.current_devices = per_node * std::max(1, cur.node_count);
   }
+}
+
+// Reads job.workload, which ResolveWork may have given a sequence length.
+void PrepareJobMemoryModel(Job& job) {
   MemoryModelInput mem;
   mem.params = job.params;
   mem.method = job.method;
@@ -388,9 +443,27 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
   mem.lora_rank = job.workload.lora_rank;
   job.memory_model = PrepareMemoryModel(mem);
-  return job;
 }
 
+}  // namespace
+
+Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
+            const Constraints& k, const CurrentSetup& cur,
+            const std::string& as_of) {
+  Job job;
+  ResolveChoices(w, g, k, cur, job);
+  ResolveModelSize(w, job);
+  ResolveWork(w, job);
+  StateEnumDefaults(w, g, job);
+  WarnIfNoDataset(job);
+  ResolveDeadline(g, job);
+  ResolveAsOf(catalog, as_of, job);
+  ResolveCurrentMachine(catalog, cur, job);
+  ResolveCurrentSlices(cur, job);
+  ResolveCurrentDevices(cur, job);
+  PrepareJobMemoryModel(job);
+  return job;
+}
 
 double JobBytesPerReplica(const Job& job, int replicas) {
   if (!job.model_size_known || job.classical ||

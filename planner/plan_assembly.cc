@@ -175,107 +175,107 @@ std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c) {
               : "")};
 }
 
-Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
-              bool with_job_spec) {
-  Plan p;
-  const Family& f = *cand.family;
-  p.hardware = MakeHardware(cand);
-  {
-    // Where the plan runs follows the catalog's offerings (job_spec.h), so
-    // the plan's run_platform and its job specs always agree.
-    RunPlatformInput where;
-    where.requested = job.constraints.run_platform;
-    where.platform = f.platform;
-    where.machine_type = p.hardware.machine_type;
-    if (f.platform == Platform::kTpu && f.accelerator) {
-      where.offerings = &f.accelerator->offerings;
-    } else if (cand.config && cand.config->shape && cand.config->shape->machine) {
-      where.offerings = &cand.config->shape->machine->offerings;
-    }
-    where.provisioning = p.hardware.provisioning;
-    where.slices = std::max(1, p.hardware.slices);
-    where.vms_per_slice = std::max(1, p.hardware.hosts / where.slices);
-    const RunPlatformChoice choice = ChooseRunPlatform(where);
-    p.hardware.run_platform = choice.run_platform;
-    if (!choice.reason.empty()) {
-      p.reasons.push_back({ReasonCode::kNotOfferedOnPlatform, choice.reason});
-    }
-  }
-  if (!cand.config) return p;
-  const Config& c = *cand.config;
+namespace {
 
-  // Distribution.
-  Distribution& d = p.distribution;
-  d.strategy = c.strategy;
-  {
-    // Degrees multiply to the device count: data x fsdp x tensor x pipeline.
-    const int tp = std::max(1, c.layout.tensor);
-    const int pp = std::max(1, c.layout.pipeline);
-    const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
-    d.data_parallelism = std::max(1, c.devices / (fsdp * tp * pp));
-    d.fsdp_parallelism = c.layout.zero_stage == 3 ? fsdp : 0;
+// Where the plan runs follows the catalog's offerings (job_spec.h), so the
+// plan's run_platform and its job specs always agree.
+void ChooseWhereToRun(const Job& job, const Candidate& cand, Plan& p) {
+  const Family& f = *cand.family;
+  RunPlatformInput where;
+  where.requested = job.constraints.run_platform;
+  where.platform = f.platform;
+  where.machine_type = p.hardware.machine_type;
+  if (f.platform == Platform::kTpu && f.accelerator) {
+    where.offerings = &f.accelerator->offerings;
+  } else if (cand.config && cand.config->shape && cand.config->shape->machine) {
+    where.offerings = &cand.config->shape->machine->offerings;
   }
+  where.provisioning = p.hardware.provisioning;
+  where.slices = std::max(1, p.hardware.slices);
+  where.vms_per_slice = std::max(1, p.hardware.hosts / where.slices);
+  const RunPlatformChoice choice = ChooseRunPlatform(where);
+  p.hardware.run_platform = choice.run_platform;
+  if (!choice.reason.empty()) {
+    p.reasons.push_back({ReasonCode::kNotOfferedOnPlatform, choice.reason});
+  }
+}
+
+// Degrees multiply to the device count: data x fsdp x tensor x pipeline.
+void SetDegrees(const Config& c, Distribution& d) {
+  const int tp = std::max(1, c.layout.tensor);
+  const int pp = std::max(1, c.layout.pipeline);
+  const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
+  d.data_parallelism = std::max(1, c.devices / (fsdp * tp * pp));
+  d.fsdp_parallelism = c.layout.zero_stage == 3 ? fsdp : 0;
   d.zero_stage = c.layout.zero_stage;
   d.tensor_parallelism = std::max(1, c.layout.tensor);
   d.pipeline_parallelism = std::max(1, c.layout.pipeline);
-  if (c.slices > 1) {
-    MultisliceMesh mesh;
-    const int per_slice = c.devices / c.slices;
-    if (c.layout.zero_stage == 3 || job.workload.per_device_memory_gib > 0) {
-      mesh.ici_fsdp_parallelism = per_slice / std::max(1, c.layout.tensor);
-      mesh.ici_data_parallelism = 1;
-    } else {
-      mesh.ici_data_parallelism = per_slice / std::max(1, c.layout.tensor);
-      mesh.ici_fsdp_parallelism = 1;
-    }
-    mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
-    mesh.dcn_data_parallelism = c.slices;
-    mesh.dcn_fsdp_parallelism = 1;
-    mesh.dcn_tensor_parallelism = 1;
-    mesh.dcn_pipeline_parallelism = 1;
-    d.multislice = mesh;
-    const bool sharded = mesh.ici_fsdp_parallelism > 1;
-    const bool tensor = mesh.ici_tensor_parallelism > 1;
-    d.notes = absl::StrFormat(
-        "%d identical %s slices: %s inside each slice over ICI, data "
-        "parallel across slices over DCN (dcn_data_parallelism = %d).",
-        c.slices, c.shape->topology ? c.shape->topology->topology : "",
-        sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
-                : (tensor ? "data + tensor parallel" : "data parallel"),
-        c.slices);
+}
+
+// The MaxText-style mesh of a configuration over slices: sharded or
+// replicated inside each slice over ICI, data parallel across them over DCN.
+void SetMultisliceMesh(const Job& job, const Config& c, Distribution& d) {
+  MultisliceMesh mesh;
+  const int per_slice = c.devices / c.slices;
+  if (c.layout.zero_stage == 3 || job.workload.per_device_memory_gib > 0) {
+    mesh.ici_fsdp_parallelism = per_slice / std::max(1, c.layout.tensor);
+    mesh.ici_data_parallelism = 1;
+  } else {
+    mesh.ici_data_parallelism = per_slice / std::max(1, c.layout.tensor);
+    mesh.ici_fsdp_parallelism = 1;
   }
-  const bool horovod = job.constraints.framework_agnostic_distribution &&
-                       f.platform != Platform::kTpu;
-  if (horovod) {
-    d.horovod = true;
-    d.strategy = Strategy::kHorovod;
-  }
-  // Reduction Server: multi-host GPU data parallel with NCCL on Vertex.
-  const bool vertex = p.hardware.run_platform == RunPlatform::kVertexTraining;
+  mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
+  mesh.dcn_data_parallelism = c.slices;
+  mesh.dcn_fsdp_parallelism = 1;
+  mesh.dcn_tensor_parallelism = 1;
+  mesh.dcn_pipeline_parallelism = 1;
+  d.multislice = mesh;
+  const bool sharded = mesh.ici_fsdp_parallelism > 1;
+  const bool tensor = mesh.ici_tensor_parallelism > 1;
+  d.notes = absl::StrFormat(
+      "%d identical %s slices: %s inside each slice over ICI, data "
+      "parallel across slices over DCN (dcn_data_parallelism = %d).",
+      c.slices, c.shape->topology ? c.shape->topology->topology : "",
+      sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
+              : (tensor ? "data + tensor parallel" : "data parallel"),
+      c.slices);
+}
+
+// Reduction Server: multi-host GPU data parallel with NCCL on Vertex, when
+// the gradient sync costs enough of the step to be worth reducer VMs.
+std::optional<ReductionServerPool> ReductionServerFor(
+    const Catalog& catalog, const Job& job, const Family& f, const Config& c,
+    RunPlatform run_platform) {
+  const bool vertex = run_platform == RunPlatform::kVertexTraining;
   const bool sync_bound =
       std::find(job.current.symptoms.begin(), job.current.symptoms.end(),
                 Symptom::kGradientSyncBound) != job.current.symptoms.end();
-  if (f.platform == Platform::kGpu && c.hosts > 1 && c.layout.zero_stage == 0 &&
-      job.nccl_framework && vertex &&
-      (sync_bound || c.step.communication_fraction >= 0.1)) {
-    auto img = catalog.service_facts.find("reduction_server_image");
-    auto mt = catalog.service_facts.find("reduction_server_machine_type");
-    if (img != catalog.service_facts.end() && mt != catalog.service_facts.end()) {
-      const MachineType* reducer = catalog.FindMachineType(mt->second.first);
-      const double reducer_gbps =
-          reducer && reducer->network_bits_per_s ? *reducer->network_bits_per_s / 1e9 : 32;
-      const double worker_gbps =
-          c.shape->machine->network_bits_per_s.value_or(0) / 1e9 * c.hosts;
-      ReductionServerPool rs;
-      rs.machine_type = mt->second.first;
-      rs.image_uri = img->second.first;
-      rs.worker_bandwidth_gbps = worker_gbps;
-      rs.replica_count = std::max(1, static_cast<int>(std::ceil(worker_gbps / reducer_gbps)));
-      rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
-      d.reduction_server = rs;
-    }
+  if (!(f.platform == Platform::kGpu && c.hosts > 1 && c.layout.zero_stage == 0 &&
+        job.nccl_framework && vertex &&
+        (sync_bound || c.step.communication_fraction >= 0.1))) {
+    return std::nullopt;
   }
-  d.framework_api = FrameworkApi(job, f, c, horovod);
+  auto img = catalog.service_facts.find("reduction_server_image");
+  auto mt = catalog.service_facts.find("reduction_server_machine_type");
+  if (img == catalog.service_facts.end() || mt == catalog.service_facts.end()) {
+    return std::nullopt;
+  }
+  const MachineType* reducer = catalog.FindMachineType(mt->second.first);
+  const double reducer_gbps =
+      reducer && reducer->network_bits_per_s ? *reducer->network_bits_per_s / 1e9 : 32;
+  const double worker_gbps =
+      c.shape->machine->network_bits_per_s.value_or(0) / 1e9 * c.hosts;
+  ReductionServerPool rs;
+  rs.machine_type = mt->second.first;
+  rs.image_uri = img->second.first;
+  rs.worker_bandwidth_gbps = worker_gbps;
+  rs.replica_count = std::max(1, static_cast<int>(std::ceil(worker_gbps / reducer_gbps)));
+  rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
+  return rs;
+}
+
+// Notes for what the configuration changed to fit or to keep the batch.
+void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
   if (c.recompute == Recompute::kFull && job.workload.recompute != Recompute::kFull) {
     absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
                     "Full activation recompute (8·P·D compute) to fit memory.");
@@ -295,9 +295,31 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
                                     "ZeRO-1 data parallel over the rest.",
                                     c.layout.tensor, c.layout.pipeline));
   }
+}
 
-  // Estimates.
-  Estimates& e = p.estimates;
+// Reads p.hardware.run_platform, so runs after ChooseWhereToRun.
+void FillDistribution(const Catalog& catalog, const Job& job,
+                      const Family& f, const Config& c, Plan& p) {
+  Distribution& d = p.distribution;
+  d.strategy = c.strategy;
+  SetDegrees(c, d);
+  if (c.slices > 1) SetMultisliceMesh(job, c, d);
+  const bool horovod = job.constraints.framework_agnostic_distribution &&
+                       f.platform != Platform::kTpu;
+  if (horovod) {
+    d.horovod = true;
+    d.strategy = Strategy::kHorovod;
+  }
+  if (auto rs = ReductionServerFor(catalog, job, f, c, p.hardware.run_platform)) {
+    d.reduction_server = *rs;
+  }
+  d.framework_api = FrameworkApi(job, f, c, horovod);
+  AppendLayoutNotes(job, c, d);
+}
+
+bool FinitePositive(double v) { return v > 0 && std::isfinite(v); }
+
+void FillMemoryEstimate(const Job& job, const Config& c, Estimates& e) {
   MemoryBreakdown& m = e.memory_per_device;
   e.memory_known = c.required_bytes > 0 && std::isfinite(c.required_bytes);
   // The parts are modelled only when the planner sized the model itself
@@ -314,13 +336,17 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   m.usable_gib = Gib(c.usable_bytes);
   m.device_memory_gib = Gib(c.usable_bytes / (1 - kHeadroom));
   m.headroom_fraction = kHeadroom;
-  auto finite_positive = [](double v) { return v > 0 && std::isfinite(v); };
-  e.flops_known = job.has_dataset && finite_positive(job.training_flops);
+}
+
+// Each figure comes with a *_known flag: a zero or infinite number means
+// "not computed", never a real zero.
+void FillTimeAndCostEstimates(const Job& job, const Config& c, Estimates& e) {
+  e.flops_known = job.has_dataset && FinitePositive(job.training_flops);
   e.training_flops = job.training_flops;
   // Classical ML has no training step (its time comes from its FLOPs).
-  e.step_known = !job.classical && finite_positive(c.step.step_seconds_expected);
+  e.step_known = !job.classical && FinitePositive(c.step.step_seconds_expected);
   e.step_time_seconds = c.step.step_seconds_expected;
-  e.hours_known = job.has_dataset && finite_positive(c.hours.expected) &&
+  e.hours_known = job.has_dataset && FinitePositive(c.hours.expected) &&
                   std::isfinite(c.hours.high);
   e.total_hours = c.hours;
   e.hourly_usd = c.hourly;
@@ -342,34 +368,56 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   e.price_date = c.shape->price_date;
   e.price_region = c.shape->price_region;
   e.price_known = c.price_known;
-  e.mfu_known = finite_positive(c.peak_flops) && c.mfu.high > 0;
+  e.mfu_known = FinitePositive(c.peak_flops) && c.mfu.high > 0;
   e.mfu_low = c.mfu.low;
   e.mfu_high = c.mfu.high;
   e.communication_fraction = c.step.communication_fraction;
   e.peak_tflops_per_device = c.peak_flops / 1e12;
   // tokens_per_second counts tokens: only a sequence model has them.
   e.throughput_known = e.step_known && job.sequence_model &&
-                       finite_positive(c.tokens_per_second);
+                       FinitePositive(c.tokens_per_second);
   e.tokens_per_second = c.tokens_per_second;
   if (e.throughput_known && c.price_known) {
     e.cost_per_million_tokens_usd = c.hourly / (c.tokens_per_second * 3600) * 1e6;
   }
+}
+
+// The Vertex AI and GKE specs, with the accelerator labels the catalog
+// gives for each.
+JobSpec MakeJobSpec(const Job& job, const Family& f, const Plan& p) {
+  JobSpecInput in;
+  in.hardware = p.hardware;
+  in.distribution = p.distribution;
+  in.is_tpu = f.platform == Platform::kTpu;
+  in.framework = job.framework;
+  if (f.accelerator) {
+    auto v = f.accelerator->labels.find("VERTEX_ACCELERATOR_TYPE");
+    if (v != f.accelerator->labels.end()) in.vertex_accelerator_type = v->second;
+    auto g = f.accelerator->labels.find(in.is_tpu ? "GKE_TPU_ACCELERATOR"
+                                                  : "GKE_ACCELERATOR");
+    if (g != f.accelerator->labels.end()) in.gke_accelerator_label = g->second;
+  }
+  return BuildJobSpec(in);
+}
+
+}  // namespace
+
+Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
+              bool with_job_spec) {
+  Plan p;
+  const Family& f = *cand.family;
+  p.hardware = MakeHardware(cand);
+  ChooseWhereToRun(job, cand, p);
+  if (!cand.config) return p;
+  const Config& c = *cand.config;
+
+  FillDistribution(catalog, job, f, c, p);
+  FillMemoryEstimate(job, c, p.estimates);
+  FillTimeAndCostEstimates(job, c, p.estimates);
   if (auto why = ImplausibleEstimate(job, c)) p.reasons.push_back(*why);
 
   if (with_job_spec && f.platform != Platform::kEdge) {
-    JobSpecInput in;
-    in.hardware = p.hardware;
-    in.distribution = d;
-    in.is_tpu = f.platform == Platform::kTpu;
-    in.framework = job.framework;
-    if (f.accelerator) {
-      auto v = f.accelerator->labels.find("VERTEX_ACCELERATOR_TYPE");
-      if (v != f.accelerator->labels.end()) in.vertex_accelerator_type = v->second;
-      auto g = f.accelerator->labels.find(in.is_tpu ? "GKE_TPU_ACCELERATOR"
-                                                    : "GKE_ACCELERATOR");
-      if (g != f.accelerator->labels.end()) in.gke_accelerator_label = g->second;
-    }
-    p.job_spec = BuildJobSpec(in);
+    p.job_spec = MakeJobSpec(job, f, p);
   }
   return p;
 }

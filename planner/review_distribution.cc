@@ -41,40 +41,41 @@ std::optional<Candidate> CurrentSlicesPoint(const ReviewContext& ctx,
   return c;
 }
 
-// SPEC §4's Multislice rules for a distribution over slices. Returns false
-// when the proposal is not a Multislice one (nothing judged).
-bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
-                     Judged& j) {
-  const Job& job = ctx.job;
-  int slices = d.slices > 0 ? d.slices : job.current_slices;
-  if (d.mesh) {
-    const MultisliceMesh& m = *d.mesh;
-    if (auto why = DcnProductMismatch(m, slices)) {
-      j.Reject(ReasonCode::kNotApplicable, *why);
+// A mesh's DCN degrees must multiply to the slices and its ICI axes to the
+// chips per slice. Fills in the slice count from the DCN degrees when the
+// proposal gives none. Returns true when the mesh is rejected.
+bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
+                   Judged& j) {
+  if (auto why = DcnProductMismatch(m, slices)) {
+    j.Reject(ReasonCode::kNotApplicable, *why);
+    return true;
+  }
+  if (slices <= 0) {
+    slices = std::max(1, m.dcn_data_parallelism) *
+             std::max(1, m.dcn_fsdp_parallelism) *
+             std::max(1, m.dcn_tensor_parallelism) *
+             std::max(1, m.dcn_pipeline_parallelism);
+  }
+  if (!job.current.tpu_topology.empty()) {
+    const int ici = std::max(1, m.ici_data_parallelism) *
+                    std::max(1, m.ici_fsdp_parallelism) *
+                    std::max(1, m.ici_tensor_parallelism);
+    const int chips = TopologyChips(job.current.tpu_topology);
+    if (ici != chips && (m.ici_data_parallelism > 0 ||
+                         m.ici_fsdp_parallelism > 0 ||
+                         m.ici_tensor_parallelism > 0)) {
+      j.Reject(ReasonCode::kNotApplicable,
+               absl::StrFormat("The product of the ici_* axes (%d) must "
+                               "equal the chips per slice (%d).",
+                               ici, chips));
       return true;
     }
-    if (slices <= 0) {
-      slices = std::max(1, m.dcn_data_parallelism) *
-               std::max(1, m.dcn_fsdp_parallelism) *
-               std::max(1, m.dcn_tensor_parallelism) *
-               std::max(1, m.dcn_pipeline_parallelism);
-    }
-    if (!job.current.tpu_topology.empty()) {
-      const int ici = std::max(1, m.ici_data_parallelism) *
-                      std::max(1, m.ici_fsdp_parallelism) *
-                      std::max(1, m.ici_tensor_parallelism);
-      const int chips = TopologyChips(job.current.tpu_topology);
-      if (ici != chips && (m.ici_data_parallelism > 0 ||
-                           m.ici_fsdp_parallelism > 0 ||
-                           m.ici_tensor_parallelism > 0)) {
-        j.Reject(ReasonCode::kNotApplicable,
-                 absl::StrFormat("The product of the ici_* axes (%d) must "
-                                 "equal the chips per slice (%d).",
-                                 ici, chips));
-        return true;
-      }
-    }
   }
+  return false;
+}
+
+// What crosses DCN: as stated, else the mesh's outermost DCN degree over 1.
+DcnParallelism AcrossSlices(const DistributionProposal& d) {
   DcnParallelism across = d.across_slices;
   if (across == DcnParallelism::kUnspecified && d.mesh) {
     if (d.mesh->dcn_tensor_parallelism > 1) across = DcnParallelism::kTensor;
@@ -82,6 +83,112 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
     else if (d.mesh->dcn_fsdp_parallelism > 1) across = DcnParallelism::kFsdp;
     else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
   }
+  return across;
+}
+
+// The current TPU accelerator, if the current hardware is one.
+const catalog::Accelerator* CurrentTpu(const Job& job) {
+  return job.current_accelerator &&
+                 job.current_accelerator->platform == catalog::Platform::kTpu
+             ? job.current_accelerator
+             : nullptr;
+}
+
+// DCN and ICI bandwidth for the numbers in the reasons, in GB/s per chip:
+// the current TPU's, else the first TPU family's with a DCN figure.
+struct SliceLinks {
+  double dcn_gbs = 0;
+  double ici_gbs = 0;
+};
+
+SliceLinks SliceLinksFor(const Index& index, const catalog::Accelerator* tpu) {
+  SliceLinks links;
+  for (const Family& f : index.families) {
+    if (f.platform != Platform::kTpu) continue;
+    if (tpu != nullptr && f.accelerator != tpu) continue;
+    links.dcn_gbs = f.dcn_bytes_per_s_per_chip / 1e9;
+    links.ici_gbs = f.ici_bytes_per_s / 1e9;
+    if (tpu != nullptr || links.dcn_gbs > 0) break;
+  }
+  return links;
+}
+
+// Data parallel across slices replicates the model in each slice: one
+// slice must hold a replica (FSDP inside it, full recompute).
+void JudgeDataAcrossSlices(const ReviewContext& ctx,
+                           const catalog::Accelerator* tpu, int slices,
+                           Judged& j) {
+  const Job& job = ctx.job;
+  const int chips = job.current.tpu_topology.empty()
+                        ? 0
+                        : TopologyChips(job.current.tpu_topology);
+  const double usable =
+      tpu != nullptr && tpu->memory_bytes
+          ? tpu->memory_bytes->value * kUsableFraction
+          : 0;
+  const double need =
+      chips > 0 && job.workload.per_device_memory_gib <= 0
+          ? ReplicaPerSliceBytes(job, chips, std::max(1, slices))
+          : 0;
+  if (need > 0 && usable > 0 && need > usable) {
+    j.Reject(ReasonCode::kHbmTooSmall,
+             absl::StrFormat(
+                 "Data parallelism across slices keeps a whole "
+                 "replica in each %s slice: %.1f GiB per chip even "
+                 "with FSDP over its %d chips and full recompute, "
+                 "over the %.1f GiB usable. Shard across slices "
+                 "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
+                 job.current.tpu_topology, need / kGiB, chips,
+                 usable / kGiB, std::max(1, slices)));
+    return;
+  }
+  j.tier = 1;
+  j.secondary = 0;
+  j.candidate = CurrentSlicesPoint(ctx, slices);
+  j.why.push_back(absl::StrFormat(
+      "Data parallelism across the %d slices: only the gradient "
+      "crosses DCN, once per step (dcn_data_parallelism = %d), while "
+      "FSDP/tensor traffic stays on ICI.", slices, slices));
+}
+
+// Each DCN parallelism judged by what it sends over DCN per step.
+void JudgeAcrossSlices(const ReviewContext& ctx,
+                       const catalog::Accelerator* tpu,
+                       const SliceLinks& links, DcnParallelism across,
+                       int slices, Judged& j) {
+  if (across == DcnParallelism::kTensor) {
+    j.Reject(ReasonCode::kCommunicationBound,
+             absl::StrFormat(
+                 "Tensor parallelism all-reduces activations inside every "
+                 "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s "
+                 "of ICI) it is communication-bound. Keep it inside a "
+                 "slice.", links.dcn_gbs, links.ici_gbs));
+  } else if (across == DcnParallelism::kPipeline) {
+    j.Add(ReasonCode::kSlower,
+          "Pipeline stages over DCN work but add pipeline bubbles; XLA "
+          "already generates and overlaps the DCN collectives, and data "
+          "parallelism across slices is the usual choice.");
+    j.tier = 3;
+  } else if (across == DcnParallelism::kFsdp) {
+    j.Add(ReasonCode::kSlower,
+          absl::StrFormat("FSDP across slices re-gathers weights over "
+                          "DCN (%.1f GB/s per chip) every step; data "
+                          "parallelism across slices sends only the "
+                          "gradient once.", links.dcn_gbs));
+    j.tier = 3;
+  } else {
+    JudgeDataAcrossSlices(ctx, tpu, slices, j);
+  }
+}
+
+// SPEC §4's Multislice rules for a distribution over slices. Returns false
+// when the proposal is not a Multislice one (nothing judged).
+bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
+                     Judged& j) {
+  const Job& job = ctx.job;
+  int slices = d.slices > 0 ? d.slices : job.current_slices;
+  if (d.mesh && RejectBadMesh(job, *d.mesh, slices, j)) return true;
+  const DcnParallelism across = AcrossSlices(d);
   if (d.strategy == Strategy::kIndependentModels || across == DcnParallelism::kNone) {
     j.Reject(ReasonCode::kNoSharedModel,
              "Independent models per slice never combine into one trained "
@@ -89,21 +196,11 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
              "parallelism.");
     return true;
   }
-  // DCN and ICI bandwidth for the numbers in the reasons.
-  const catalog::Accelerator* tpu =
-      job.current_accelerator && job.current_accelerator->platform == catalog::Platform::kTpu
-          ? job.current_accelerator
-          : nullptr;
-  double dcn_gbs = 0, ici_gbs = 0;
-  for (const Family& f : ctx.index.families) {
-    if (f.platform != Platform::kTpu) continue;
-    if (tpu != nullptr && f.accelerator != tpu) continue;
-    dcn_gbs = f.dcn_bytes_per_s_per_chip / 1e9;
-    ici_gbs = f.ici_bytes_per_s / 1e9;
-    if (tpu != nullptr || dcn_gbs > 0) break;
-  }
+  const catalog::Accelerator* tpu = CurrentTpu(job);
+  const SliceLinks links = SliceLinksFor(ctx.index, tpu);
   const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
-  if (multislice && job.mixed_current_slices) {
+  if (!multislice) return false;
+  if (job.mixed_current_slices) {
     j.Reject(ReasonCode::kNeedsIdenticalSlices,
              absl::StrCat("Multislice needs identical slices; the current "
                           "ones have different topologies (",
@@ -111,64 +208,8 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
                           ")."));
     return true;
   }
-  if (multislice) {
-    if (across == DcnParallelism::kTensor) {
-      j.Reject(ReasonCode::kCommunicationBound,
-               absl::StrFormat(
-                   "Tensor parallelism all-reduces activations inside every "
-                   "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s "
-                   "of ICI) it is communication-bound. Keep it inside a "
-                   "slice.", dcn_gbs, ici_gbs));
-    } else if (across == DcnParallelism::kPipeline) {
-      j.Add(ReasonCode::kSlower,
-            "Pipeline stages over DCN work but add pipeline bubbles; XLA "
-            "already generates and overlaps the DCN collectives, and data "
-            "parallelism across slices is the usual choice.");
-      j.tier = 3;
-    } else if (across == DcnParallelism::kFsdp) {
-      j.Add(ReasonCode::kSlower,
-            absl::StrFormat("FSDP across slices re-gathers weights over "
-                            "DCN (%.1f GB/s per chip) every step; data "
-                            "parallelism across slices sends only the "
-                            "gradient once.", dcn_gbs));
-      j.tier = 3;
-    } else {
-      // Data parallel across slices replicates the model in each slice:
-      // one slice must hold a replica (FSDP inside it, full recompute).
-      const int chips = job.current.tpu_topology.empty()
-                            ? 0
-                            : TopologyChips(job.current.tpu_topology);
-      const double usable =
-          tpu != nullptr && tpu->memory_bytes
-              ? tpu->memory_bytes->value * kUsableFraction
-              : 0;
-      const double need =
-          chips > 0 && job.workload.per_device_memory_gib <= 0
-              ? ReplicaPerSliceBytes(job, chips, std::max(1, slices))
-              : 0;
-      if (need > 0 && usable > 0 && need > usable) {
-        j.Reject(ReasonCode::kHbmTooSmall,
-                 absl::StrFormat(
-                     "Data parallelism across slices keeps a whole "
-                     "replica in each %s slice: %.1f GiB per chip even "
-                     "with FSDP over its %d chips and full recompute, "
-                     "over the %.1f GiB usable. Shard across slices "
-                     "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
-                     job.current.tpu_topology, need / kGiB, chips,
-                     usable / kGiB, std::max(1, slices)));
-        return true;
-      }
-      j.tier = 1;
-      j.secondary = 0;
-      j.candidate = CurrentSlicesPoint(ctx, slices);
-      j.why.push_back(absl::StrFormat(
-          "Data parallelism across the %d slices: only the gradient "
-          "crosses DCN, once per step (dcn_data_parallelism = %d), while "
-          "FSDP/tensor traffic stays on ICI.", slices, slices));
-    }
-    return true;
-  }
-  return false;
+  JudgeAcrossSlices(ctx, tpu, links, across, slices, j);
+  return true;
 }
 
 bool ModelParallel(Strategy s) {
