@@ -69,6 +69,9 @@ struct Job {
   std::unordered_set<std::string> allowed_series;
   // A provisioning what-if (planner/provisioning.h): no nested what-ifs.
   bool what_if = false;
+  // False for a BASIC PlanTraining: rejections are neither built nor
+  // returned, so the what-if evaluations that explain them are skipped.
+  bool explain_rejections = true;
 };
 
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,

@@ -249,6 +249,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
                               r.current_setup, context.AsOf(r.as_of));
   const bool full = r.view != View::kBasic;
+  job.explain_rejections = full;
   PlanResponse out;
   out.catalog_version = cat.version;
   std::optional<internal::Space> space =

@@ -194,6 +194,7 @@ void DescribeNeededProvisioning(const catalog::Catalog& catalog,
                                 const Job& job, const Family& f,
                                 const Pins& pins, Candidate& cand) {
   if (job.what_if) return;  // one level of what-if, never nested
+  if (!job.explain_rejections) return;  // BASIC view: no rejections
   auto it = std::find(cand.codes.begin(), cand.codes.end(),
                       ReasonCode::kNotAvailableOnDemand);
   if (it == cand.codes.end()) return;
