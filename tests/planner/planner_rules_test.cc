@@ -12,6 +12,7 @@
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/codes.h"
+#include "tests/planner/testing/workloads.h"
 
 namespace accelplan::planner {
 namespace {
@@ -31,37 +32,11 @@ class PlannerRulesTest : public CatalogPlannerTest {
 
 // ------------------------------------------------------------ workloads
 
-TransformerShape Shape(int layers, int hidden, int heads, int seq) {
-  TransformerShape s;
-  s.layers = layers;
-  s.hidden_size = hidden;
-  s.attention_heads = heads;
-  s.sequence_length = seq;
-  s.vocab_size = 50304;
-  return s;
-}
+using testutil::Llm;
+using testutil::Medium;
+using testutil::Shape;
+using testutil::Small;
 
-// A dense decoder pre-training job in JAX, bf16.
-Workload Llm(double params, double tokens, TransformerShape shape) {
-  Workload w;
-  w.framework = Framework::kJax;
-  w.model_kind = ModelKind::kDenseTransformer;
-  w.parameter_count = params;
-  w.transformer_shape = shape;
-  w.dataset_tokens = tokens;
-  w.global_batch_size = 512;
-  w.precision = Precision::kBf16Mixed;
-  w.training_method = TrainingMethod::kPreTraining;
-  // Full recompute keeps activations small: the planner sizes one
-  // micro-batch as the whole per-replica batch (no gradient accumulation).
-  w.recompute = Recompute::kFull;
-  return w;
-}
-
-// 1.3B GPT-style model: fits one 24 GB+ GPU for training.
-Workload Small() { return Llm(1.3e9, 2.6e10, Shape(24, 2048, 16, 2048)); }
-// 7B model.
-Workload Medium() { return Llm(6.7e9, 1.4e11, Shape(32, 4096, 32, 2048)); }
 // 175B model: needs many hosts.
 Workload Huge() { return Llm(1.75e11, 3.0e11, Shape(96, 12288, 96, 2048)); }
 

@@ -12,6 +12,7 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/testing/codes.h"
+#include "tests/planner/testing/workloads.h"
 #include "tests/planner/testing/synthetic_catalog.h"
 
 namespace accelplan::planner {
@@ -98,34 +99,11 @@ class SyntheticRulesTest : public ::testing::Test {
 
 // ------------------------------------------------------------ workloads
 
-TransformerShape Shape(int layers, int hidden, int heads, int seq) {
-  TransformerShape s;
-  s.layers = layers;
-  s.hidden_size = hidden;
-  s.attention_heads = heads;
-  s.sequence_length = seq;
-  s.vocab_size = 50304;
-  return s;
-}
+using testutil::Llm;
+using testutil::Medium;
+using testutil::Shape;
+using testutil::Small;
 
-// A dense decoder pre-training job in JAX, bf16, full recompute (as
-// planner_rules_test.cc builds them).
-Workload Llm(double params, double tokens, TransformerShape shape) {
-  Workload w;
-  w.framework = Framework::kJax;
-  w.model_kind = ModelKind::kDenseTransformer;
-  w.parameter_count = params;
-  w.transformer_shape = shape;
-  w.dataset_tokens = tokens;
-  w.global_batch_size = 512;
-  w.precision = Precision::kBf16Mixed;
-  w.training_method = TrainingMethod::kPreTraining;
-  w.recompute = Recompute::kFull;
-  return w;
-}
-
-Workload Small() { return Llm(1.3e9, 2.6e10, Shape(24, 2048, 16, 2048)); }
-Workload Medium() { return Llm(6.7e9, 1.4e11, Shape(32, 4096, 32, 2048)); }
 // 70B: ~1.1 TB of weights, gradients and Adam state, more than one VM of
 // any synthetic family holds.
 Workload Large() { return Llm(7e10, 2e11, Shape(80, 8192, 64, 2048)); }
