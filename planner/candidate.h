@@ -99,6 +99,11 @@ struct Candidate {
   // The most devices the policy's search caps allow this family (0: no
   // multi-unit search); a selected point there says so (planner/policy.h).
   int search_cap_devices = 0;
+  // What count refinement needs once the space's normalisation is known
+  // (planner/count_refinement.h): the policy's multi-unit sequences (shape,
+  // most units) and the layout a proposal pins.
+  std::vector<std::pair<const Shape*, int>> sequences;
+  Strategy pinned_strategy = Strategy::kUnspecified;
   bool eos_soon = false;
   bool on_workload_list = false;
   bool price_unknown = false;

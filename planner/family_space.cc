@@ -264,6 +264,10 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   }
   if (rejected_already) return cand;
   KeepFeasible(job, std::move(fit.points), cand);
+  for (const SizeOption& s : sizes.sequences) {
+    cand.sequences.push_back({s.shape, s.units});
+  }
+  cand.pinned_strategy = pins.strategy;
   if (cand.viable() && f.preview) {
     cand.notes.push_back({ReasonCode::kPreviewHardware,
                           absl::StrCat(f.name, " is in preview.")});

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/count_refinement.h"
 #include "planner/engine_common.h"
 #include "planner/provisioning.h"
 
@@ -177,6 +178,10 @@ bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b) {
 }
 
 Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
+  // Counts between grid points are refined where the space's scorer points,
+  // then the normalisation is taken over every point found.
+  const Norm grid_norm = NormOver(job, cands);
+  for (Candidate& c : cands) RefineCounts(job, grid_norm, c);
   const Norm norm = NormOver(job, cands);
   std::vector<Candidate*> all;
   all.reserve(cands.size());

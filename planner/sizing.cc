@@ -68,7 +68,10 @@ class SizeCollector {
       allowed = std::min(allowed, k.max_accelerators / std::max(1, s->devices));
       if (allowed < max_units) out_.excluded_max.push_back({s, max_units});
     }
-    if (allowed >= 2) sequences_.push_back({s, allowed});
+    if (allowed >= 2) {
+      sequences_.push_back({s, allowed});
+      out_.sequences.push_back({s, allowed});
+    }
   }
 
   // Unit counts of each sequence: every count up to the policy's dense

@@ -22,6 +22,10 @@ struct SizeSearch {
   // Sizes the request's constraints excluded, to explain a rejection.
   std::vector<SizeOption> excluded_host;
   std::vector<SizeOption> excluded_max;
+  // The policy's multi-unit sequences (shape, most units): their counts
+  // past the dense range are searched on a grid, refined around the best
+  // grid point (planner/count_refinement.h).
+  std::vector<SizeOption> sequences;
   // The most devices the policy's caps let this family be searched at (0:
   // no multi-unit search); a selected point there says so.
   int policy_cap_devices = 0;

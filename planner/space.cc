@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "planner/count_refinement.h"
+
 #include "planner/legacy.h"
 
 namespace accelplan::planner::internal {
@@ -77,6 +79,7 @@ Candidate EvaluateInSpace(const catalog::Catalog& catalog, const Job& job,
                           const Space& space, const Family& family,
                           const Pins& pins, bool compare_families) {
   Candidate c = EvaluateFamily(catalog, job, family, pins);
+  RefineCounts(job, space.norm, c);
   SelectPoint(job, space.norm, c);
   if (compare_families) ApplyRelativeRules(job, space.candidates, {&c});
   if (c.viable() && c.config) {

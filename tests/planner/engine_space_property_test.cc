@@ -109,38 +109,30 @@ bool NearRel(double a, double b) {
   return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
 }
 
-// The same point: shape, count, layout and numbers.
-void ExpectSamePoint(const Config& engine, const Config& brute,
-                     const std::string& what) {
-  const std::string both =
-      absl::StrCat(what, "\n  engine: ", Describe(engine), "\n  brute:  ",
-                   Describe(brute));
-  EXPECT_EQ(engine.shape, brute.shape) << both;
-  EXPECT_EQ(engine.units, brute.units) << both;
-  EXPECT_EQ(engine.devices, brute.devices) << both;
-  EXPECT_EQ(engine.layout.data, brute.layout.data) << both;
-  EXPECT_EQ(engine.layout.fsdp, brute.layout.fsdp) << both;
-  EXPECT_EQ(engine.layout.zero_stage, brute.layout.zero_stage) << both;
-  EXPECT_EQ(engine.layout.tensor, brute.layout.tensor) << both;
-  EXPECT_EQ(engine.layout.pipeline, brute.layout.pipeline) << both;
-  EXPECT_EQ(engine.strategy, brute.strategy) << both;
-  EXPECT_EQ(engine.recompute, brute.recompute) << both;
-  EXPECT_EQ(engine.accumulation_steps, brute.accumulation_steps) << both;
-  EXPECT_EQ(engine.provisioning, brute.provisioning) << both;
-  EXPECT_TRUE(NearRel(engine.cost.expected, brute.cost.expected)) << both;
-  EXPECT_TRUE(NearRel(engine.hours.expected, brute.hours.expected)) << both;
-  EXPECT_TRUE(NearRel(engine.tokens_per_second, brute.tokens_per_second)) << both;
+// The same point, as a yes/no (the every-count comparison counts misses).
+bool SamePoint(const Config& a, const Config& b) {
+  return a.shape == b.shape && a.units == b.units &&
+         a.layout.data == b.layout.data && a.layout.fsdp == b.layout.fsdp &&
+         a.layout.zero_stage == b.layout.zero_stage &&
+         a.layout.tensor == b.layout.tensor &&
+         a.layout.pipeline == b.layout.pipeline && a.strategy == b.strategy &&
+         a.recompute == b.recompute &&
+         a.accumulation_steps == b.accumulation_steps &&
+         a.provisioning == b.provisioning &&
+         NearRel(a.cost.expected, b.cost.expected) &&
+         NearRel(a.hours.expected, b.hours.expected);
 }
 
-TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOnItsOwnGrid) {
+TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
   const catalog::Catalog& cat = planner_->catalog();
-  int selected = 0, multi_unit = 0, past_dense = 0, goal_rejections = 0;
+  int selected = 0, multi_unit = 0, past_dense = 0, goal_rejections = 0,
+      missed = 0;
   ForEachCase([&](const Case& c) {
     for (const Candidate& e : c.space.candidates) {
       const std::string what = absl::StrCat(c.what, "\n  family ", e.family->name);
       const BruteForceResult b =
-          BruteForce(cat, c.job, *e.family, c.space.norm, Counts::kEngineGrid);
-      const BruteSelection& g = b.engine_grid;
+          BruteForce(cat, c.job, *e.family, c.space.norm, Counts::kEvery);
+      const BruteSelection& g = b.every_count;
       if (!b.sized) {
         // A hard rule rejects it before sizing, in the engine too.
         EXPECT_FALSE(e.viable()) << what << " is viable; the brute force "
@@ -178,17 +170,34 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOnItsOwnGrid) {
           << what << " engine selected " << Describe(*e.config)
           << "; the brute force finds nothing feasible";
       EXPECT_EQ(e.misses_assumed_deadline, g.misses_assumed_deadline) << what;
-      EXPECT_EQ(static_cast<int>(e.points.size()), g.feasible) << what;
-      ExpectSamePoint(*e.config, *g.best, what);
+      // The engine evaluates the grid and the counts around its best grid
+      // point, never more points than every count gives.
+      EXPECT_LE(static_cast<int>(e.points.size()), g.feasible) << what;
+      // Counts off the grid are searched only around the two best grid
+      // points (planner/count_refinement.h): a rare optimum elsewhere (a
+      // pipeline depth dividing a far count) is missed, and reported.
+      if (!SamePoint(*e.config, *g.best)) {
+        ++missed;
+        std::cout << "[ missed ] " << what << "\n  engine: "
+                  << Describe(*e.config) << "\n  every:  " << Describe(*g.best)
+                  << "\n";
+        EXPECT_FALSE(StrictlyBetter(internal::Score(c.job, c.space.norm, *e.config),
+                                    internal::Score(c.job, c.space.norm, *g.best)))
+            << what << " the engine beats every count?";
+      }
       ++selected;
       multi_unit += e.config->units > 1;
       past_dense += e.config->units > kPolicy.dense_units.value;
     }
   });
-  std::cout << "[ grid ] selected points compared: " << selected
+  std::cout << "[ every count ] selected points compared: " << selected
             << " (multi-unit " << multi_unit << ", past dense_units "
             << past_dense << "); deadline/budget rejections checked: "
             << goal_rejections << "\n";
+  std::cout << "[ every count ] missed: " << missed << " of " << selected
+            << "\n";
+  EXPECT_LE(missed, selected / 100) << "more than 1% of selections miss the "
+                                       "every-count optimum";
   // Guards against a sample that compares little.
   const int jobs = testutil::PropertyJobCount(kJobs);
   EXPECT_GE(selected, 5 * jobs);
