@@ -215,13 +215,11 @@ void AppendMounts(Yaml& y, int indent, const std::vector<Volume>& volumes) {
   }
 }
 
-}  // namespace
-
-std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
-  const std::string rjob = in.is_tpu ? "slice-job" : "workers";
-  const int pods = gke.jobset_replicas * gke.pods_per_job;
-  const GpuDirect gpudirect = GpuDirectFor(in, pods);
-  Yaml y;
+// The manifest down to the pod template: the JobSet's metadata, restarts,
+// headless service, coordinator, and the Indexed Job of `pods_per_job` pods
+// replicated `jobset_replicas` times.
+void AppendJobSetHead(Yaml& y, const JobSpecInput& in, const GkeJobSpec& gke,
+                      const std::string& rjob, int pods, GpuDirect gpudirect) {
   if (gpudirect == GpuDirect::kTcpxo) {
     y.Line(0,
            "# GPUDirect-TCPXO (A3 Mega): https://cloud.google.com/"
@@ -264,28 +262,43 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
   y.Line(10, "completionMode: Indexed");
   y.Line(10, "backoffLimit: 0");
   y.Line(10, "template:");
-  if (gpudirect != GpuDirect::kNone) {
-    y.Line(12, "metadata:");
-    y.Line(14, "annotations:");
-    if (gpudirect == GpuDirect::kTcpxo) {
-      std::string devices;
-      for (int i = 0; i < 8; ++i) absl::StrAppend(&devices, "- path: /dev/nvidia", i, "\n");
-      devices.append(
-          "- path: /dev/nvidiactl\n- path: /dev/nvidia-uvm\n"
-          "- path: /dev/dmabuf_import_helper\n");
-      y.Str(16, "devices.gke.io/container.tcpxo-daemon", devices);
-    }
-    y.Str(16, "networking.gke.io/default-interface", "eth0");
-    y.Str(16, "networking.gke.io/interfaces", InterfacesJson(gpudirect));
+}
+
+// GPUDirect pods: the annotations that attach the extra NICs (and, for
+// TCPXO, the devices the receive-datapath sidecar needs).
+void AppendGpuDirectPodMetadata(Yaml& y, GpuDirect gpudirect) {
+  if (gpudirect == GpuDirect::kNone) return;
+  y.Line(12, "metadata:");
+  y.Line(14, "annotations:");
+  if (gpudirect == GpuDirect::kTcpxo) {
+    std::string devices;
+    for (int i = 0; i < 8; ++i) absl::StrAppend(&devices, "- path: /dev/nvidia", i, "\n");
+    devices.append(
+        "- path: /dev/nvidiactl\n- path: /dev/nvidia-uvm\n"
+        "- path: /dev/dmabuf_import_helper\n");
+    y.Str(16, "devices.gke.io/container.tcpxo-daemon", devices);
   }
-  y.Line(12, "spec:");
+  y.Str(16, "networking.gke.io/default-interface", "eth0");
+  y.Str(16, "networking.gke.io/interfaces", InterfacesJson(gpudirect));
+}
+
+// Whether the pods request NVIDIA GPUs (and so tolerate the GPU taint and
+// get a memory-backed /dev/shm).
+bool RequestsGpus(const JobSpecInput& in, const GkeJobSpec& gke) {
+  return !in.is_tpu && gke.resource_name == "nvidia.com/gpu";
+}
+
+// Where the pods may run: the node selectors, and tolerations for the TPU,
+// GPU and Spot taints GKE puts on those node pools.
+void AppendPodPlacement(Yaml& y, const JobSpecInput& in,
+                        const GkeJobSpec& gke) {
   y.Line(14, "restartPolicy: Never");
   if (!gke.node_selectors.empty()) {
     y.Line(14, "nodeSelector:");
     for (const auto& [key, value] : gke.node_selectors) y.Str(16, key, value);
   }
   const bool spot = IsSpotLike(in.hardware.provisioning);
-  const bool gpu = !in.is_tpu && gke.resource_name == "nvidia.com/gpu";
+  const bool gpu = RequestsGpus(in, gke);
   if (in.is_tpu || gpu || spot) {
     y.Line(14, "tolerations:");
     if (in.is_tpu || gpu) {
@@ -298,55 +311,65 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
              "value: \"true\", effect: NoSchedule}");
     }
   }
+}
 
-  // Volumes: GPUDirect's host libraries and devices, and a memory-backed
-  // /dev/shm for NCCL and data loaders on GPU pods (the default is 64 MiB).
-  std::vector<Volume> trainer_volumes;
-  std::vector<Volume> sidecar_only;
-  if (gpu) trainer_volumes.push_back({"dshm", "/dev/shm", ""});
+struct PodVolumes {
+  std::vector<Volume> trainer;         // mounted by the trainer
+  std::vector<Volume> sidecar_only;    // mounted by the TCPXO sidecar only
+  std::vector<Volume> sidecar_mounts;  // everything the sidecar mounts
+};
+
+// Volumes: GPUDirect's host libraries and devices, and a memory-backed
+// /dev/shm for NCCL and data loaders on GPU pods (the default is 64 MiB).
+PodVolumes PodVolumesFor(bool gpu, GpuDirect gpudirect) {
+  PodVolumes v;
+  if (gpu) v.trainer.push_back({"dshm", "/dev/shm", ""});
   if (gpudirect == GpuDirect::kRdma) {
-    trainer_volumes.push_back(
+    v.trainer.push_back(
         {"library-dir-host", "/usr/local/nvidia", "/home/kubernetes/bin/nvidia"});
-    trainer_volumes.push_back({"gib", "/usr/local/gib", "/home/kubernetes/bin/gib"});
+    v.trainer.push_back({"gib", "/usr/local/gib", "/home/kubernetes/bin/gib"});
   } else if (gpudirect == GpuDirect::kTcpxo) {
-    trainer_volumes.push_back(
+    v.trainer.push_back(
         {"nvidia", "/usr/local/nvidia/lib64", "/home/kubernetes/bin/nvidia/lib64"});
-    trainer_volumes.push_back(
+    v.trainer.push_back(
         {"aperture-devices", "/dev/aperture_devices", "/dev/aperture_devices"});
-    sidecar_only.push_back({"sys", "/hostsysfs", "/sys"});
-    sidecar_only.push_back({"proc-sys", "/hostprocsysfs", "/proc/sys"});
+    v.sidecar_only.push_back({"sys", "/hostsysfs", "/sys"});
+    v.sidecar_only.push_back({"proc-sys", "/hostprocsysfs", "/proc/sys"});
   }
-  std::vector<Volume> sidecar_mounts = sidecar_only;
-  for (const Volume& v : trainer_volumes) {
-    if (v.name == "nvidia") sidecar_mounts.insert(sidecar_mounts.begin(), v);
+  v.sidecar_mounts = v.sidecar_only;
+  for (const Volume& t : v.trainer) {
+    if (t.name == "nvidia") v.sidecar_mounts.insert(v.sidecar_mounts.begin(), t);
   }
+  return v;
+}
 
-  if (gpudirect == GpuDirect::kTcpxo) {
-    // The receive-datapath manager runs beside the trainer as a native
-    // sidecar (an init container that keeps running), so the pod completes
-    // when the trainer exits, as Google's GPUDirect-TCPXO best practices
-    // advise (GoogleCloudPlatform/container-engine-accelerators,
-    // gpudirect-tcpxo/best-practice.md).
-    y.Line(14, "initContainers:");
-    y.Str(16, "- name", "tcpxo-daemon");
-    y.Str(18, "image",
-          "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
-          "tcpgpudmarxd-dev:v1.0.9");
-    y.Line(18, "restartPolicy: Always");
-    y.Line(18, absl::StrCat("command: ", FlowList({"/bin/sh", "-c"})));
-    y.Line(18, absl::StrCat("args: ",
-                            FlowList({"/fts/entrypoint_rxdm_container.sh "
-                                      "--num_hops=2 --num_nics=8 --uid= "
-                                      "--alsologtostderr"})));
-    y.Line(18, "securityContext: {capabilities: {add: [NET_ADMIN, NET_BIND_SERVICE]}}");
-    y.Line(18, "env: [{name: LD_LIBRARY_PATH, value: \"/usr/local/nvidia/lib64\"}]");
-    AppendMounts(y, 18, sidecar_mounts);
-  }
-  y.Line(14, "containers:");
-  y.Str(16, "- name", "trainer");
-  y.Str(18, "image", in.image_uri_placeholder);
-  y.Line(18, absl::StrCat("command: ", FlowList({"bash", "-c"})));
-  y.Line(18, absl::StrCat("args: ", FlowList({TrainerCommand(in, gpudirect)})));
+// The receive-datapath manager runs beside the trainer as a native sidecar
+// (an init container that keeps running), so the pod completes when the
+// trainer exits, as Google's GPUDirect-TCPXO best practices advise
+// (GoogleCloudPlatform/container-engine-accelerators,
+// gpudirect-tcpxo/best-practice.md).
+void AppendTcpxoSidecar(Yaml& y, const std::vector<Volume>& sidecar_mounts) {
+  y.Line(14, "initContainers:");
+  y.Str(16, "- name", "tcpxo-daemon");
+  y.Str(18, "image",
+        "us-docker.pkg.dev/gce-ai-infra/gpudirect-tcpxo/"
+        "tcpgpudmarxd-dev:v1.0.9");
+  y.Line(18, "restartPolicy: Always");
+  y.Line(18, absl::StrCat("command: ", FlowList({"/bin/sh", "-c"})));
+  y.Line(18, absl::StrCat("args: ",
+                          FlowList({"/fts/entrypoint_rxdm_container.sh "
+                                    "--num_hops=2 --num_nics=8 --uid= "
+                                    "--alsologtostderr"})));
+  y.Line(18, "securityContext: {capabilities: {add: [NET_ADMIN, NET_BIND_SERVICE]}}");
+  y.Line(18, "env: [{name: LD_LIBRARY_PATH, value: \"/usr/local/nvidia/lib64\"}]");
+  AppendMounts(y, 18, sidecar_mounts);
+}
+
+// The trainer's env: peer discovery when there is more than one pod, then
+// what the GPUDirect NCCL plugins read.
+std::vector<EnvVar> TrainerEnv(const JobSpecInput& in, const GkeJobSpec& gke,
+                               const std::string& rjob, int pods,
+                               GpuDirect gpudirect) {
   std::vector<EnvVar> env;
   if (pods > 1) env = PeerEnv(in, gke, rjob);
   if (gpudirect != GpuDirect::kNone) {
@@ -355,37 +378,76 @@ std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
   if (gpudirect == GpuDirect::kTcpxo) {
     env.push_back({"NCCL_FASTRAK_LLCM_DEVICE_DIRECTORY", "/dev/aperture_devices", ""});
   }
-  if (pods > 1) {
-    const bool torch = in.framework == Framework::kPytorch;
-    y.Line(18, absl::StrCat("ports: [{containerPort: ",
-                            torch ? kTorchRendezvousPort : kJaxCoordinatorPort,
-                            "}]"));
+  return env;
+}
+
+void AppendEnv(Yaml& y, const std::vector<EnvVar>& env) {
+  if (env.empty()) return;
+  y.Line(18, "env:");
+  for (const EnvVar& e : env) {
+    y.Line(20, e.field_path.empty()
+                   ? absl::StrCat("- {name: ", e.name, ", value: ",
+                                  Quoted(e.value), "}")
+                   : absl::StrCat("- {name: ", e.name,
+                                  ", valueFrom: {fieldRef: {fieldPath: ",
+                                  Quoted(e.field_path), "}}}"));
   }
-  if (!env.empty()) {
-    y.Line(18, "env:");
-    for (const EnvVar& e : env) {
-      y.Line(20, e.field_path.empty()
-                     ? absl::StrCat("- {name: ", e.name, ", value: ",
-                                    Quoted(e.value), "}")
-                     : absl::StrCat("- {name: ", e.name,
-                                    ", valueFrom: {fieldRef: {fieldPath: ",
-                                    Quoted(e.field_path), "}}}"));
-    }
-  }
+}
+
+// Accelerators as extended resources (requests must equal limits); CPU VMs
+// claim the VM, less one vCPU for the node's system pods.
+void AppendTrainerResources(Yaml& y, const JobSpecInput& in,
+                            const GkeJobSpec& gke) {
   if (!gke.resource_name.empty() && gke.resource_per_pod > 0) {
-    // Extended resources: requests must equal limits.
     const std::string r =
         absl::StrCat("{", gke.resource_name, ": ", gke.resource_per_pod, "}");
     y.Line(18, "resources:");
     y.Line(20, absl::StrCat("requests: ", r));
     y.Line(20, absl::StrCat("limits: ", r));
   } else if (in.hardware.vcpus_per_host > 1) {
-    // CPU VMs: claim the VM, less one vCPU for the node's system pods.
     y.Line(18, absl::StrCat("resources: {requests: {cpu: \"",
                             in.hardware.vcpus_per_host - 1, "\"}}"));
   }
+}
+
+// The trainer container: the placeholder command, the coordinator's port,
+// env, resources and mounts.
+void AppendTrainer(Yaml& y, const JobSpecInput& in, const GkeJobSpec& gke,
+                   const std::string& rjob, int pods, GpuDirect gpudirect,
+                   const std::vector<Volume>& trainer_volumes) {
+  y.Line(14, "containers:");
+  y.Str(16, "- name", "trainer");
+  y.Str(18, "image", in.image_uri_placeholder);
+  y.Line(18, absl::StrCat("command: ", FlowList({"bash", "-c"})));
+  y.Line(18, absl::StrCat("args: ", FlowList({TrainerCommand(in, gpudirect)})));
+  if (pods > 1) {
+    const bool torch = in.framework == Framework::kPytorch;
+    y.Line(18, absl::StrCat("ports: [{containerPort: ",
+                            torch ? kTorchRendezvousPort : kJaxCoordinatorPort,
+                            "}]"));
+  }
+  AppendEnv(y, TrainerEnv(in, gke, rjob, pods, gpudirect));
+  AppendTrainerResources(y, in, gke);
   AppendMounts(y, 18, trainer_volumes);
-  AppendVolumes(y, trainer_volumes, sidecar_only);
+}
+
+}  // namespace
+
+std::string JobSetYaml(const JobSpecInput& in, const GkeJobSpec& gke) {
+  const std::string rjob = in.is_tpu ? "slice-job" : "workers";
+  const int pods = gke.jobset_replicas * gke.pods_per_job;
+  const GpuDirect gpudirect = GpuDirectFor(in, pods);
+  Yaml y;
+  AppendJobSetHead(y, in, gke, rjob, pods, gpudirect);
+  AppendGpuDirectPodMetadata(y, gpudirect);
+  y.Line(12, "spec:");
+  AppendPodPlacement(y, in, gke);
+  const PodVolumes volumes = PodVolumesFor(RequestsGpus(in, gke), gpudirect);
+  if (gpudirect == GpuDirect::kTcpxo) {
+    AppendTcpxoSidecar(y, volumes.sidecar_mounts);
+  }
+  AppendTrainer(y, in, gke, rjob, pods, gpudirect, volumes.trainer);
+  AppendVolumes(y, volumes.trainer, volumes.sidecar_only);
   return y.Take();
 }
 
