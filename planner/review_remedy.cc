@@ -118,19 +118,41 @@ int EdgeDirectness(const Job& job, RemedyKind k) {
   return cause ? 0 : 1;
 }
 
-}  // namespace
-
-bool CurrentIsTpu(const Job& job) {
-  return (job.current_accelerator != nullptr &&
-          job.current_accelerator->platform == catalog::Platform::kTpu) ||
-         !job.current.tpu_topology.empty() || job.current.slice_count > 0;
+// Tensor shapes a proposal gives that still pad on the TPU: rejected with
+// the tiling rules and the sizes that would meet them.
+void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
+                            Judged& j) {
+  // What the proposal leaves out stays as it is now.
+  const int64_t batch = m.global_batch_size > 0
+                            ? m.global_batch_size
+                            : job.current.current_global_batch_size;
+  const std::vector<int64_t>& widths =
+      !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
+  if (!MeetsTpuTiling(batch, widths)) {
+    const ShapeRule rule = TpuShapeRule(job.current);
+    j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+             absl::StrFormat(
+                 "Those sizes still pad: batch %s with widths %s meets "
+                 "neither TPU tiling (batch a multiple of %d with "
+                 "feature dimensions multiples of %d, or batch a "
+                 "multiple of %d with feature dimensions multiples of "
+                 "%d); batch %d with widths %s would.",
+                 batch > 0 ? absl::StrCat(batch) : "(not given)",
+                 widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
+                 kSmallBatchMultiple,
+                 kSmallWidthMultiple,
+                 kLargeBatchMultiple,
+                 kLargeWidthMultiple, rule.batch,
+                 rule.widths.empty() ? "(not given)"
+                                     : absl::StrJoin(rule.widths, ", ")));
+  }
 }
 
-
-void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
-  const Job& job = ctx.job;
-  const std::vector<Symptom> acts_on = Addresses(m.kind);
-  // Applicability first.
+// Applicability: a remedy that cannot act in this job's setting at all
+// (wrong hardware, pinned hardware, already done, unsafe) is rejected before
+// any number is compared.
+void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
+                           Judged& j) {
   if (m.kind == RemedyKind::kAddReductionServer &&
       !CurrentIsMultiHostNcclGpu(job)) {
     j.Reject(ReasonCode::kNotApplicable,
@@ -150,30 +172,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   }
   if (m.kind == RemedyKind::kFixTensorShapes &&
       (m.global_batch_size > 0 || !m.layer_widths.empty())) {
-    // What the proposal leaves out stays as it is now.
-    const int64_t batch = m.global_batch_size > 0
-                              ? m.global_batch_size
-                              : job.current.current_global_batch_size;
-    const std::vector<int64_t>& widths =
-        !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
-    if (!MeetsTpuTiling(batch, widths)) {
-      const ShapeRule rule = TpuShapeRule(job.current);
-      j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-               absl::StrFormat(
-                   "Those sizes still pad: batch %s with widths %s meets "
-                   "neither TPU tiling (batch a multiple of %d with "
-                   "feature dimensions multiples of %d, or batch a "
-                   "multiple of %d with feature dimensions multiples of "
-                   "%d); batch %d with widths %s would.",
-                   batch > 0 ? absl::StrCat(batch) : "(not given)",
-                   widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
-                   kSmallBatchMultiple,
-                   kSmallWidthMultiple,
-                   kLargeBatchMultiple,
-                   kLargeWidthMultiple, rule.batch,
-                   rule.widths.empty() ? "(not given)"
-                                       : absl::StrJoin(rule.widths, ", ")));
-    }
+    RejectIfShapesStillPad(job, m, j);
   }
   if (m.kind == RemedyKind::kQuantizeFullInt8 && job.on_device &&
       job.workload.edge.quantization == Quantization::kFullInt8) {
@@ -187,119 +186,166 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
              "Spot VMs can be preempted before the hard deadline and the "
              "job does not checkpoint.");
   }
-  // Out of memory: judge each memory remedy by what it leaves per device
-  // on the current hardware (or the target), when the numbers are known.
+}
+
+// The device a memory remedy leaves the job on: the current accelerator, or
+// for a move the target's (by machine type, else by accelerator name).
+const catalog::Accelerator* DeviceAfter(const ReviewContext& ctx,
+                                        const RemedyProposal& m) {
+  const catalog::Accelerator* device = ctx.job.current_accelerator;
+  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+    const catalog::MachineType* mt =
+        m.target->machine_type.empty()
+            ? nullptr
+            : ctx.catalog.FindMachineType(m.target->machine_type);
+    device = mt && !mt->accelerator_id.empty()
+                 ? ctx.catalog.FindAccelerator(mt->accelerator_id)
+                 : (!m.target->accelerator.empty()
+                        ? ctx.catalog.FindAccelerator(m.target->accelerator)
+                        : nullptr);
+  }
+  return device;
+}
+
+// Out of memory: judge each memory remedy by what it leaves per device on
+// the current hardware (or the target), when the numbers are known.
+void RejectIfStillOutOfMemory(const ReviewContext& ctx,
+                              const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
+  const int n = std::max(1, job.current_devices);
+  const catalog::Accelerator* device = DeviceAfter(ctx, m);
+  const double usable = device && device->memory_bytes
+                            ? device->memory_bytes->value * kUsableFraction
+                            : 0;
+  double need = 0;
+  switch (m.kind) {
+    case RemedyKind::kShardOptimizerState:
+      if (n <= 1) {
+        j.Reject(ReasonCode::kNotApplicable,
+                 "The job runs on one device: there is nothing to shard "
+                 "the optimizer state across.");
+      } else {
+        need = JobBytesWith(job, n, 3, Recompute::kUnspecified);
+      }
+      break;
+    case RemedyKind::kActivationRecompute:
+      need = JobBytesWith(job, n, 0, Recompute::kFull);
+      break;
+    case RemedyKind::kMoveToHardware:
+    case RemedyKind::kMoreMemoryPerDevice:
+      need = std::min(JobBytesWith(job, n, 0, Recompute::kUnspecified),
+                      n > 1 ? JobBytesWith(job, n, 3, Recompute::kUnspecified)
+                            : std::numeric_limits<double>::infinity());
+      break;
+    default:
+      break;
+  }
+  if (need > 0 && usable > 0 && need > usable) {
+    j.Reject(ReasonCode::kHbmTooSmall,
+             absl::StrFormat("%s still needs %.1f GiB per device; %.1f "
+                             "GiB is usable on %s.",
+                             RemedyLabel(m.kind), need / kGiB,
+                             usable / kGiB, device->name));
+  }
+}
+
+// With stated symptoms: a remedy that acts on none is rejected; one that
+// does ranks in tier 0, most direct first, with the line saying why.
+void RankAgainstSymptoms(const Job& job, const RemedyProposal& m, Judged& j) {
+  const std::vector<Symptom> acts_on = Addresses(m.kind);
+  bool addresses = false;
+  for (Symptom s : acts_on) addresses |= HasSymptom(job, s);
+  if (m.kind == RemedyKind::kMoveToHardware && m.target &&
+      HasSymptom(job, Symptom::kOutOfMemory)) {
+    addresses = true;  // more memory per device can fix OOM
+  }
+  if (!addresses) {
+    j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+             absl::StrCat(RemedyLabel(m.kind), " does not act on the "
+                          "problem: the job is ", SymptomsText(job), "."));
+  } else if (!j.rejected) {
+    j.tier = 0;
+    j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
+                      ? EdgeDirectness(job, m.kind)
+                      : Directness(m.kind);
+    std::string line = absl::StrCat(RemedyLabel(m.kind),
+                                    " acts directly on the problem: the "
+                                    "job is ", SymptomsText(job), ".");
+    if (m.kind == RemedyKind::kFixTensorShapes) {
+      const ShapeRule rule = TpuShapeRule(job.current);
+      absl::StrAppend(&line, absl::StrFormat(
+          " Batch a multiple of %d, feature dimensions multiples of %d "
+          "(batch %d -> %d).", rule.batch_multiple, rule.width_multiple,
+          job.current.current_global_batch_size, rule.batch));
+    }
+    j.why.push_back(std::move(line));
+  }
+}
+
+// Without symptoms: general improvements rank in tier 2 (Spot first when
+// minimising cost); Horovod ranks ahead when the team asked for
+// framework-agnostic distribution.
+void RankWithoutSymptoms(const Job& job, const RemedyProposal& m, Judged& j) {
+  j.tier = 2;
+  j.secondary = m.kind == RemedyKind::kUseSpot &&
+                        job.objective == Objective::kMinCost
+                    ? 0
+                    : 1 + Directness(m.kind);
+  if (m.kind == RemedyKind::kUseHorovod &&
+      job.constraints.framework_agnostic_distribution) {
+    j.tier = 1;
+    j.secondary = -1;
+  }
+}
+
+// The target of a move must itself pass the hard rules (pinning aside,
+// which is judged above): report the codes of its least-rejected family.
+void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
+                         Judged& j) {
+  Job relaxed = ctx.job;
+  relaxed.constraints.keep_current_hardware = false;
+  const HardwareProposal& t = *m.target;
+  const Candidate* fewest = nullptr;
+  std::vector<Candidate> evaluated;
+  for (const Family* f : MatchFamilies(
+           ctx.index, t.platform, t.series, t.accelerator, t.machine_type)) {
+    evaluated.push_back(EvaluateFamily(ctx.catalog, relaxed, *f));
+  }
+  for (const Candidate& c : evaluated) {
+    if (fewest == nullptr || c.codes.size() < fewest->codes.size()) fewest = &c;
+  }
+  if (fewest != nullptr) {
+    for (size_t k = 0; k < fewest->codes.size(); ++k) {
+      j.Reject(fewest->codes[k], fewest->why[k]);
+    }
+  }
+}
+
+}  // namespace
+
+bool CurrentIsTpu(const Job& job) {
+  return (job.current_accelerator != nullptr &&
+          job.current_accelerator->platform == catalog::Platform::kTpu) ||
+         !job.current.tpu_topology.empty() || job.current.slice_count > 0;
+}
+
+
+void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
+  // Applicability first.
+  RejectIfNotApplicable(job, m, j);
   if (HasSymptom(job, Symptom::kOutOfMemory) &&
       job.model_size_known && !j.rejected) {
-    const int n = std::max(1, job.current_devices);
-    const catalog::Accelerator* device = job.current_accelerator;
-    if (m.kind == RemedyKind::kMoveToHardware && m.target) {
-      const catalog::MachineType* mt =
-          m.target->machine_type.empty()
-              ? nullptr
-              : ctx.catalog.FindMachineType(m.target->machine_type);
-      device = mt && !mt->accelerator_id.empty()
-                   ? ctx.catalog.FindAccelerator(mt->accelerator_id)
-                   : (!m.target->accelerator.empty()
-                          ? ctx.catalog.FindAccelerator(m.target->accelerator)
-                          : nullptr);
-    }
-    const double usable = device && device->memory_bytes
-                              ? device->memory_bytes->value * kUsableFraction
-                              : 0;
-    double need = 0;
-    switch (m.kind) {
-      case RemedyKind::kShardOptimizerState:
-        if (n <= 1) {
-          j.Reject(ReasonCode::kNotApplicable,
-                   "The job runs on one device: there is nothing to shard "
-                   "the optimizer state across.");
-        } else {
-          need = JobBytesWith(job, n, 3, Recompute::kUnspecified);
-        }
-        break;
-      case RemedyKind::kActivationRecompute:
-        need = JobBytesWith(job, n, 0, Recompute::kFull);
-        break;
-      case RemedyKind::kMoveToHardware:
-      case RemedyKind::kMoreMemoryPerDevice:
-        need = std::min(JobBytesWith(job, n, 0, Recompute::kUnspecified),
-                        n > 1 ? JobBytesWith(job, n, 3, Recompute::kUnspecified)
-                              : std::numeric_limits<double>::infinity());
-        break;
-      default:
-        break;
-    }
-    if (need > 0 && usable > 0 && need > usable) {
-      j.Reject(ReasonCode::kHbmTooSmall,
-               absl::StrFormat("%s still needs %.1f GiB per device; %.1f "
-                               "GiB is usable on %s.",
-                               RemedyLabel(m.kind), need / kGiB,
-                               usable / kGiB, device->name));
-    }
+    RejectIfStillOutOfMemory(ctx, m, j);
   }
   if (AnySymptom(job)) {
-    bool addresses = false;
-    for (Symptom s : acts_on) addresses |= HasSymptom(job, s);
-    if (m.kind == RemedyKind::kMoveToHardware && m.target &&
-        HasSymptom(job, Symptom::kOutOfMemory)) {
-      addresses = true;  // more memory per device can fix OOM
-    }
-    if (!addresses) {
-      j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-               absl::StrCat(RemedyLabel(m.kind), " does not act on the "
-                            "problem: the job is ", SymptomsText(job), "."));
-    } else if (!j.rejected) {
-      j.tier = 0;
-      j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
-                        ? EdgeDirectness(job, m.kind)
-                        : Directness(m.kind);
-      std::string line = absl::StrCat(RemedyLabel(m.kind),
-                                      " acts directly on the problem: the "
-                                      "job is ", SymptomsText(job), ".");
-      if (m.kind == RemedyKind::kFixTensorShapes) {
-        const ShapeRule rule = TpuShapeRule(job.current);
-        absl::StrAppend(&line, absl::StrFormat(
-            " Batch a multiple of %d, feature dimensions multiples of %d "
-            "(batch %d -> %d).", rule.batch_multiple, rule.width_multiple,
-            job.current.current_global_batch_size, rule.batch));
-      }
-      j.why.push_back(std::move(line));
-    }
+    RankAgainstSymptoms(job, m, j);
   } else if (!j.rejected) {
-    j.tier = 2;
-    j.secondary = m.kind == RemedyKind::kUseSpot &&
-                          job.objective == Objective::kMinCost
-                      ? 0
-                      : 1 + Directness(m.kind);
-    if (m.kind == RemedyKind::kUseHorovod &&
-        job.constraints.framework_agnostic_distribution) {
-      j.tier = 1;
-      j.secondary = -1;
-    }
+    RankWithoutSymptoms(job, m, j);
   }
   if (m.kind == RemedyKind::kMoveToHardware && m.target) {
-    // The target must itself pass the hard rules (pinning aside, which
-    // is judged above): report the codes of its least-rejected family.
-    Job relaxed = job;
-    relaxed.constraints.keep_current_hardware = false;
-    const HardwareProposal& t = *m.target;
-    const Candidate* fewest = nullptr;
-    std::vector<Candidate> evaluated;
-    for (const Family* f : MatchFamilies(
-             ctx.index, t.platform, t.series, t.accelerator, t.machine_type)) {
-      evaluated.push_back(EvaluateFamily(ctx.catalog, relaxed, *f));
-    }
-    for (const Candidate& c : evaluated) {
-      if (fewest == nullptr || c.codes.size() < fewest->codes.size()) fewest = &c;
-    }
-    if (fewest != nullptr) {
-      for (size_t k = 0; k < fewest->codes.size(); ++k) {
-        j.Reject(fewest->codes[k], fewest->why[k]);
-      }
-    }
+    RejectIfTargetFails(ctx, m, j);
   }
-  return;
 }
 
 }  // namespace accelplan::planner::internal
