@@ -2,6 +2,7 @@
 // fires when its condition holds and stays silent when it does not. Runs the
 // real Planner over the catalog.db the build writes (no gRPC).
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -1458,6 +1459,40 @@ TEST_F(PlannerRulesTest, PlansReductionServerForMultiHostGpuDataParallel) {
             p.distribution.reduction_server->worker_bandwidth_gbps);
   EXPECT_GT(p.distribution.reduction_server->worker_bandwidth_gbps, 0);
   EXPECT_FALSE(p.distribution.reduction_server->image_uri.empty());
+}
+
+// Vertex AI guidance (https://cloud.google.com/vertex-ai/docs/training/
+// distributed-training#reduction-server): the reducers' total bandwidth
+// matches the workers'. A worker reaches a CPU reducer over its host NIC
+// (a3-highgpu-8g: 200 Gbps; its four GPUDirect-TCPX NICs carry GPU traffic
+// only), so 4 hosts take ceil(4 x 200 / 32) = 25 n1-highcpu-16, not the
+// 125 the 1,000 Gbps total would give; the pool is priced into the hourly
+// cost (catalog: a3-highgpu-8g $88.49/h, n1-highcpu-16 $0.5667888/h).
+TEST_F(PlannerRulesTest, ReductionServerIsSizedFromHostNicsAndPriced) {
+  const PlanResponse r = Plan(SyncBoundPytorch(24));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const struct Plan& p = *r.recommendation;
+  ASSERT_TRUE(p.distribution.reduction_server.has_value());
+  const ReductionServerPool& rs = *p.distribution.reduction_server;
+  EXPECT_EQ(rs.machine_type, "n1-highcpu-16");
+  EXPECT_EQ(rs.replica_count,
+            static_cast<int>(std::ceil(p.hardware.hosts * 200.0 / 32)));
+  EXPECT_DOUBLE_EQ(rs.worker_bandwidth_gbps, p.hardware.hosts * 200.0);
+  EXPECT_NEAR(p.estimates.on_demand_hourly_usd,
+              p.hardware.hosts * 88.49 + rs.replica_count * 0.5667888, 1e-6);
+  EXPECT_LT(rs.replica_count, 8 * p.hardware.hosts);
+}
+
+// Without the symptom on a compute-bound job the ring all-reduce hides
+// behind compute: reducers would add cost and buy nothing, so none.
+TEST_F(PlannerRulesTest, NoReductionServerWhenItDoesNotPay) {
+  PlanRequest q = SyncBoundPytorch(24);
+  q.current_setup.symptoms.clear();
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_GT(r.recommendation->hardware.hosts, 1);
+  EXPECT_LT(r.recommendation->estimates.communication_fraction, 0.01);
+  EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
 }
 
 TEST_F(PlannerRulesTest, NoReductionServerOnOneNode) {
