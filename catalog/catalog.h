@@ -96,6 +96,9 @@ struct Series {
   std::string source_id;
   // Facts (fact_kinds.applies_to = 'series').
   std::optional<Fact> nvlink_bandwidth;     // bytes/s per GPU inside a VM
+  // bits/s of the VM's host (gVNIC / Titanium) NICs on machines whose other
+  // NICs carry GPUDirect GPU-to-GPU traffic only; absent: every NIC is one.
+  std::optional<Fact> host_nic_bandwidth;
   std::optional<Fact> fp32_flops_per_vcpu;  // CPU series
   std::optional<Fact> fp64_flops_per_vcpu;  // CPU series
   // Google's per-workload lists this series is on, with source ids.

@@ -15,6 +15,20 @@
 
 namespace accelplan::planner::internal {
 
+// A Reduction Server pool (planner/reduction_server.h) sized for a point.
+struct ReducerPool {
+  const catalog::MachineType* machine = nullptr;  // the reducer type
+  std::string image_uri;
+  int replicas = 0;
+  double reducer_bits_per_s = 0;  // each reducer
+  double worker_bits_per_s = 0;   // each worker VM's egress to reducers
+  int worker_vms = 0;
+  double hourly_on_demand = 0;  // the whole pool
+  double hourly_spot = 0;
+  bool on_demand_known = false;
+  bool spot_known = false;
+};
+
 // A family at a chosen size and layout, with its numbers: one point of the
 // candidate space.
 struct Config {
@@ -36,6 +50,8 @@ struct Config {
   bool batch_too_small = false;
   int min_ranks = 0;
   StepTimeEstimate step;
+  // A Reduction Server the point takes (its price is in the hourly costs).
+  std::optional<ReducerPool> reducers;
   double peak_flops = 0;  // per device at the job's precision
   MfuRange mfu;
   Range hours;

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/engine_common.h"
+#include "planner/reduction_server.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -198,6 +199,8 @@ void EstimateTime(const Job& job, const Family& f, Config& c) {
   const double link = CollectiveLink(f, c);
   AddCommunication(job, f, c, link, in);
   c.step = EstimateStepTime(in);
+  c.reducers.reset();
+  ApplyReductionServer(job, f, c, in);  // planner/reduction_server.h
   // A flag for the reasons only: communication lengthens the step, it
   // never removes a configuration.
   c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
@@ -214,6 +217,11 @@ void Price(const Job& job, Config& c, Provisioning prov) {
   c.spot_known = s.spot_hourly.has_value();
   c.hourly_on_demand = s.on_demand_hourly.value_or(0) * c.units;
   c.hourly_spot = s.spot_hourly.value_or(0) * c.units;
+  if (c.reducers) {  // pool 2 bills alongside the workers
+    c.hourly_on_demand += c.reducers->hourly_on_demand;
+    c.hourly_spot += c.reducers->spot_known ? c.reducers->hourly_spot
+                                            : c.reducers->hourly_on_demand;
+  }
   c.price_known = prov == Provisioning::kSpot ? c.spot_known : c.on_demand_known;
   c.hourly = prov == Provisioning::kSpot ? c.hourly_spot : c.hourly_on_demand;
   if (job.has_dataset && c.price_known) {

@@ -29,6 +29,10 @@ struct Job {
   bool embedding_dominated = false;
   bool sparsecore_ranking = false;  // embedding-dominated JAX / TensorFlow
   bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
+  // The catalog's Reduction Server reducer machine type and image
+  // (service facts); null when the catalog has none.
+  const catalog::MachineType* reducer_machine = nullptr;
+  std::string reducer_image;
   double params = 0;
   bool model_size_known = false;
   // The unit of work: tokens for a sequence model (a dense transformer, a

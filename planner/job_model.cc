@@ -14,6 +14,7 @@
 #include "absl/strings/ascii.h"
 #include "planner/engine_common.h"
 #include "planner/layouts.h"
+#include "planner/reduction_server.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -462,6 +463,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   ResolveCurrentSlices(cur, job);
   ResolveCurrentDevices(cur, job);
   PrepareJobMemoryModel(job);
+  ResolveReducer(catalog, job);  // planner/reduction_server.h
   return job;
 }
 

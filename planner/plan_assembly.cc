@@ -15,6 +15,7 @@
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
+#include "planner/reduction_server.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -241,37 +242,15 @@ void SetMultisliceMesh(const Job& job, const Config& c, Distribution& d) {
       c.slices);
 }
 
-// Reduction Server: multi-host GPU data parallel with NCCL on Vertex, when
-// the gradient sync costs enough of the step to be worth reducer VMs.
-std::optional<ReductionServerPool> ReductionServerFor(
-    const Catalog& catalog, const Job& job, const Family& f, const Config& c,
-    RunPlatform run_platform) {
-  const bool vertex = run_platform == RunPlatform::kVertexTraining;
-  const bool sync_bound =
-      std::find(job.current.symptoms.begin(), job.current.symptoms.end(),
-                Symptom::kGradientSyncBound) != job.current.symptoms.end();
-  if (!(f.platform == Platform::kGpu && c.hosts > 1 && c.layout.zero_stage == 0 &&
-        job.nccl_framework && vertex &&
-        (sync_bound || c.step.communication_fraction >= 0.1))) {
+// Reduction Server: the pool the point took when its step was estimated
+// (planner/reduction_server.h), priced into its hourly cost; it runs as
+// Vertex pool 2, so only where the plan runs on Vertex.
+std::optional<ReductionServerPool> ReductionServerFor(const Config& c,
+                                                      RunPlatform run_platform) {
+  if (!c.reducers || run_platform != RunPlatform::kVertexTraining) {
     return std::nullopt;
   }
-  auto img = catalog.service_facts.find("reduction_server_image");
-  auto mt = catalog.service_facts.find("reduction_server_machine_type");
-  if (img == catalog.service_facts.end() || mt == catalog.service_facts.end()) {
-    return std::nullopt;
-  }
-  const MachineType* reducer = catalog.FindMachineType(mt->second.first);
-  const double reducer_gbps =
-      reducer && reducer->network_bits_per_s ? *reducer->network_bits_per_s / 1e9 : 32;
-  const double worker_gbps =
-      c.shape->machine->network_bits_per_s.value_or(0) / 1e9 * c.hosts;
-  ReductionServerPool rs;
-  rs.machine_type = mt->second.first;
-  rs.image_uri = img->second.first;
-  rs.worker_bandwidth_gbps = worker_gbps;
-  rs.replica_count = std::max(1, static_cast<int>(std::ceil(worker_gbps / reducer_gbps)));
-  rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
-  return rs;
+  return ToPlanPool(*c.reducers);
 }
 
 // Notes for what the configuration changed to fit or to keep the batch.
@@ -298,7 +277,7 @@ void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
 }
 
 // Reads p.hardware.run_platform, so runs after ChooseWhereToRun.
-void FillDistribution(const Catalog& catalog, const Job& job,
+void FillDistribution(const Job& job,
                       const Family& f, const Config& c, Plan& p) {
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
@@ -310,8 +289,22 @@ void FillDistribution(const Catalog& catalog, const Job& job,
     d.horovod = true;
     d.strategy = Strategy::kHorovod;
   }
-  if (auto rs = ReductionServerFor(catalog, job, f, c, p.hardware.run_platform)) {
+  if (auto rs = ReductionServerFor(c, p.hardware.run_platform)) {
     d.reduction_server = *rs;
+    absl::StrAppend(
+        &d.notes, d.notes.empty() ? "" : " ",
+        absl::StrFormat(
+            "Reduction Server (pool 2): %d x %s, %.0f Gbps for the workers' "
+            "%.0f Gbps of host-NIC egress (Vertex AI sizing), %s/h included "
+            "in the hourly cost; it takes the gradient all-reduce to %.2f s "
+            "per step.",
+            rs->replica_count, rs->machine_type, rs->reducer_bandwidth_gbps,
+            rs->worker_bandwidth_gbps,
+            FormatUsd(c.provisioning == Provisioning::kSpot &&
+                              c.reducers->spot_known
+                          ? c.reducers->hourly_spot
+                          : c.reducers->hourly_on_demand),
+            c.step.overlappable_comm_seconds + c.step.critical_comm_seconds));
   }
   d.framework_api = FrameworkApi(job, f, c, horovod);
   AppendLayoutNotes(job, c, d);
@@ -402,7 +395,7 @@ JobSpec MakeJobSpec(const Job& job, const Family& f, const Plan& p) {
 
 }  // namespace
 
-Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
+Plan MakePlan(const Catalog& /*catalog*/, const Job& job, const Candidate& cand,
               bool with_job_spec) {
   Plan p;
   const Family& f = *cand.family;
@@ -411,7 +404,7 @@ Plan MakePlan(const Catalog& catalog, const Job& job, const Candidate& cand,
   if (!cand.config) return p;
   const Config& c = *cand.config;
 
-  FillDistribution(catalog, job, f, c, p);
+  FillDistribution(job, f, c, p);
   FillMemoryEstimate(job, c, p.estimates);
   FillTimeAndCostEstimates(job, c, p.estimates);
   if (auto why = ImplausibleEstimate(job, c)) p.reasons.push_back(*why);

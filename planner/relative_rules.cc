@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/oversize.h"
 #include "planner/scorer.h"
 
 namespace accelplan::planner::internal {
@@ -84,62 +85,6 @@ void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
   }
 }
 
-int SmallestDevices(const Candidate& c) {
-  return c.smallest_obtainable_devices > 0 ? c.smallest_obtainable_devices
-                                           : c.family->shapes.front().devices;
-}
-
-bool IsAccelerator(const Job& job, const Candidate& c) {
-  return c.family->platform != Platform::kCpu &&
-         c.family->platform != Platform::kEdge && !job.on_device;
-}
-
-// Oversized: the smallest offered shape holds >= 4x what the job needs
-// while a smaller viable shape exists.
-void OversizeRule(const Job& job, const Refs& refs,
-                  const std::vector<Candidate*>& judged) {
-  const double need_bytes = JobBytesOnOneDevice(job);
-  if (need_bytes <= 0) return;
-  const bool per_device_need = job.workload.per_device_memory_gib > 0;
-  auto smallest_bytes = [&](const Candidate& c) {
-    return per_device_need ? c.family->device_memory_bytes
-                           : c.family->device_memory_bytes * SmallestDevices(c);
-  };
-  // Only viable candidates prove that a smaller shape exists.
-  double smallest_viable = std::numeric_limits<double>::infinity();
-  for (const Candidate* c : refs) {
-    if (!IsAccelerator(job, *c) || !Viable(*c)) continue;
-    smallest_viable = std::min(
-        smallest_viable, per_device_need ? c->family->device_memory_bytes
-                                         : c->family->device_memory_bytes *
-                                               c->config->devices);
-  }
-  // Every accelerator family is judged (a rejected one still gets every
-  // code that applies). A family is oversized only when it must be rented
-  // bigger than the job needs: a viable one whose chosen size is more than
-  // its smallest obtainable shape needed those devices (for the deadline
-  // or the objective); a rejected one is judged for MIN_COST/BALANCED only.
-  for (Candidate* c : judged) {
-    if (!IsAccelerator(job, *c)) continue;
-    if (Viable(*c)) {
-      if (c->config->devices > SmallestDevices(*c)) continue;
-    } else if (job.objective == Objective::kMinTime) {
-      continue;
-    }
-    const double smallest = smallest_bytes(*c);
-    if (smallest >= kPolicy.oversize_factor.value * need_bytes &&
-        smallest_viable < smallest) {
-      c->Reject(ReasonCode::kOversizedForWorkload,
-                absl::StrFormat("%s's smallest shape has %.0f GiB of "
-                                "accelerator memory%s, %.0fx the %.1f GiB "
-                                "the job needs, and a smaller shape fits.",
-                                c->family->name, Gib(smallest),
-                                per_device_need ? " per device" : "",
-                                smallest / need_bytes, Gib(need_bytes)));
-    }
-  }
-}
-
 // Google's per-workload GPU lists rank GPU series against GPU series.
 void WorkloadListRule(const Job& job, const Refs& refs,
                       const std::vector<Candidate*>& judged) {
@@ -192,8 +137,10 @@ void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
   }
   CpuProfileRule(job, refs, judged);
   EmbeddingRule(job, judged);
-  OversizeRule(job, refs, judged);
   WorkloadListRule(job, refs, judged);
+  // After the workload lists: a smaller shape they reject does not make
+  // another family oversized (planner/oversize.h).
+  OversizeRule(job, NormOver(job, field), refs, judged);
 }
 
 }  // namespace accelplan::planner::internal

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
+#include "planner/reduction_server.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -70,26 +71,6 @@ bool AnySymptom(const Job& job) {
   return EdgeOpsOnCpu(job);
 }
 
-std::optional<ReductionServerPool> SizeReductionServer(
-    const catalog::Catalog& catalog, double worker_gbps_total) {
-  auto img = catalog.service_facts.find("reduction_server_image");
-  auto mt = catalog.service_facts.find("reduction_server_machine_type");
-  if (img == catalog.service_facts.end() || mt == catalog.service_facts.end()) {
-    return std::nullopt;
-  }
-  const catalog::MachineType* reducer = catalog.FindMachineType(mt->second.first);
-  if (reducer == nullptr || !reducer->network_bits_per_s) return std::nullopt;
-  const double reducer_gbps = *reducer->network_bits_per_s / 1e9;
-  ReductionServerPool rs;
-  rs.machine_type = reducer->gce_machine_type;
-  rs.image_uri = img->second.first;
-  rs.worker_bandwidth_gbps = worker_gbps_total;
-  rs.replica_count =
-      std::max(1, static_cast<int>(std::ceil(worker_gbps_total / reducer_gbps - 1e-9)));
-  rs.reducer_bandwidth_gbps = rs.replica_count * reducer_gbps;
-  return rs;
-}
-
 bool CurrentIsMultiHostNcclGpu(const Job& job) {
   const bool gpu =
       (job.current_accelerator != nullptr &&
@@ -118,27 +99,33 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
     switch (s) {
       case Symptom::kGradientSyncBound:
         if (CurrentIsMultiHostNcclGpu(job)) {
-          double per_vm_gbps = 0;
-          if (job.current_machine && job.current_machine->network_bits_per_s) {
-            per_vm_gbps = *job.current_machine->network_bits_per_s / 1e9;
-          }
-          const auto rs = SizeReductionServer(
-              catalog, per_vm_gbps * std::max(1, job.current.node_count));
+          const int nodes = std::max(1, job.current.node_count);
+          const std::optional<ReducerPool> rs =
+              job.current_machine == nullptr
+                  ? std::nullopt
+                  : SizeReducerPool(catalog, *job.current_machine,
+                                    job.current_series, nodes);
           Remedy r;
           r.kind = RemedyKind::kAddReductionServer;
           r.addresses = s;
           r.summary = absl::StrCat(
-              "Add a Reduction Server worker pool (pool 2) for the ",
-              job.current.node_count,
+              "Add a Reduction Server worker pool (pool 2) for the ", nodes,
               "-node NCCL all-reduce: it halves the data each worker sends "
               "per all-reduce; no training-code change.");
-          if (rs && per_vm_gbps > 0) {
-            absl::StrAppend(&r.summary,
-                            absl::StrFormat(" Size: %d x %s (%.0f Gbps total vs "
-                                            "the workers' %.0f Gbps).",
-                                            rs->replica_count, rs->machine_type,
-                                            rs->reducer_bandwidth_gbps,
-                                            rs->worker_bandwidth_gbps));
+          if (rs) {
+            const ReductionServerPool pool = ToPlanPool(*rs);
+            absl::StrAppend(
+                &r.summary,
+                absl::StrFormat(" Size: %d x %s (%.0f Gbps total, matching "
+                                "the workers' %.0f Gbps of host-NIC egress, "
+                                "Vertex AI guidance)",
+                                pool.replica_count, pool.machine_type,
+                                pool.reducer_bandwidth_gbps,
+                                pool.worker_bandwidth_gbps),
+                rs->on_demand_known
+                    ? absl::StrFormat(", %s/h on-demand.",
+                                      FormatUsd(rs->hourly_on_demand))
+                    : "; the catalog has no price for the reducers.");
           }
           out.push_back(std::move(r));
         } else if (on_tpu) {

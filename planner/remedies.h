@@ -44,12 +44,6 @@ ShapeRule TpuShapeRule(const CurrentSetup& current);
 bool HasSymptom(const Job& job, Symptom s);
 bool AnySymptom(const Job& job);
 
-// Reduction Server pool sized so reducers' total bandwidth matches the
-// workers' egress (Vertex AI guidance). nullopt when the catalog lacks the
-// image or reducer machine type.
-std::optional<ReductionServerPool> SizeReductionServer(
-    const catalog::Catalog& catalog, double worker_gbps_total);
-
 // Whether the current setup is multi-host GPU data parallel with NCCL.
 bool CurrentIsMultiHostNcclGpu(const Job& job);
 

@@ -235,8 +235,9 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   c.slices = f.platform == Platform::kTpu ? o.units : 1;
   std::string note;
   c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
-  ChooseLayout(job, f, c, only_strategy);
+  // Before the layout: whether a Reduction Server runs depends on it.
   c.provisioning = o.provisioning;
+  ChooseLayout(job, f, c, only_strategy);
   Price(job, c, c.provisioning);
   JudgePointProvisioning(job, f, c);  // planner/provisioning.h
   return c;

@@ -121,15 +121,17 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
     dp = RingAllReduceSeconds(in.bytes_allreduce_per_step, in.ring_size,
                               in.link_bytes_per_s);
   }
-  const double fsdp = 2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
-                                             in.fsdp_link_bytes_per_s) +
-                      ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
-                                           in.fsdp_link_bytes_per_s);
+  const double fsdp_gather = 2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
+                                                    in.fsdp_link_bytes_per_s);
+  const double fsdp_grads = ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
+                                                 in.fsdp_link_bytes_per_s);
   const double dcn = RingAllReduceSeconds(in.dcn_bytes_allreduce_per_step,
                                           in.dcn_size, in.dcn_bytes_per_s);
-  out.overlappable_comm_seconds = dp + fsdp + dcn;
-  out.critical_comm_seconds = RingAllReduceSeconds(
-      in.tp_bytes_allreduce_per_step, in.tp_size, in.tp_link_bytes_per_s);
+  const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
+  out.overlappable_comm_seconds = dp + fsdp_gather + fsdp_grads - sync + dcn;
+  out.critical_comm_seconds =
+      sync + RingAllReduceSeconds(in.tp_bytes_allreduce_per_step, in.tp_size,
+                                  in.tp_link_bytes_per_s);
 
   auto exposed = [&](double compute) {
     return std::max(0.0, out.overlappable_comm_seconds - compute) +

@@ -10,6 +10,17 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('A2 Ultra',    'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps'),
   ('A2 Standard', 'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps');
 
+-- Host NICs of the GPUDirect series: the GPU NICs (RDMA / TCPX / TCPXO)
+-- carry GPU-to-GPU traffic on their own networks, so a CPU VM (a Reduction
+-- Server reducer) reaches a worker over the host NICs only
+-- (catalog-facts §2.3).
+INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
+  ('A4X',      'host_nic_bandwidth', 400e9, 'bits_per_s', 'AP-compute', '4 CX-7 NICs = 1,600 Gbps (GPU-GPU only) + 2 Titanium NICs = 400 Gbps; "2 host NICs 400 Gbps"'),
+  ('A4',       'host_nic_bandwidth', 400e9, 'bits_per_s', 'AP-compute', '8 CX-7 NICs = 3,200 Gbps (1 per GPU) + 2 gVNIC = 400 Gbps'),
+  ('A3 Ultra', 'host_nic_bandwidth', 400e9, 'bits_per_s', 'AP-compute', 'same NICs as A4: 8 CX-7 GPU NICs + 2 gVNIC = 400 Gbps'),
+  ('A3 Mega',  'host_nic_bandwidth', 200e9, 'bits_per_s', 'AP-compute', 'primary NIC up to 200 Gbps + 8 secondary (GPUDirect-TCPXO) NICs up to 200 Gbps each'),
+  ('A3 High',  'host_nic_bandwidth', 200e9, 'bits_per_s', 'GPU-MT', 'derived: a3-highgpu-8g has 5 NICs and 1,000 Gbps; GPUDirect-TCPX uses 4 of them for GPU traffic (4 x 200 Gbps), leaving the primary NIC 200 Gbps; the smaller A3 High shapes have one NIC (their full bandwidth)');
+
 -- CPU peak FLOP/s per vCPU, derived per catalog-facts §10.3:
 -- FLOPs/cycle/core (§10.2) x Google's all-core turbo [CYC-FREQ] / 2 (two
 -- vCPUs are the two hyperthreads of one core [CPU-PLAT]). Theoretical

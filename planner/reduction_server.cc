@@ -1,0 +1,177 @@
+// Vertex AI Reduction Server: sizing, price and step-time effect of pool 2
+// (planner/reduction_server.h).
+#include "planner/reduction_server.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "planner/engine_common.h"
+#include "planner/job_spec.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+bool Symptomatic(const Job& job) {
+  const auto& v = job.current.symptoms;
+  return std::find(v.begin(), v.end(), Symptom::kGradientSyncBound) != v.end();
+}
+
+// Cross-host data parallel: plain or ZeRO-1/2 replicas, no FSDP gathers,
+// no pipeline or Multislice (their traffic is not one gradient all-reduce).
+bool CrossHostDataParallel(const Family& f, const Config& c) {
+  return f.platform == Platform::kGpu && c.hosts > 1 && c.slices <= 1 &&
+         c.layout.zero_stage < 3 && c.layout.pipeline <= 1;
+}
+
+bool RunsOnVertex(const Job& job, const Family& f, const Config& c) {
+  if (c.shape == nullptr || c.shape->machine == nullptr) return false;
+  RunPlatformInput where;
+  where.requested = job.constraints.run_platform;
+  where.platform = f.platform;
+  where.machine_type = c.shape->machine->gce_machine_type;
+  where.offerings = &c.shape->machine->offerings;
+  where.provisioning = c.provisioning;
+  where.vms_per_slice = std::max(1, c.hosts);
+  return ChooseRunPlatform(where).run_platform == RunPlatform::kVertexTraining;
+}
+
+// The workers' hourly price at the point's provisioning; 0 when unknown.
+double WorkersHourly(const Config& c) {
+  const auto& h = c.provisioning == Provisioning::kSpot ? c.shape->spot_hourly
+                                                        : c.shape->on_demand_hourly;
+  return h.value_or(0) * c.units;
+}
+
+double PoolHourly(const ReducerPool& pool, Provisioning prov) {
+  return prov == Provisioning::kSpot && pool.spot_known ? pool.hourly_spot
+                                                        : pool.hourly_on_demand;
+}
+
+// Total reducer bandwidth >= total worker bandwidth (pools 0 + 1), priced
+// from the catalog.
+ReducerPool MakePool(const catalog::MachineType& r, const std::string& image,
+                     double egress_bits_per_s, int worker_vms) {
+  ReducerPool pool;
+  pool.machine = &r;
+  pool.image_uri = image;
+  pool.reducer_bits_per_s = *r.network_bits_per_s;
+  pool.worker_bits_per_s = egress_bits_per_s;
+  pool.worker_vms = worker_vms;
+  pool.replicas = std::max(
+      1, static_cast<int>(std::ceil(worker_vms * egress_bits_per_s /
+                                        pool.reducer_bits_per_s -
+                                    1e-9)));
+  if (r.price && r.price->on_demand_usd) {
+    pool.on_demand_known = true;
+    pool.hourly_on_demand = *r.price->on_demand_usd * pool.replicas;
+  }
+  if (r.price && r.price->spot_usd) {
+    pool.spot_known = true;
+    pool.hourly_spot = *r.price->spot_usd * pool.replicas;
+  }
+  return pool;
+}
+
+}  // namespace
+
+double WorkerEgressBitsPerS(const catalog::MachineType& machine,
+                            const catalog::Series* series) {
+  double bits = machine.network_bits_per_s.value_or(0);
+  if (series != nullptr && series->host_nic_bandwidth.has_value() &&
+      series->host_nic_bandwidth->value > 0) {
+    bits = bits > 0 ? std::min(bits, series->host_nic_bandwidth->value)
+                    : series->host_nic_bandwidth->value;
+  }
+  return bits;
+}
+
+void ResolveReducer(const catalog::Catalog& catalog, Job& job) {
+  auto img = catalog.service_facts.find("reduction_server_image");
+  auto mt = catalog.service_facts.find("reduction_server_machine_type");
+  if (img == catalog.service_facts.end() || mt == catalog.service_facts.end()) {
+    return;
+  }
+  const catalog::MachineType* m = catalog.FindMachineType(mt->second.first);
+  if (m == nullptr || !m->network_bits_per_s || *m->network_bits_per_s <= 0) {
+    return;
+  }
+  job.reducer_machine = m;
+  job.reducer_image = img->second.first;
+}
+
+std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
+                                           const catalog::MachineType& machine,
+                                           const catalog::Series* series,
+                                           int worker_vms) {
+  Job facts;
+  ResolveReducer(catalog, facts);
+  const double egress = WorkerEgressBitsPerS(machine, series);
+  if (facts.reducer_machine == nullptr || egress <= 0 || worker_vms < 1) {
+    return std::nullopt;
+  }
+  return MakePool(*facts.reducer_machine, facts.reducer_image, egress,
+                  worker_vms);
+}
+
+bool ReductionServerApplies(const Job& job, const Family& f, const Config& c) {
+  return job.nccl_framework && CrossHostDataParallel(f, c) &&
+         c.provisioning != Provisioning::kFlexStart && RunsOnVertex(job, f, c);
+}
+
+void ApplyReductionServer(const Job& job, const Family& f, Config& c,
+                          StepTimeInput& in) {
+  if (f.platform != Platform::kGpu || c.hosts <= 1) return;
+  // The user sees the gradient sync stall the GPUs: in this job the
+  // cross-host gradient all-reduce (or FSDP reduce-scatter) does not hide
+  // behind compute.
+  if (Symptomatic(job)) {
+    in.gradient_sync_exposed = true;
+    c.step = EstimateStepTime(in);
+  }
+  if (in.bytes_allreduce_per_step <= 0 || !CrossHostDataParallel(f, c)) return;
+  if (job.reducer_machine == nullptr || !ReductionServerApplies(job, f, c)) {
+    return;
+  }
+  const double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
+  if (egress <= 0) return;
+  const ReducerPool pool =
+      MakePool(*job.reducer_machine, job.reducer_image, egress, c.hosts);
+  // Each worker VM sends its (NVLink-reduced) gradient once and receives
+  // the result once, at its egress to the reducers.
+  StepTimeInput with = in;
+  with.ring_size = c.hosts;
+  with.link_bytes_per_s = pool.worker_bits_per_s / 8;
+  with.reduction_server_bytes_per_s =
+      pool.replicas * pool.reducer_bits_per_s / 8;
+  const StepTimeEstimate step = EstimateStepTime(with);
+  const double before = c.step.step_seconds_expected;
+  const double after = step.step_seconds_expected;
+  if (!(after > 0 && before > 0)) return;
+  const double tol = kPolicy.tie_tolerance.value;
+  bool pays = false;
+  if (job.objective == Objective::kMinTime) {
+    pays = after < before * (1 - tol);
+  } else {
+    // Cost per unit of work: (workers + reducers) per hour / throughput.
+    const double workers = WorkersHourly(c);
+    if (workers <= 0 || !pool.on_demand_known) return;
+    const double reducers = PoolHourly(pool, c.provisioning);
+    pays = (workers + reducers) * after < workers * before * (1 - tol);
+  }
+  if (!pays) return;
+  c.step = step;
+  c.reducers = pool;
+}
+
+ReductionServerPool ToPlanPool(const ReducerPool& pool) {
+  ReductionServerPool rs;
+  rs.machine_type = pool.machine ? pool.machine->gce_machine_type : "";
+  rs.image_uri = pool.image_uri;
+  rs.replica_count = pool.replicas;
+  rs.reducer_bandwidth_gbps = pool.replicas * pool.reducer_bits_per_s / 1e9;
+  rs.worker_bandwidth_gbps = pool.worker_vms * pool.worker_bits_per_s / 1e9;
+  return rs;
+}
+
+}  // namespace accelplan::planner::internal

@@ -1,0 +1,56 @@
+// Vertex AI Reduction Server (SPEC §4 Distribution): planned only for
+// multi-host GPU data parallelism with NCCL (TensorFlow or PyTorch) on
+// Vertex AI serverless training; sized from the workers' egress bandwidth,
+// priced into the point's hourly cost, its all-reduce modelled
+// (time_model.h ReductionServerAllReduceSeconds), and kept only when it
+// lowers the cost per unit of work (MIN_TIME: the time).
+//
+// Sizing (Vertex AI guidance, https://cloud.google.com/vertex-ai/docs/
+// training/distributed-training#reduction-server, catalog-facts §4.2): the
+// reducers' total bandwidth matches or exceeds the workers' (pools 0 + 1);
+// Google's example: 5 VMs x 100 Gbps take 16 x n1-highcpu-16 (32 Gbps).
+// A worker's egress to a reducer is its host NICs: on GPUDirect machines
+// the GPU NICs carry GPU-to-GPU traffic only (series fact
+// host_nic_bandwidth).
+#ifndef ACCELPLAN_PLANNER_REDUCTION_SERVER_H_
+#define ACCELPLAN_PLANNER_REDUCTION_SERVER_H_
+
+#include <optional>
+
+#include "catalog/catalog.h"
+#include "planner/candidate.h"
+
+namespace accelplan::planner::internal {
+
+// Bits/s one VM of `machine` can send to a CPU reducer.
+double WorkerEgressBitsPerS(const catalog::MachineType& machine,
+                            const catalog::Series* series);
+
+// The pool for `worker_vms` VMs of `machine`: reducers of the catalog's
+// reducer machine type, priced from the catalog. nullopt when the catalog
+// lacks the reducer machine type, its bandwidth or the image.
+std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
+                                           const catalog::MachineType& machine,
+                                           const catalog::Series* series,
+                                           int worker_vms);
+
+// The job's reducer facts, resolved once (MakeJob).
+void ResolveReducer(const catalog::Catalog& catalog, Job& job);
+
+// Whether a point is multi-host GPU data parallel with NCCL that would run
+// on Vertex AI serverless training (where pool 2 exists).
+bool ReductionServerApplies(const Job& job, const Family& f, const Config& c);
+
+// Called by EstimateTime with the point's step input: a stated
+// GRADIENT_SYNC_BOUND marks the cross-host all-reduce exposed; when a
+// Reduction Server lowers the cost per unit of work (MIN_TIME: the step
+// time), the point takes it: c.step, c.reducers.
+void ApplyReductionServer(const Job& job, const Family& f, Config& c,
+                          StepTimeInput& in);
+
+// ReductionServerPool (the plan's and the remedy's wire form) of a pool.
+ReductionServerPool ToPlanPool(const ReducerPool& pool);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_REDUCTION_SERVER_H_
