@@ -199,6 +199,26 @@ struct ModelPreset {
   }
 };
 
+// One published, measured training run (table `measured_efficiency`): the
+// model-FLOPs utilisation it reached on accelplan's basis (6·P_active +
+// 12·L·h·s FLOPs per token, recompute excluded) against the dense peak of
+// its precision. The planner's efficiency bands are the min-max of these.
+struct MeasuredEfficiency {
+  std::string run_id;       // "T01"
+  std::string accelerator;  // accelerators.id
+  std::string precision;    // "BF16" | "FP8"
+  std::string stack;        // "JAX_XLA" | "PYTORCH_FSDP" | "PYTORCH_MEGATRON"
+                            // | "TENSORFLOW"
+  bool moe = false;
+  std::string recompute;    // "NONE" | "SELECTIVE" | "FULL" | "" (unpublished)
+  int devices = 0;
+  std::string model;
+  double mfu = 0;
+  double mfu_6pd = 0;
+  std::string source_id;
+  std::string note;
+};
+
 // Indices are stable for the life of the snapshot; the lookup maps hold
 // indices into the vectors.
 struct Catalog {
@@ -212,6 +232,7 @@ struct Catalog {
   // service_facts: name -> (value, source id).
   std::map<std::string, std::pair<std::string, std::string>> service_facts;
   std::vector<ModelPreset> models;  // sorted by id
+  std::vector<MeasuredEfficiency> measured_efficiencies;  // by run_id
 
   absl::flat_hash_map<std::string, size_t> source_index;
   absl::flat_hash_map<std::string, size_t> series_index;

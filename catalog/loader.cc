@@ -45,7 +45,8 @@ constexpr const char* kTables[] = {"catalog_meta",
                                    "series_workload_lists",
                                    "labels",
                                    "service_facts",
-                                   "models"};
+                                   "models",
+                                   "measured_efficiency"};
 
 // The region whose price is attached when a subject has several.
 constexpr absl::string_view kPreferredRegion = "us-central1";
@@ -109,7 +110,8 @@ class Loader {
           &Loader::LoadTopologies, &Loader::LoadPrices, &Loader::LoadFrameworks,
           &Loader::LoadOfferings, &Loader::LoadEndOfSupport,
           &Loader::LoadWorkloadLists, &Loader::LoadLabels,
-          &Loader::LoadServiceFacts, &Loader::LoadModels}) {
+          &Loader::LoadServiceFacts, &Loader::LoadModels,
+          &Loader::LoadMeasuredEfficiencies}) {
       if (absl::Status s = (this->*step)(); !s.ok()) return s;
     }
     // Last, so the row-level checks above report with ids, not rowids.
@@ -831,6 +833,41 @@ class Loader {
         return st;
       catalog_->model_index[m.id] = catalog_->models.size();
       catalog_->models.push_back(std::move(m));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status LoadMeasuredEfficiencies() {
+    SQLite::Statement q(
+        db_,
+        "SELECT run_id, accelerator, precision, stack, moe, recompute, "
+        "devices, model, mfu, mfu_6pd, source_id, note FROM "
+        "measured_efficiency ORDER BY run_id");
+    while (q.executeStep()) {
+      MeasuredEfficiency e;
+      e.run_id = q.getColumn(0).getString();
+      const std::string row = absl::StrCat("'", e.run_id, "'");
+      e.accelerator = q.getColumn(1).getString();
+      e.precision = q.getColumn(2).getString();
+      e.stack = q.getColumn(3).getString();
+      e.moe = q.getColumn(4).getInt() != 0;
+      e.recompute = Text(q.getColumn(5));
+      e.devices = q.getColumn(6).getInt();
+      e.model = q.getColumn(7).getString();
+      e.mfu = q.getColumn(8).getDouble();
+      e.mfu_6pd = q.getColumn(9).getDouble();
+      e.source_id = q.getColumn(10).getString();
+      e.note = Text(q.getColumn(11));
+      if (catalog_->FindAccelerator(e.accelerator) == nullptr) {
+        return Bad("measured_efficiency", row, "names an unknown accelerator");
+      }
+      if (!PositiveFinite(e.mfu) || e.mfu >= 1) {
+        return Bad("measured_efficiency", row, "mfu must be in (0, 1)");
+      }
+      if (absl::Status st = CheckSource("measured_efficiency", row, e.source_id);
+          !st.ok())
+        return st;
+      catalog_->measured_efficiencies.push_back(std::move(e));
     }
     return absl::OkStatus();
   }

@@ -207,3 +207,27 @@ CREATE TABLE models (
   source_id         TEXT NOT NULL REFERENCES sources(id),  -- the published config.json or paper
   note              TEXT
 );
+
+-- Measured training efficiencies of published runs (issue 14): the
+-- planner's MFU band of an accelerator x precision x software stack class is
+-- the min-max of its rows. mfu is model-FLOPs utilisation on accelplan's
+-- basis: (6·P_active + 12·L·h·s) FLOPs per token (PaLM arXiv:2204.02311
+-- appendix B; recompute FLOPs excluded, so a run's recompute cost is inside
+-- its figure) x tokens/s per device / the dense peak of `precision` (FP8
+-- runs against the FP8 peak). mfu_6pd is the same run on the bare 6·P·D
+-- basis, for readers. Derived by scripts/calibration/derive_efficiency.py
+-- from tests/planner/calibration/runs.csv (the fit half).
+CREATE TABLE measured_efficiency (
+  run_id      TEXT PRIMARY KEY,  -- 'T01', as in tests/planner/calibration/runs.csv
+  accelerator TEXT NOT NULL REFERENCES accelerators(id),
+  precision   TEXT NOT NULL CHECK (precision IN ('BF16','FP8')),
+  stack       TEXT NOT NULL CHECK (stack IN ('JAX_XLA','PYTORCH_FSDP','PYTORCH_MEGATRON','TENSORFLOW')),
+  moe         INTEGER NOT NULL CHECK (moe IN (0,1)),  -- mixture of experts (FLOPs of the active parameters)
+  recompute   TEXT CHECK (recompute IS NULL OR recompute IN ('NONE','SELECTIVE','FULL')),  -- NULL: not published
+  devices     INTEGER NOT NULL CHECK (devices > 0),
+  model       TEXT NOT NULL,
+  mfu         REAL NOT NULL CHECK (mfu > 0 AND mfu < 1),
+  mfu_6pd     REAL NOT NULL CHECK (mfu_6pd > 0 AND mfu_6pd < 1),
+  source_id   TEXT NOT NULL REFERENCES sources(id),  -- the published run
+  note        TEXT
+);

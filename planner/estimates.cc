@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/reduction_server.h"
 #include "planner/util.h"
@@ -178,24 +179,19 @@ void EstimateHours(const Job& job, Config& c) {
 
 }  // namespace
 
-void EstimateTime(const Job& job, const Family& f, Config& c) {
+void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end) {
   const int n = c.devices;
-  if (job.classical) {
-    c.mfu = DefaultMfu(ClassOf(f), ModelKind::kTabular);
-  } else {
-    c.mfu = DefaultMfu(ClassOf(f), job.workload.model_kind);
-  }
+  c.mfu = CalibratedMfu(job, f);
   StepTimeInput in;
   in.devices = n;
   in.peak_flops_per_device = c.peak_flops;
   in.mfu_low = c.mfu.low;
   in.mfu_high = c.mfu.high;
-  double flops_per_token = job.flops_per_unit;
-  if (c.recompute == Recompute::kFull &&
-      job.workload.recompute != Recompute::kFull) {
-    flops_per_token *= 8.0 / 6.0;  // full recompute: one extra forward pass
-  }
-  in.flops_per_step_total = flops_per_token * job.tokens_per_step;
+  // Model FLOPs (6·P + attention), never the recompute's: published MFU
+  // excludes the recomputed forward from its FLOPs but not from its time,
+  // so a measured band already charges the recompute its runs used.
+  in.flops_per_step_total = job.flops_per_unit * job.tokens_per_step;
+  in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
   const double link = CollectiveLink(f, c);
   AddCommunication(job, f, c, link, in);
   c.step = EstimateStepTime(in);

@@ -32,7 +32,13 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 
 // Fills c.mfu, c.step, c.comm_*, c.tokens_per_second and c.hours from the
 // point's size and layout.
-void EstimateTime(const Job& job, const Family& f, Config& c);
+// `end_to_end`: a calibrated MFU band (measured runs, planner/efficiency.h)
+// already includes the tensor-parallel traffic and pipeline bubble of the
+// layout it was measured with, so the chosen layout's numbers do not add
+// them again. Layouts are *ranked* with those costs modelled
+// (end_to_end false), so model parallelism is never free when choosing.
+void EstimateTime(const Job& job, const Family& f, Config& c,
+                  bool end_to_end = false);
 
 // Fills the point's hourly prices and cost range under a provisioning.
 void Price(const Job& job, Config& c, Provisioning prov);

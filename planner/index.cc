@@ -257,6 +257,26 @@ void FinishFamilyKeys(Family& f) {
   }
 }
 
+namespace {
+
+// The published runs a family's MFU band can come from: every run on the
+// same platform (the fallback chain narrows them per request).
+void AttachEfficiencyRuns(const Catalog& catalog, Family& f) {
+  if (f.accelerator == nullptr) return;
+  f.generation = f.accelerator->architecture.empty()
+                     ? f.accelerator->id
+                     : f.accelerator->architecture;
+  for (const catalog::MeasuredEfficiency& e : catalog.measured_efficiencies) {
+    const Accelerator* a = catalog.FindAccelerator(e.accelerator);
+    if (a == nullptr || a->platform != f.accelerator->platform) continue;
+    const std::string gen = a->architecture.empty() ? a->id : a->architecture;
+    f.efficiency_runs.push_back(
+        {&e, a->id == f.accelerator->id, gen == f.generation});
+  }
+}
+
+}  // namespace
+
 Index BuildIndex(const Catalog& catalog) {
   Index index;
   // Families keyed by (platform, series, accelerator).
@@ -270,7 +290,10 @@ Index BuildIndex(const Catalog& catalog) {
   }
   std::sort(index.families.begin(), index.families.end(),
             [](const Family& a, const Family& b) { return a.name < b.name; });
-  for (Family& f : index.families) FinishFamilyKeys(f);
+  for (Family& f : index.families) {
+    FinishFamilyKeys(f);
+    AttachEfficiencyRuns(catalog, f);
+  }
 
   for (const catalog::Source& s : catalog.sources) {
     index.sources.push_back({s.id, s.url, s.title});

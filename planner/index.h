@@ -58,6 +58,17 @@ struct Family {
   int sparse_cores = 0;
   bool preview = false;
   bool modern = true;  // Ampere+ GPU or TPU (MFU band)
+  // Published measured runs on this platform (catalog measured_efficiency),
+  // for the calibrated MFU band (planner/efficiency.h); `generation` is the
+  // GPU architecture or the TPU accelerator id, the key of the first
+  // fallback. Pointers into the catalog snapshot the index was built from.
+  struct EfficiencyRun {
+    const catalog::MeasuredEfficiency* run = nullptr;
+    bool same_accelerator = false;
+    bool same_generation = false;
+  };
+  std::string generation;
+  std::vector<EfficiencyRun> efficiency_runs;
   // Largest multi-host TPU topology: the unit of Multislice.
   const Shape* largest_multi_host_slice = nullptr;
   std::vector<std::string> fact_sources;  // source ids of the facts used

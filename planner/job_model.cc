@@ -153,13 +153,26 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
   const bool dataset_in_passes = job.sequence_model
                                      ? ResolveTokenWork(w, epochs, job)
                                      : ResolveExampleWork(w, epochs, job);
-  // 6·P per unit (8·P with full recompute asked): kDefaults'
-  // training_flops_per_param, applied by TrainingFlops.
-  job.flops_per_unit = TrainingFlops(job.params, 1.0, w.recompute);
+  // Model FLOPs per unit: 6·P (kDefaults' training_flops_per_param) of the
+  // active parameters (a mixture of experts computes with its routed
+  // experts only) plus attention, 12·L·h·s (PaLM appendix B), for a shape.
+  // Recompute is not added: the measured MFU bands already include it
+  // (time_model.h, planner/efficiency.h).
+  const double active = w.active_parameter_count > 0 &&
+                                w.active_parameter_count < job.params
+                            ? w.active_parameter_count
+                            : job.params;
+  const double dense = TrainingFlops(active, 1.0, Recompute::kNone);
+  job.flops_per_unit =
+      job.sequence_model
+          ? ModelFlopsPerToken(active, shape.layers, shape.hidden_size,
+                               job.sequence_length)
+          : dense;
   if (job.method == TrainingMethod::kLora ||
       job.method == TrainingMethod::kQlora) {
-    // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D.
-    job.flops_per_unit *= 4.0 / 6.0;
+    // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the
+    // attention matmuls have no weights and keep their backward).
+    job.flops_per_unit -= dense * 2.0 / 6.0;
     job.assumptions.push_back(
         "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
         "base).");
@@ -443,6 +456,7 @@ void PrepareJobMemoryModel(Job& job) {
                   : nullptr;
   mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
   mem.lora_rank = job.workload.lora_rank;
+  mem.attention = job.workload.attention;
   job.memory_model = PrepareMemoryModel(mem);
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/util.h"
@@ -157,7 +158,9 @@ class LayoutChooser {
         w_.recompute == Recompute::kUnspecified && w_.transformer_shape.layers > 0
             ? 2
             : 1;
-    const MfuRange mfu = DefaultMfu(ClassOf(f), w_.model_kind);
+    const MfuRange mfu = CalibratedMfu(job, f);  // as EstimateTime
+    // Layouts are ranked with their overheads modelled (EstimateTime).
+    overheads_in_mfu_ = false;
     pure_compute_ = ComputeSeconds(job.flops_per_unit * job.tokens_per_step, n_,
                                    c.peak_flops, mfu.expected());
   }
@@ -176,6 +179,9 @@ class LayoutChooser {
   // communication only add time).
   double LowerBound(const ShardingLayout& l) const {
     double compute = pure_compute_;
+    // A measured band already holds the bubble and the TP traffic
+    // (StepTimeInput::overheads_in_mfu): compute alone bounds the step.
+    if (overheads_in_mfu_) return compute;
     if (l.pipeline > 1) {
       const double m = std::clamp(
           job_.tokens_per_step / std::max(1, job_.sequence_length) / Ranks(l),
@@ -231,6 +237,7 @@ class LayoutChooser {
   void Finish(Config& c) {
     if (best_) {
       c = *best_;
+      EstimateTime(job_, f_, c, /*end_to_end=*/true);  // the chosen layout
       return;
     }
     if (smallest_) {
@@ -272,6 +279,7 @@ class LayoutChooser {
   Recompute levels_[2];
   int level_count_ = 1;
   double pure_compute_ = 0;
+  bool overheads_in_mfu_ = false;
   std::optional<Config> best_;
   std::optional<Config> smallest_;  // the least memory among non-fitting
   int min_ranks_ = std::numeric_limits<int>::max();

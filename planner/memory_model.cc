@@ -23,23 +23,26 @@ constexpr double kActivationShareWithoutShape = 0.20;
 constexpr double kAdafactorFactoredBytes = 0.05;
 
 constexpr const char* kActNone =
-    "activations: Korthikanti et al. sbh(34 + 5as/h) bytes per layer "
-    "(no recompute), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "activations: Korthikanti et al. sbh·34 bytes per layer (no recompute; "
+    "+5as/h of attention scores only with attention STANDARD, flash-style "
+    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
     "data-parallel degree (min 1), split by tensor parallelism, layers / "
     "pipeline stages with one micro-batch per stage in flight";
 constexpr const char* kActUnstated =
     "activations: recompute not stated, none assumed: Korthikanti et al. "
-    "sbh(34 + 5as/h) bytes per layer, 16-bit (x2 fp32, x4 fp64), micro-batch "
+    "sbh·34 bytes per layer (+5as/h scores only with attention STANDARD) + "
+    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch "
     "= global batch / data-parallel degree (min 1), split by tensor "
     "parallelism, layers / pipeline stages";
 constexpr const char* kActSelective =
     "activations: selective recompute, Korthikanti et al. 34·sbh bytes per "
-    "layer, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
     "data-parallel degree (min 1), split by tensor parallelism, layers / "
     "pipeline stages";
 constexpr const char* kActFull =
-    "activations: full recompute, only each layer's input kept (2·sbh bytes "
-    "per layer), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
+    "activations: full recompute, each layer's input kept (2·sbh bytes "
+    "per layer) + the recomputed layer's working set (34·sbh) + 4·sbv "
+    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
     "data-parallel degree (min 1), split by tensor parallelism, layers / "
     "pipeline stages";
 constexpr const char* kActNoShape =
@@ -182,7 +185,8 @@ double LargestLayerParamsFromShape(const TransformerShape& shape) {
 
 double ActivationBytesPerLayer(const TransformerShape& shape,
                                double micro_batch, Recompute recompute,
-                               int tensor, bool sequence_parallel) {
+                               int tensor, bool sequence_parallel,
+                               bool score_tensor) {
   const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
   const double h = shape.hidden_size;
   const double a = shape.attention_heads > 0 ? shape.attention_heads : 1;
@@ -194,11 +198,25 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
     case Recompute::kSelective:
       return sequence_parallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
     default: {
-      const double scores = 5.0 * a * s / h;
+      const double scores = score_tensor ? 5.0 * a * s / h : 0.0;
       return sequence_parallel ? sbh * (34.0 + scores) / t
                                : sbh * (10.0 + 24.0 / t + scores / t);
     }
   }
+}
+
+double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
+                            Recompute recompute, int tensor,
+                            bool sequence_parallel, bool score_tensor) {
+  const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
+  const double logits =
+      shape.vocab_size > 0
+          ? 4.0 * s * micro_batch * shape.vocab_size / AtLeastOne(tensor)
+          : 0.0;
+  if (recompute != Recompute::kFull) return logits;
+  return logits + ActivationBytesPerLayer(shape, micro_batch, Recompute::kNone,
+                                          tensor, sequence_parallel,
+                                          score_tensor);
 }
 
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
@@ -243,6 +261,7 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
   }
   m.embedding_bytes = std::max(0.0, input.embedding_bytes);
   m.activation_word_scale = ActivationWordScale(input.precision);
+  m.score_tensor = input.attention == Attention::kStandard;
   return m;
 }
 
@@ -290,9 +309,11 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
     const double layers_per_stage =
         std::ceil(static_cast<double>(shape.layers) / pipeline);
     out.activations_bytes =
-        layers_per_stage *
-        ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
-                                layout.sequence_parallel) *
+        (layers_per_stage * ActivationBytesPerLayer(
+                                shape, micro_batch, recompute, tensor,
+                                layout.sequence_parallel, m.score_tensor) +
+         ActivationExtraBytes(shape, micro_batch, recompute, tensor,
+                              layout.sequence_parallel, m.score_tensor)) *
         m.activation_word_scale;
     switch (recompute) {
       case Recompute::kFull:

@@ -56,6 +56,9 @@ struct MemoryModelInput {
   // 16-bit weights + 16-bit grads of the largest layer). 0 → derived from the
   // shape (LargestLayerParamsFromShape), or none without a shape.
   double largest_layer_params = 0;
+  // Flash-style attention (the default) never stores the s x s score
+  // tensor; STANDARD keeps Korthikanti's 5as/h term.
+  Attention attention = Attention::kUnspecified;
 };
 
 struct ShardingLayout {
@@ -90,13 +93,25 @@ struct MemoryEstimate {
   const char* method_assumption = "";
 };
 
-// Korthikanti et al. bytes per transformer layer for a micro-batch of
-// `micro_batch` sequences (16-bit activations): none sbh(34 + 5as/h),
-// selective sbh·34, full 2·sbh, with tensor parallelism applied as described
-// for ShardingLayout::sequence_parallel.
+// Korthikanti et al. (arXiv:2205.05198 §4) bytes per transformer layer for
+// a micro-batch of `micro_batch` sequences (16-bit activations): none
+// sbh·34 (+ 5as/h with `score_tensor`: standard attention keeps the
+// softmax scores, flash-style kernels do not), selective sbh·34, full 2·sbh
+// (the layer's input), with tensor parallelism applied as described for
+// ShardingLayout::sequence_parallel.
 double ActivationBytesPerLayer(const TransformerShape& shape,
                                double micro_batch, Recompute recompute,
-                               int tensor, bool sequence_parallel);
+                               int tensor, bool sequence_parallel,
+                               bool score_tensor = false);
+
+// The buffers a device holds besides the per-layer activations:
+// under full recompute one layer's whole working set while it is
+// recomputed (its no-recompute activations), and at every level the output
+// layer's logits and cross-entropy, 4·s·b·V bytes (Korthikanti et al. §4.3:
+// 32-bit logits), split over the TP ranks (vocab-parallel output layer).
+double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
+                            Recompute recompute, int tensor,
+                            bool sequence_parallel, bool score_tensor);
 
 MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
                                        const ShardingLayout& layout);
@@ -116,6 +131,7 @@ struct PreparedMemoryModel {
   double largest_layer_params = 0;
   double embedding_bytes = 0;
   double activation_word_scale = 1;
+  bool score_tensor = false;  // attention STANDARD
   const char* method_assumption = "";
 };
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input);

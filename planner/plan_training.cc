@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/efficiency.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
 #include "planner/legacy.h"
@@ -273,6 +274,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   std::vector<std::string> fact_ids;
   if (best != nullptr) {
     Recommend(cat, job, *best, out, fact_ids);
+    out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
   } else {
     out.no_plan_reason =
         NoPlanReason(cands, r.goal.budget_usd, unpriced_under_budget);

@@ -15,6 +15,21 @@ struct PlannerPolicy {
   // ---- memory
   SourcedDefault headroom_fraction = kDefaults.headroom_fraction;
 
+  // ---- calibrated efficiency (planner/efficiency.h)
+  // A class's band is the min-max of its published runs, each end moved
+  // out by this share: the smallest multiple of 0.05 for which at least 80%
+  // of the fit-half runs fall inside the band of the *other* fit runs of
+  // their class (leave-one-out, scripts/calibration/derive_efficiency.py
+  // --loo). A class with one run would otherwise have no width.
+  SourcedDefault mfu_run_spread{
+      0.20, "fit: leave-one-out over the fit half of the published runs "
+            "(docs/planner.md, Calibration)"};
+  // A class with no published run uses the nearest class that has some
+  // (same generation, then any stack, then the platform), widened by this
+  // share more on each side, with an ASSUMPTION naming it.
+  SourcedDefault mfu_fallback_widening{
+      0.10, "product choice: a borrowed band is 10% wider on each side"};
+
   // ---- hard rules
   SourcedDefault min_fp64_flops{
       5e12, "SPEC §4: fp64-required work needs an fp64 peak of 5 TFLOPS or "

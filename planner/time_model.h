@@ -13,9 +13,18 @@ namespace accelplan::planner {
 // --- FLOPs
 
 // 6·P·D (2 forward + 4 backward per parameter per token); 8·P·D with full
-// recompute (one extra forward). Non-transformer callers convert examples to
-// an equivalent token count (or pass examples with P = FLOPs/example / 6).
+// recompute (one extra forward): the hardware FLOPs. The planner's time
+// model applies its measured MFU to the model FLOPs (ModelFlopsPerToken),
+// whose published runs already include their recompute in the time.
 double TrainingFlops(double params, double tokens, Recompute recompute);
+
+// Model FLOPs per token on the basis of the calibrated MFU bands (PaLM,
+// arXiv:2204.02311 appendix B): 6·P for the (active) parameters plus the
+// attention score and value matmuls, 12·L·h·s forward and backward for L
+// layers of width h at sequence length s (0 without a shape). Recompute
+// FLOPs excluded.
+double ModelFlopsPerToken(double active_params, int layers, int hidden_size,
+                          int sequence_length);
 
 // --- MFU
 
@@ -31,6 +40,11 @@ struct MfuRange {
   double high = 0;
   double expected() const { return 0.5 * (low + high); }
   const char* source = "";  // static text: where the band comes from
+  // Published runs behind the band (0: one of the assumed defaults below)
+  // and how far it was borrowed (0: the class's own runs; see
+  // planner/efficiency.h).
+  int runs = 0;
+  int fallback = 0;
 };
 
 // Default model-FLOPs-utilisation bands (assumptions, stated in `source`):
@@ -105,6 +119,11 @@ struct StepTimeInput {
   // batches → 4 per stage (GPipe: the bubble is negligible at m >= 4p).
   int pipeline_stages = 1;
   int microbatches = 0;
+  // The MFU band was measured end to end (published runs, planner/
+  // efficiency.h): their pipeline bubbles and tensor-parallel traffic are
+  // inside it. Then no bubble stretch is applied and the TP traffic joins
+  // the overlappable traffic: step = max(compute, all communication).
+  bool overheads_in_mfu = false;
 };
 
 struct StepTimeEstimate {

@@ -458,7 +458,8 @@ TEST(CatalogLoaderErrors, TablesWithTheWrongColumnsAreRejected) {
          {"catalog_meta", "sources", "series", "accelerators", "fact_kinds",
           "facts", "numeric_formats", "machine_types", "tpu_topologies",
           "prices", "framework_support", "offerings", "end_of_support",
-          "series_workload_lists", "labels", "service_facts", "models"}) {
+          "series_workload_lists", "labels", "service_facts", "models",
+          "measured_efficiency"}) {
       db.exec(absl::StrCat("CREATE TABLE ", t, " (x INTEGER);"));
     }
   }

@@ -304,6 +304,9 @@ TEST_F(DefaultsRulesTest, ReviewStatesTheSameDefaultsAsPlan) {
   }
   for (const std::string& a : plan.assumptions) {
     if (a.find("headroom") != std::string::npos) continue;  // plan-level line
+    // The efficiency line describes the recommended hardware's MFU band,
+    // which a review of other hardware does not share.
+    if (a.rfind("Efficiency:", 0) == 0) continue;
     EXPECT_TRUE(Mentions(stated, a)) << a;
   }
   EXPECT_FALSE(stated.empty());

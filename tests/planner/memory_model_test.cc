@@ -163,12 +163,16 @@ TransformerShape Shape7B() {
   return s;
 }
 
-// Korthikanti et al. via Transformer Math 101 (planner-anchors §6):
-// per layer sbh(34 + 5as/h) bytes, selective 34·sbh, full 2·sbh.
+// Korthikanti et al. (arXiv:2205.05198) via Transformer Math 101
+// (planner-anchors §6): per layer 34·sbh with flash-style attention (the
+// default; STANDARD adds the 5as/h score tensor), selective 34·sbh, full
+// 2·sbh plus the recomputed layer's working set; every level adds the
+// 4·sbv logits/loss buffer (issue 14).
 TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
   const TransformerShape shape = Shape7B();
-  const double s = 4096, b = 2, h = 4096, a = 32, layers = 32;
+  const double s = 4096, b = 2, h = 4096, a = 32, layers = 32, v = 32000;
   const double sbh = s * b * h;
+  const double logits = 4 * s * b * v;
   MemoryModelInput in = Full(7e9, Optimizer::kAdam);
   in.shape = &shape;
   in.global_batch_size = 16;
@@ -177,19 +181,25 @@ TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
 
   in.recompute = Recompute::kNone;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   layers * sbh * (34 + 5 * a * s / h));
+                   layers * sbh * 34 + logits);
+  in.attention = Attention::kStandard;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
+                   layers * sbh * (34 + 5 * a * s / h) + logits);
+  in.attention = Attention::kUnspecified;
   in.recompute = Recompute::kSelective;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   layers * sbh * 34);
+                   layers * sbh * 34 + logits);
   in.recompute = Recompute::kFull;
   const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
-  EXPECT_DOUBLE_EQ(full.activations_bytes, layers * 2 * sbh);
+  EXPECT_DOUBLE_EQ(full.activations_bytes,
+                   layers * 2 * sbh + 34 * sbh + logits);
   EXPECT_NE(std::strstr(full.activation_assumption, "full recompute"), nullptr);
 }
 
 TEST(MemoryModelTest, ActivationsSplitByTensorAndPipeline) {
   const TransformerShape shape = Shape7B();
   const double sbh = 4096.0 * 1 * 4096;
+  const double logits = 4 * 4096.0 * 1 * 32000;
   MemoryModelInput in = Full(7e9, Optimizer::kAdam);
   in.shape = &shape;
   in.recompute = Recompute::kSelective;
@@ -198,13 +208,14 @@ TEST(MemoryModelTest, ActivationsSplitByTensorAndPipeline) {
   layout.data = 4;
   layout.tensor = 4;
   layout.pipeline = 2;
-  // Megatron with sequence parallelism: 34·sbh/t per layer, 16 layers/stage.
+  // Megatron with sequence parallelism: 34·sbh/t per layer, 16 layers/stage,
+  // and the vocab-parallel logits split over t.
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   16 * 34 * sbh / 4);
+                   16 * 34 * sbh / 4 + logits / 4);
   // Without SP (Transformer Math 101): sbh(10 + 24/t).
   layout.sequence_parallel = false;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   16 * sbh * (10 + 24.0 / 4));
+                   16 * sbh * (10 + 24.0 / 4) + logits / 4);
 }
 
 TEST(MemoryModelTest, MicroBatchIsAtLeastOneAndFp32DoublesActivations) {
@@ -215,7 +226,8 @@ TEST(MemoryModelTest, MicroBatchIsAtLeastOneAndFp32DoublesActivations) {
   in.global_batch_size = 4;
   ShardingLayout layout;
   layout.data = 64;  // fewer sequences than replicas: still one per device
-  const double one_seq = 32 * 2 * 4096.0 * 4096;
+  const double sbh = 4096.0 * 4096;
+  const double one_seq = 32 * 2 * sbh + 34 * sbh + 4 * 4096.0 * 32000;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
                    one_seq);
   in.precision = Precision::kFp32;
