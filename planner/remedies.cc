@@ -84,6 +84,111 @@ bool CurrentIsMultiHostNcclGpu(const Job& job) {
          (job.nccl_framework || job.current.uses_nccl);
 }
 
+namespace {
+
+// GRADIENT_SYNC_BOUND: a Reduction Server for multi-host NCCL GPUs (sized
+// and priced as the plan's pool), the ICI/DCN split on TPUs.
+void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
+                          bool on_tpu, Symptom s, std::vector<Remedy>& out) {
+  if (CurrentIsMultiHostNcclGpu(job)) {
+    const int nodes = std::max(1, job.current.node_count);
+    const std::optional<ReducerPool> rs =
+        job.current_machine == nullptr
+            ? std::nullopt
+            : SizeReducerPool(catalog, *job.current_machine,
+                              job.current_series, nodes);
+    Remedy r;
+    r.kind = RemedyKind::kAddReductionServer;
+    r.addresses = s;
+    r.summary = absl::StrCat(
+        "Add a Reduction Server worker pool (pool 2) for the ", nodes,
+        "-node NCCL all-reduce: it halves the data each worker sends "
+        "per all-reduce; no training-code change.");
+    if (rs) {
+      const ReductionServerPool pool = ToPlanPool(*rs);
+      absl::StrAppend(
+          &r.summary,
+          absl::StrFormat(" Size: %d x %s (%.0f Gbps total, matching "
+                          "the workers' %.0f Gbps of host-NIC egress, "
+                          "Vertex AI guidance)",
+                          pool.replica_count, pool.machine_type,
+                          pool.reducer_bandwidth_gbps,
+                          pool.worker_bandwidth_gbps),
+          rs->on_demand_known
+              ? absl::StrFormat(", %s/h on-demand.",
+                                FormatUsd(rs->hourly_on_demand))
+              : "; the catalog has no price for the reducers.");
+    }
+    out.push_back(std::move(r));
+  } else if (on_tpu) {
+    Remedy r;
+    r.kind = RemedyKind::kShardOptimizerState;
+    r.addresses = s;
+    r.summary =
+        "On TPUs keep gradient traffic on ICI: FSDP inside each slice, "
+        "data parallel across slices over DCN, and a per-slice batch "
+        "large enough to hide the DCN all-reduce.";
+    out.push_back(std::move(r));
+  }
+}
+
+void InputRemedies(Symptom s, std::vector<Remedy>& out) {
+  Remedy r;
+  r.kind = RemedyKind::kFasterInputPipeline;
+  r.addresses = s;
+  r.summary =
+      "Speed up the input pipeline: parallel reads and prefetch "
+      "(tf.data / Grain / DataLoader workers), larger files, and data "
+      "staged on faster storage close to the accelerators.";
+  out.push_back(std::move(r));
+}
+
+// HEAVY_PADDING (and LOW_UTILIZATION on TPUs): the MXU tiling advice.
+void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
+  const ShapeRule rule = TpuShapeRule(job.current);
+  Remedy r;
+  r.kind = RemedyKind::kFixTensorShapes;
+  r.addresses = s;
+  r.global_batch_size = rule.batch;
+  r.layer_widths = rule.widths;
+  std::string widths;
+  for (size_t i = 0; i < rule.widths.size(); ++i) {
+    absl::StrAppend(&widths, i ? ", " : "", job.current.layer_widths[i],
+                    " -> ", rule.widths[i]);
+  }
+  r.summary = absl::StrFormat(
+      "Tile the MXU: global batch a multiple of %d and feature "
+      "dimensions multiples of %d — round batch %d -> %d%s.",
+      rule.batch_multiple, rule.width_multiple,
+      job.current.current_global_batch_size, rule.batch,
+      widths.empty() ? "" : absl::StrCat(", widths ", widths));
+  out.push_back(std::move(r));
+}
+
+void OutOfMemoryRemedies(Symptom s, std::vector<Remedy>& out) {
+  Remedy shard;
+  shard.kind = RemedyKind::kShardOptimizerState;
+  shard.addresses = s;
+  shard.summary =
+      "Shard optimizer state, gradients and weights (FSDP / ZeRO-3) "
+      "across the devices.";
+  out.push_back(shard);
+  Remedy recompute;
+  recompute.kind = RemedyKind::kActivationRecompute;
+  recompute.addresses = s;
+  recompute.summary =
+      "Recompute activations (selective, then full) to trade compute "
+      "for memory.";
+  out.push_back(recompute);
+  Remedy more;
+  more.kind = RemedyKind::kMoreMemoryPerDevice;
+  more.addresses = s;
+  more.summary = "Move to accelerators with more memory per device.";
+  out.push_back(more);
+}
+
+}  // namespace
+
 std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
                                         const Job& job) {
   std::vector<Remedy> out;
@@ -98,103 +203,19 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
     seen.push_back(s);
     switch (s) {
       case Symptom::kGradientSyncBound:
-        if (CurrentIsMultiHostNcclGpu(job)) {
-          const int nodes = std::max(1, job.current.node_count);
-          const std::optional<ReducerPool> rs =
-              job.current_machine == nullptr
-                  ? std::nullopt
-                  : SizeReducerPool(catalog, *job.current_machine,
-                                    job.current_series, nodes);
-          Remedy r;
-          r.kind = RemedyKind::kAddReductionServer;
-          r.addresses = s;
-          r.summary = absl::StrCat(
-              "Add a Reduction Server worker pool (pool 2) for the ", nodes,
-              "-node NCCL all-reduce: it halves the data each worker sends "
-              "per all-reduce; no training-code change.");
-          if (rs) {
-            const ReductionServerPool pool = ToPlanPool(*rs);
-            absl::StrAppend(
-                &r.summary,
-                absl::StrFormat(" Size: %d x %s (%.0f Gbps total, matching "
-                                "the workers' %.0f Gbps of host-NIC egress, "
-                                "Vertex AI guidance)",
-                                pool.replica_count, pool.machine_type,
-                                pool.reducer_bandwidth_gbps,
-                                pool.worker_bandwidth_gbps),
-                rs->on_demand_known
-                    ? absl::StrFormat(", %s/h on-demand.",
-                                      FormatUsd(rs->hourly_on_demand))
-                    : "; the catalog has no price for the reducers.");
-          }
-          out.push_back(std::move(r));
-        } else if (on_tpu) {
-          Remedy r;
-          r.kind = RemedyKind::kShardOptimizerState;
-          r.addresses = s;
-          r.summary =
-              "On TPUs keep gradient traffic on ICI: FSDP inside each slice, "
-              "data parallel across slices over DCN, and a per-slice batch "
-              "large enough to hide the DCN all-reduce.";
-          out.push_back(std::move(r));
-        }
+        GradientSyncRemedies(catalog, job, on_tpu, s, out);
         break;
-      case Symptom::kInputBound: {
-        Remedy r;
-        r.kind = RemedyKind::kFasterInputPipeline;
-        r.addresses = s;
-        r.summary =
-            "Speed up the input pipeline: parallel reads and prefetch "
-            "(tf.data / Grain / DataLoader workers), larger files, and data "
-            "staged on faster storage close to the accelerators.";
-        out.push_back(std::move(r));
+      case Symptom::kInputBound:
+        InputRemedies(s, out);
         break;
-      }
       case Symptom::kHeavyPadding:
-      case Symptom::kLowUtilization: {
+      case Symptom::kLowUtilization:
         if (s == Symptom::kLowUtilization && !on_tpu) break;
-        const ShapeRule rule = TpuShapeRule(job.current);
-        Remedy r;
-        r.kind = RemedyKind::kFixTensorShapes;
-        r.addresses = s;
-        r.global_batch_size = rule.batch;
-        r.layer_widths = rule.widths;
-        std::string widths;
-        for (size_t i = 0; i < rule.widths.size(); ++i) {
-          absl::StrAppend(&widths, i ? ", " : "", job.current.layer_widths[i],
-                          " -> ", rule.widths[i]);
-        }
-        r.summary = absl::StrFormat(
-            "Tile the MXU: global batch a multiple of %d and feature "
-            "dimensions multiples of %d — round batch %d -> %d%s.",
-            rule.batch_multiple, rule.width_multiple,
-            job.current.current_global_batch_size, rule.batch,
-            widths.empty() ? "" : absl::StrCat(", widths ", widths));
-        out.push_back(std::move(r));
+        PaddingRemedies(job, s, out);
         break;
-      }
-      case Symptom::kOutOfMemory: {
-        Remedy shard;
-        shard.kind = RemedyKind::kShardOptimizerState;
-        shard.addresses = s;
-        shard.summary =
-            "Shard optimizer state, gradients and weights (FSDP / ZeRO-3) "
-            "across the devices.";
-        out.push_back(shard);
-        Remedy recompute;
-        recompute.kind = RemedyKind::kActivationRecompute;
-        recompute.addresses = s;
-        recompute.summary =
-            "Recompute activations (selective, then full) to trade compute "
-            "for memory.";
-        out.push_back(recompute);
-        Remedy more;
-        more.kind = RemedyKind::kMoreMemoryPerDevice;
-        more.addresses = s;
-        more.summary = "Move to accelerators with more memory per device.";
-        out.push_back(more);
+      case Symptom::kOutOfMemory:
+        OutOfMemoryRemedies(s, out);
         break;
-      }
       default:
         break;
     }
