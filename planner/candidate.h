@@ -131,6 +131,8 @@ struct Candidate {
   // and cost: when it beats the winner, communication is why it loses.
   double score_without_comm = 0;
   bool viable() const { return codes.empty(); }
+  // Viable with a selected point: what ranks, recommends and compares.
+  bool has_point() const { return viable() && config.has_value(); }
   void Reject(ReasonCode code, std::string why_line);
 };
 

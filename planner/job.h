@@ -78,6 +78,16 @@ struct Job {
   bool explain_rejections = true;
 };
 
+// The request lists GPUs among its allowed platforms (SPEC §4: classical ML
+// goes to CPU unless a GPU path is asked for).
+inline bool GpuAskedFor(const Job& job) {
+  const auto& a = job.constraints.allowed_platforms;
+  for (Platform p : a) {
+    if (p == Platform::kGpu) return true;
+  }
+  return false;
+}
+
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
             const std::string& as_of);

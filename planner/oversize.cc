@@ -17,8 +17,6 @@ namespace {
 // largest single VM or slice).
 constexpr int kMaxNeededDevices = 1024;
 
-bool Viable(const Candidate& c) { return c.viable() && c.config.has_value(); }
-
 bool IsAccelerator(const Job& job, const Candidate& c) {
   return c.family->platform != Platform::kCpu &&
          c.family->platform != Platform::kEdge && !job.on_device;
@@ -85,7 +83,7 @@ void OversizeRule(const Job& job, const Norm& norm,
                   const std::vector<Candidate*>& judged) {
   for (Candidate* c : judged) {
     if (!IsAccelerator(job, *c)) continue;
-    const bool viable = Viable(*c);
+    const bool viable = c->has_point();
     if (viable && c->config->devices > SmallestDevices(*c)) continue;
     if (!viable && job.objective == Objective::kMinTime) continue;
     const int need = NeededDevices(job, *c->family);
@@ -98,7 +96,7 @@ void OversizeRule(const Job& job, const Norm& norm,
       // Counts compare within a platform: a TPU chip is not a GPU.
       if (d == c || d->family == c->family ||
           d->family->platform != c->family->platform ||
-          !Viable(*d) || d->config->devices >= smallest) {
+          !d->has_point() || d->config->devices >= smallest) {
         continue;
       }
       if (Worse(Score(job, norm, *d->config), own)) continue;

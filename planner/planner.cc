@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
+#include "planner/engine_common.h"
 #include "planner/model_presets.h"
 #include "planner/remedies.h"
 #include "planner/util.h"
@@ -20,18 +21,9 @@ namespace accelplan::planner {
 using internal::Candidate;
 using internal::Family;
 using internal::Job;
+using internal::ToPlatform;
 
 namespace {
-
-Platform ToPlatform(catalog::Platform p) {
-  switch (p) {
-    case catalog::Platform::kCpu: return Platform::kCpu;
-    case catalog::Platform::kGpu: return Platform::kGpu;
-    case catalog::Platform::kTpu: return Platform::kTpu;
-    case catalog::Platform::kEdge: return Platform::kEdge;
-  }
-  return Platform::kUnspecified;
-}
 
 Framework FrameworkFromKey(const std::string& key) {
   if (key == catalog::kFrameworkJax) return Framework::kJax;

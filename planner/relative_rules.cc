@@ -29,15 +29,8 @@ catalog::WorkloadList ListFor(const Job& job) {
   }
 }
 
-bool Viable(const Candidate& c) { return c.viable() && c.config; }
-
 double Cost(const Job& job, const Candidate& c) {
   return CostMetric(job, *c.config);
-}
-
-bool GpuAskedFor(const Job& job) {
-  const auto& a = job.constraints.allowed_platforms;
-  return std::find(a.begin(), a.end(), Platform::kGpu) != a.end();
 }
 
 // CPU profile: classical ML, or a job a CPU VM finishes quickly, goes to
@@ -47,7 +40,7 @@ void CpuProfileRule(const Job& job, const Refs& refs,
   if (job.on_device || job.embedding_dominated) return;
   const Candidate* best_cpu = nullptr;
   for (const Candidate* c : refs) {
-    if (!Viable(*c) || c->family->platform != Platform::kCpu) continue;
+    if (!c->has_point() || c->family->platform != Platform::kCpu) continue;
     if (best_cpu == nullptr || Cost(job, *c) < Cost(job, *best_cpu)) best_cpu = c;
   }
   if (best_cpu == nullptr) return;
@@ -64,7 +57,7 @@ void CpuProfileRule(const Job& job, const Refs& refs,
           : absl::StrFormat("a %s VM handles it",
                             cpu.shape->machine->gce_machine_type);
   for (Candidate* c : judged) {
-    if (!Viable(*c) || c->family->platform == Platform::kCpu) continue;
+    if (!c->has_point() || c->family->platform == Platform::kCpu) continue;
     c->Reject(ReasonCode::kOversizedForWorkload,
               absl::StrCat(c->family->name, " is more than this ",
                            job.classical ? "classical ML" : "small",
@@ -77,7 +70,7 @@ void CpuProfileRule(const Job& job, const Refs& refs,
 void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
   if (!job.embedding_dominated || job.on_device) return;
   for (Candidate* c : judged) {
-    if (!Viable(*c) || c->family->platform != Platform::kCpu) continue;
+    if (!c->has_point() || c->family->platform != Platform::kCpu) continue;
     c->Reject(ReasonCode::kNotRecommendedForWorkload,
               absl::StrCat(c->family->name, ": embedding lookups dominate the "
                            "step; CPUs suit small models or I/O-bound work, "
@@ -93,7 +86,7 @@ void WorkloadListRule(const Job& job, const Refs& refs,
   double best_listed = std::numeric_limits<double>::infinity();
   const Candidate* best_listed_c = nullptr;
   for (const Candidate* c : refs) {
-    if (Viable(*c) && c->family->platform == Platform::kGpu &&
+    if (c->has_point() && c->family->platform == Platform::kGpu &&
         c->on_workload_list && Cost(job, *c) < best_listed) {
       best_listed = Cost(job, *c);
       best_listed_c = c;
@@ -101,7 +94,7 @@ void WorkloadListRule(const Job& job, const Refs& refs,
   }
   if (best_listed_c == nullptr) return;
   for (Candidate* c : judged) {
-    if (!Viable(*c) || c->family->platform != Platform::kGpu ||
+    if (!c->has_point() || c->family->platform != Platform::kGpu ||
         c->on_workload_list) {
       continue;
     }

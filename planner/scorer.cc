@@ -16,17 +16,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool Viable(const Candidate& c) { return c.viable() && c.config; }
-
 // a is better than b by more than the tie tolerance.
 bool StrictlyBelow(double a, double b) {
   if (!std::isfinite(a) || !std::isfinite(b)) return std::isfinite(a) && !std::isfinite(b);
   return a < b - kPolicy.tie_tolerance.value * std::max(std::abs(a), std::abs(b));
-}
-
-bool GpuAskedFor(const Job& job) {
-  const auto& a = job.constraints.allowed_platforms;
-  return std::find(a.begin(), a.end(), Platform::kGpu) != a.end();
 }
 
 // Lexicographic tiers above the score: no price, a missed assumed
@@ -191,7 +184,7 @@ Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
   }
   ApplyRelativeRules(job, cands, all);
   for (Candidate& c : cands) {
-    if (!Viable(c)) continue;
+    if (!c.has_point()) continue;
     c.score = Score(job, norm, *c.config);
     // Exposed communication scales time and cost (or, without a data set,
     // the cost and time per unit of work) by 1 / (1 - fraction).
@@ -200,7 +193,7 @@ Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
   }
   std::stable_sort(cands.begin(), cands.end(),
                    [&](const Candidate& a, const Candidate& b) {
-                     const bool va = Viable(a), vb = Viable(b);
+                     const bool va = a.has_point(), vb = b.has_point();
                      if (va != vb) return va;
                      if (!va) return a.family->name < b.family->name;
                      return RanksBefore(job, a, b);

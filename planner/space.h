@@ -30,8 +30,7 @@ struct Space {
   std::vector<std::unique_ptr<OwnedFamily>> owned;
   // The best point, when any family is viable.
   const Candidate* best() const {
-    return !candidates.empty() && candidates.front().viable() &&
-                   candidates.front().config
+    return !candidates.empty() && candidates.front().has_point()
                ? &candidates.front()
                : nullptr;
   }
