@@ -20,27 +20,36 @@ constexpr const char* kCalibrated =
 enum Level { kOwnClass = 0, kGeneration, kGenerationAnyStack, kPlatform };
 constexpr int kLevels = 4;
 
-const char* PrecisionClass(Precision p) {
+constexpr const char* kPrecisionClasses[] = {"BF16", "FP8"};
+// "" matches every stack (framework not given); PyTorch covers FSDP and
+// Megatron-style runs.
+constexpr const char* kStacks[] = {"", "JAX", "TENSORFLOW", "PYTORCH"};
+
+// Index into kPrecisionClasses; -1 for fp32 / fp64 (no published runs).
+int PrecisionClass(Precision p) {
   switch (p) {
     case Precision::kUnspecified:
     case Precision::kBf16Mixed:
     case Precision::kFp16Mixed:
-      return "BF16";
+      return 0;
     case Precision::kFp8:
-      return "FP8";
+      return 1;
     default:
-      return nullptr;  // fp32 / fp64: no published runs
+      return -1;
   }
 }
 
-// "" matches every stack (framework not given).
-const char* StackPrefix(Framework fw) {
+int StackOf(Framework fw) {
   switch (fw) {
-    case Framework::kJax: return "JAX";
-    case Framework::kTensorflow: return "TENSORFLOW";
-    case Framework::kPytorch: return "PYTORCH";  // FSDP and Megatron-style
-    default: return "";
+    case Framework::kJax: return 1;
+    case Framework::kTensorflow: return 2;
+    case Framework::kPytorch: return 3;
+    default: return 0;
   }
+}
+
+int BandIndex(int precision, int stack, bool moe) {
+  return (precision * 4 + stack) * 2 + (moe ? 1 : 0);
 }
 
 bool Moe(const Job& job) {
@@ -50,14 +59,14 @@ bool Moe(const Job& job) {
           w.active_parameter_count < w.parameter_count);
 }
 
-// Whether calibrated bands apply at all, and the precision class.
-const char* Applicable(const Job& job, const Family& f) {
-  if (job.classical || f.accelerator == nullptr) return nullptr;
+// The precision class when calibrated bands apply at all, else -1.
+int Applicable(const Job& job, const Family& f) {
+  if (job.classical || f.accelerator == nullptr) return -1;
   const ModelKind kind = job.workload.model_kind;
   if (kind != ModelKind::kDenseTransformer && kind != ModelKind::kUnspecified)
-    return nullptr;
+    return -1;
   const DeviceClass dc = ClassOf(f);
-  if (dc != DeviceClass::kTpu && dc != DeviceClass::kModernGpu) return nullptr;
+  if (dc != DeviceClass::kTpu && dc != DeviceClass::kModernGpu) return -1;
   return PrecisionClass(job.precision);
 }
 
@@ -76,16 +85,9 @@ bool Matches(const Family::EfficiencyRun& r, int level, const char* precision,
   }
 }
 
-}  // namespace
-
-MfuRange CalibratedMfu(const Job& job, const Family& f) {
-  const MfuRange fallback =
-      DefaultMfu(ClassOf(f), job.classical ? ModelKind::kTabular
-                                           : job.workload.model_kind);
-  const char* precision = Applicable(job, f);
-  if (precision == nullptr) return fallback;
-  const char* stack = StackPrefix(job.framework);
-  const bool moe = Moe(job);
+// The band of one work class: the narrowest fallback level with runs.
+MfuRange BandOf(const Family& f, const char* precision, const char* stack,
+                bool moe) {
   for (int level = 0; level < kLevels; ++level) {
     double lo = 1, hi = 0;
     int runs = 0;
@@ -106,7 +108,31 @@ MfuRange CalibratedMfu(const Job& job, const Family& f) {
     band.fallback = level;
     return band;
   }
-  return fallback;
+  return {};
+}
+
+}  // namespace
+
+void PrecomputeMfuBands(Family& f) {
+  for (int p = 0; p < 2; ++p) {
+    for (int st = 0; st < 4; ++st) {
+      for (bool moe : {false, true}) {
+        f.mfu_bands[BandIndex(p, st, moe)] =
+            BandOf(f, kPrecisionClasses[p], kStacks[st], moe);
+      }
+    }
+  }
+}
+
+MfuRange CalibratedMfu(const Job& job, const Family& f) {
+  const int precision = Applicable(job, f);
+  if (precision >= 0) {
+    const MfuRange& band =
+        f.mfu_bands[BandIndex(precision, StackOf(job.framework), Moe(job))];
+    if (band.runs > 0) return band;
+  }
+  return DefaultMfu(ClassOf(f), job.classical ? ModelKind::kTabular
+                                              : job.workload.model_kind);
 }
 
 std::string DescribeMfu(const Job& job, const Family& f) {
@@ -116,8 +142,8 @@ std::string DescribeMfu(const Job& job, const Family& f) {
                         100 * band.low, 100 * band.high), " assumed (",
                         band.source, "); no published run covers this work.");
   }
-  const char* precision = Applicable(job, f);
-  const char* stack = StackPrefix(job.framework);
+  const char* precision = kPrecisionClasses[Applicable(job, f)];
+  const char* stack = kStacks[StackOf(job.framework)];
   const bool moe = Moe(job);
   std::vector<std::string> ids;
   for (const Family::EfficiencyRun& r : f.efficiency_runs) {

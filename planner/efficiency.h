@@ -19,7 +19,11 @@
 
 namespace accelplan::planner::internal {
 
-// No allocation: called for every point.
+// Reduces f.efficiency_runs to f.mfu_bands, one band per work class; the
+// index calls it once per family and catalog snapshot.
+void PrecomputeMfuBands(Family& f);
+
+// A table lookup (PrecomputeMfuBands): called for every point.
 MfuRange CalibratedMfu(const Job& job, const Family& f);
 
 // The band's class, its runs (by run id) and any fallback, as one sentence

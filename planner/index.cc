@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/ascii.h"
+#include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 #include "planner/util.h"
@@ -293,6 +294,7 @@ Index BuildIndex(const Catalog& catalog) {
   for (Family& f : index.families) {
     FinishFamilyKeys(f);
     AttachEfficiencyRuns(catalog, f);
+    PrecomputeMfuBands(f);
   }
 
   for (const catalog::Source& s : catalog.sources) {

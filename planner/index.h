@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "planner/planner.h"
+#include "planner/time_model.h"
 #include "planner/types.h"
 
 namespace accelplan::planner::internal {
@@ -69,6 +70,12 @@ struct Family {
   };
   std::string generation;
   std::vector<EfficiencyRun> efficiency_runs;
+  // The calibrated band of each work class (precision class × software
+  // stack × dense or mixture of experts), reduced from efficiency_runs once
+  // per snapshot by PrecomputeMfuBands (planner/efficiency.h); runs == 0:
+  // no published run, the assumed default applies.
+  static constexpr int kMfuClasses = 2 * 4 * 2;
+  std::array<MfuRange, kMfuClasses> mfu_bands{};
   // Largest multi-host TPU topology: the unit of Multislice.
   const Shape* largest_multi_host_slice = nullptr;
   std::vector<std::string> fact_sources;  // source ids of the facts used
