@@ -47,6 +47,86 @@ bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
          c.cost.expected <= job.goal.budget_usd;
 }
 
+// Builds the points of the off-grid counts in [lo, hi] that `stride`
+// divides (every count when stride is 1), skipping those already built.
+class WindowSearch {
+ public:
+  WindowSearch(const Job& job, const Norm& norm, Candidate& cand,
+               SizeOption o)
+      : job_(job), norm_(norm), cand_(cand), o_(o) {}
+
+  // The feasible points built, as (score, index into added()).
+  void Scan(int lo, int hi, int stride, std::vector<std::pair<double, int>>* kept,
+            bool first_only) {
+    for (int u = std::max(2, lo); u <= hi; ++u) {
+      if (u % stride != 0 || OnGrid(u) ||
+          std::find(done_.begin(), done_.end(), u) != done_.end()) {
+        continue;
+      }
+      done_.push_back(u);
+      o_.units = u;
+      Config c = BuildPoint(job_, *cand_.family, o_, cand_.pinned_strategy);
+      if (!Feasible(job_, cand_, c)) continue;
+      const double key = cand_.misses_assumed_deadline ? c.hours.expected
+                                                       : Score(job_, norm_, c);
+      if (kept != nullptr) kept->push_back({key, static_cast<int>(added_.size())});
+      added_.push_back(std::move(c));
+      if (first_only) return;
+    }
+  }
+  std::vector<Config>& added() { return added_; }
+
+ private:
+  const Job& job_;
+  const Norm& norm_;
+  Candidate& cand_;
+  SizeOption o_;
+  std::vector<int> done_;
+  std::vector<Config> added_;
+};
+
+// Around one grid point: every kPolicy.refine_stride-th count of the window
+// first, then every count next to the best two of those (and of the grid
+// point itself): cost and time move smoothly between the counts that
+// change the layout's divisors, which the strided counts sample.
+void RefineWindow(const Config& grid_point, int lo, int hi,
+                  WindowSearch& search) {
+  const int stride = static_cast<int>(kPolicy.refine_stride.value);
+  std::vector<std::pair<double, int>> coarse;
+  search.Scan(lo, hi, stride, &coarse, false);
+  std::stable_sort(coarse.begin(), coarse.end());
+  std::vector<int> centres = {grid_point.units};
+  for (size_t i = 0; i < std::min<size_t>(2, coarse.size()); ++i) {
+    centres.push_back(search.added()[coarse[i].second].units);
+  }
+  for (int c : centres) {
+    search.Scan(std::max(lo, c - stride + 1), std::min(hi, c + stride - 1), 1,
+                nullptr, false);
+  }
+}
+
+// Without a data set: the smallest count of the window that holds the job,
+// found on the strided counts first (holding the job is monotone in the
+// count for the layouts that shard the state), then below the first that
+// does.
+void SmallestInWindow(int lo, int hi, WindowSearch& search) {
+  const int stride = static_cast<int>(kPolicy.refine_stride.value);
+  const size_t before = search.added().size();
+  search.Scan(lo, hi, stride, nullptr, true);
+  const int first = search.added().size() > before
+                        ? search.added().back().units
+                        : hi + 1;
+  const size_t coarse_found = search.added().size();
+  search.Scan(std::max(lo, first - stride + 1), std::min(hi, first - 1), 1,
+              nullptr, true);
+  if (search.added().size() > coarse_found) {
+    // A smaller count holds it: that one, not the strided one.
+    if (coarse_found > before) {
+      search.added().erase(search.added().begin() + (coarse_found - 1));
+    }
+  }
+}
+
 }  // namespace
 
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
@@ -59,27 +139,21 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     SizeOption o{shape, 0};
     o.provisioning =
         ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
+    WindowSearch search(job, norm, cand, o);
     // Around the best two grid points (one without a data set: the
     // smallest that holds the job, searched below it).
     const size_t windows = job.has_dataset ? 2 : 1;
-    std::vector<int> done;
     for (size_t w = 0; w < std::min(windows, ranked.size()); ++w) {
       const int units = ranked[w]->units;
-      const int lo = units == Dense() ? units + 1 : units - Dense() + 1;
-      const int hi = job.has_dataset ? std::min(max_units, units + Dense() - 1)
-                                     : units - 1;
-      for (int u = std::max(2, lo); u <= hi; ++u) {
-        if (OnGrid(u) || std::find(done.begin(), done.end(), u) != done.end()) {
-          continue;
-        }
-        done.push_back(u);
-        o.units = u;
-        Config c = BuildPoint(job, f, o, cand.pinned_strategy);
-        if (!Feasible(job, cand, c)) continue;
-        added.push_back(std::move(c));
-        if (!job.has_dataset) break;  // the smallest that holds it
+      const int lo = std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
+      if (job.has_dataset) {
+        RefineWindow(*ranked[w], lo, std::min(max_units, units + Dense() - 1),
+                     search);
+      } else {
+        SmallestInWindow(lo, units - 1, search);
       }
     }
+    for (Config& c : search.added()) added.push_back(std::move(c));
   }
   if (added.empty()) return;
   if (!job.has_dataset) {

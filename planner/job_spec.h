@@ -6,9 +6,9 @@
 #define ACCELPLAN_PLANNER_JOB_SPEC_H_
 
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "catalog/catalog.h"
 #include "planner/types.h"
 #include "planner/util.h"  // AppendJsonString
@@ -65,7 +65,9 @@ JobSpec BuildJobSpec(const JobSpecInput& input);
 struct RunPlatformInput {
   RunPlatform requested = RunPlatform::kUnspecified;  // the request's pin
   Platform platform = Platform::kUnspecified;
-  std::string machine_type;  // for the reason text
+  // For the reason text; a view of a string that outlives the call (the
+  // catalog's or the plan's).
+  absl::string_view machine_type;
   // The machine type's offerings, or the TPU accelerator's.
   const std::vector<catalog::Offering>* offerings = nullptr;
   Provisioning provisioning = Provisioning::kOnDemand;

@@ -97,6 +97,12 @@ struct PlannerPolicy {
   SourcedDefault dense_units{
       32, "product choice: pipeline depths up to 32 (Megatron-LM, "
           "arXiv:2104.04473 Table 1 uses up to 64 stages at 3,072 GPUs)"};
+  // Count refinement (planner/count_refinement.h) samples every this-many
+  // counts of a window first, then every count beside the best samples.
+  SourcedDefault refine_stride{
+      4, "product choice: a divisor of dense_units; the brute-force "
+         "property test (tests/planner/engine_space_property_test.cc) "
+         "bounds what it misses"};
   SourcedDefault max_tensor_parallel{
       8, "Megatron-LM (arXiv:2104.04473 §3.3): tensor parallelism inside a "
          "server's NVLink domain (8 GPUs); on TPU a product choice, the "

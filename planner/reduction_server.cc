@@ -50,11 +50,12 @@ double PoolHourly(const ReducerPool& pool, Provisioning prov) {
 
 // Total reducer bandwidth >= total worker bandwidth (pools 0 + 1), priced
 // from the catalog.
-ReducerPool MakePool(const catalog::MachineType& r, const std::string& image,
-                     double egress_bits_per_s, int worker_vms) {
+// The image is set by the caller once the pool is kept (a string copy per
+// point otherwise).
+ReducerPool MakePool(const catalog::MachineType& r, double egress_bits_per_s,
+                     int worker_vms) {
   ReducerPool pool;
   pool.machine = &r;
-  pool.image_uri = image;
   pool.reducer_bits_per_s = *r.network_bits_per_s;
   pool.worker_bits_per_s = egress_bits_per_s;
   pool.worker_vms = worker_vms;
@@ -110,8 +111,9 @@ std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
   if (facts.reducer_machine == nullptr || egress <= 0 || worker_vms < 1) {
     return std::nullopt;
   }
-  return MakePool(*facts.reducer_machine, facts.reducer_image, egress,
-                  worker_vms);
+  ReducerPool pool = MakePool(*facts.reducer_machine, egress, worker_vms);
+  pool.image_uri = facts.reducer_image;
+  return pool;
 }
 
 bool ReductionServerApplies(const Job& job, const Family& f, const Config& c) {
@@ -135,8 +137,7 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   }
   const double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
   if (egress <= 0) return;
-  const ReducerPool pool =
-      MakePool(*job.reducer_machine, job.reducer_image, egress, c.hosts);
+  ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);
   // Each worker VM sends its (NVLink-reduced) gradient once and receives
   // the result once, at its egress to the reducers.
   StepTimeInput with = in;
@@ -161,7 +162,8 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   }
   if (!pays) return;
   c.step = step;
-  c.reducers = pool;
+  pool.image_uri = job.reducer_image;
+  c.reducers = std::move(pool);
 }
 
 ReductionServerPool ToPlanPool(const ReducerPool& pool) {

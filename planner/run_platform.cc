@@ -66,8 +66,9 @@ bool Offers(const std::vector<catalog::Offering>& offerings,
 }
 
 std::string VertexUnavailableReason(const RunPlatformInput& in) {
-  const std::string name =
-      in.machine_type.empty() ? std::string("this hardware") : in.machine_type;
+  const absl::string_view name =
+      in.machine_type.empty() ? absl::string_view("this hardware")
+                              : in.machine_type;
   if (in.platform == Platform::kEdge) {
     return "edge devices run no cloud training job";
   }
