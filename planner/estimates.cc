@@ -14,6 +14,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/reduction_server.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -121,10 +122,17 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   const int tp = std::max(1, c.layout.tensor);
   const int pp = std::max(1, c.layout.pipeline);
   const int replicas = std::max(1, n / (tp * pp));
+  // FSDP over DCN: its gathers and reduce-scatters cross the slices, so
+  // DCN bounds them and there is no separate gradient all-reduce over DCN.
+  const bool fsdp_over_dcn =
+      c.slices > 1 && ShardsAcrossSlices(c.layout, per_slice);
   if (c.layout.zero_stage == 3) {
     in.fsdp_bytes = job.params * 2.0 / tp;
     in.fsdp_size = c.layout.fsdp;
-    in.fsdp_link_bytes_per_s = link;
+    in.fsdp_link_bytes_per_s =
+        fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0
+            ? std::min(link, f.dcn_bytes_per_s_per_chip)
+            : link;
   } else if (c.slices <= 1) {
     // Plain or ZeRO-1 data parallel: each replica all-reduces (or
     // reduce-scatters + all-gathers, the same volume) its gradient shard.
@@ -138,7 +146,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.ring_size = per_slice;
     in.link_bytes_per_s = link;
   }
-  if (c.slices > 1) {
+  if (c.slices > 1 && !fsdp_over_dcn) {
     in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
     in.dcn_size = c.slices;
     in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;

@@ -15,6 +15,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -52,6 +53,13 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   fsdp.zero_stage = 3;
   fsdp.fsdp = per_slice;
   out.push_back({fsdp, Strategy::kFsdp});
+  // Over slices, the layouts above keep a replica in each slice; when one
+  // slice cannot hold it, FSDP spans the slices too (FSDP over DCN).
+  if (c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c))) {
+    ShardingLayout across = fsdp;
+    across.fsdp = n;
+    out.push_back({across, Strategy::kFsdp});
+  }
   if (job.workload.transformer_shape.layers <= 0 || f.platform == Platform::kCpu) {
     return out;
   }

@@ -16,6 +16,7 @@
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 #include "planner/reduction_server.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -214,8 +215,11 @@ void SetDegrees(const Config& c, Distribution& d) {
 }
 
 // The MaxText-style mesh of a configuration over slices: sharded or
-// replicated inside each slice over ICI, data parallel across them over DCN.
-void SetMultisliceMesh(const Job& job, const Config& c, Distribution& d) {
+// replicated inside each slice over ICI; across them over DCN, data
+// parallel, or FSDP when one slice cannot hold a replica
+// (planner/slice_replica.h).
+void SetMultisliceMesh(const Job& job, const Family& f, const Config& c,
+                       Distribution& d) {
   MultisliceMesh mesh;
   const int per_slice = c.devices / c.slices;
   if (c.layout.zero_stage == 3 || job.workload.per_device_memory_gib > 0) {
@@ -226,20 +230,33 @@ void SetMultisliceMesh(const Job& job, const Config& c, Distribution& d) {
     mesh.ici_fsdp_parallelism = 1;
   }
   mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
-  mesh.dcn_data_parallelism = c.slices;
-  mesh.dcn_fsdp_parallelism = 1;
+  const bool fsdp_over_dcn = ShardsAcrossSlices(c.layout, per_slice);
+  mesh.dcn_data_parallelism = fsdp_over_dcn ? 1 : c.slices;
+  mesh.dcn_fsdp_parallelism = fsdp_over_dcn ? c.slices : 1;
   mesh.dcn_tensor_parallelism = 1;
   mesh.dcn_pipeline_parallelism = 1;
   d.multislice = mesh;
   const bool sharded = mesh.ici_fsdp_parallelism > 1;
   const bool tensor = mesh.ici_tensor_parallelism > 1;
+  const std::string topology =
+      c.shape->topology ? c.shape->topology->topology : "";
+  const char* inside = sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
+                               : (tensor ? "data + tensor parallel"
+                                         : "data parallel");
+  if (!fsdp_over_dcn) {
+    d.notes = absl::StrFormat(
+        "%d identical %s slices: %s inside each slice over ICI, data "
+        "parallel across slices over DCN (dcn_data_parallelism = %d).",
+        c.slices, topology, inside, c.slices);
+    return;
+  }
   d.notes = absl::StrFormat(
-      "%d identical %s slices: %s inside each slice over ICI, data "
-      "parallel across slices over DCN (dcn_data_parallelism = %d).",
-      c.slices, c.shape->topology ? c.shape->topology->topology : "",
-      sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
-              : (tensor ? "data + tensor parallel" : "data parallel"),
-      c.slices);
+      "%d identical %s slices: %s inside each slice over ICI and FSDP "
+      "across slices over DCN (dcn_fsdp_parallelism = %d).",
+      c.slices, topology, inside, c.slices);
+  if (auto why = ReplicaExceedsSlice(job, SliceOfPoint(f, c))) {
+    absl::StrAppend(&d.notes, " ", *why);
+  }
 }
 
 // Reduction Server: the pool the point took when its step was estimated
@@ -282,7 +299,7 @@ void FillDistribution(const Job& job,
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
   SetDegrees(c, d);
-  if (c.slices > 1) SetMultisliceMesh(job, c, d);
+  if (c.slices > 1) SetMultisliceMesh(job, f, c, d);
   const bool horovod = job.constraints.framework_agnostic_distribution &&
                        f.platform != Platform::kTpu;
   if (horovod) {

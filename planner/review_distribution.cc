@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/review_internal.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -74,18 +75,6 @@ bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
   return false;
 }
 
-// What crosses DCN: as stated, else the mesh's outermost DCN degree over 1.
-DcnParallelism AcrossSlices(const DistributionProposal& d) {
-  DcnParallelism across = d.across_slices;
-  if (across == DcnParallelism::kUnspecified && d.mesh) {
-    if (d.mesh->dcn_tensor_parallelism > 1) across = DcnParallelism::kTensor;
-    else if (d.mesh->dcn_pipeline_parallelism > 1) across = DcnParallelism::kPipeline;
-    else if (d.mesh->dcn_fsdp_parallelism > 1) across = DcnParallelism::kFsdp;
-    else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
-  }
-  return across;
-}
-
 // The current TPU accelerator, if the current hardware is one.
 const catalog::Accelerator* CurrentTpu(const Job& job) {
   return job.current_accelerator &&
@@ -114,32 +103,23 @@ SliceLinks SliceLinksFor(const Index& index, const catalog::Accelerator* tpu) {
 }
 
 // Data parallel across slices replicates the model in each slice: one
-// slice must hold a replica (FSDP inside it, full recompute).
+// slice must hold a replica (planner/slice_replica.h).
 void JudgeDataAcrossSlices(const ReviewContext& ctx,
                            const catalog::Accelerator* tpu, int slices,
                            Judged& j) {
   const Job& job = ctx.job;
-  const int chips = job.current.tpu_topology.empty()
-                        ? 0
-                        : TopologyChips(job.current.tpu_topology);
-  const double usable =
+  SliceReplica replica;
+  replica.slice = job.current.tpu_topology;
+  replica.chips_per_slice = job.current.tpu_topology.empty()
+                                ? 0
+                                : TopologyChips(job.current.tpu_topology);
+  replica.slices = std::max(1, slices);
+  replica.usable_bytes_per_chip =
       tpu != nullptr && tpu->memory_bytes
           ? tpu->memory_bytes->value * kUsableFraction
           : 0;
-  const double need =
-      chips > 0 && job.workload.per_device_memory_gib <= 0
-          ? ReplicaPerSliceBytes(job, chips, std::max(1, slices))
-          : 0;
-  if (need > 0 && usable > 0 && need > usable) {
-    j.Reject(ReasonCode::kHbmTooSmall,
-             absl::StrFormat(
-                 "Data parallelism across slices keeps a whole "
-                 "replica in each %s slice: %.1f GiB per chip even "
-                 "with FSDP over its %d chips and full recompute, "
-                 "over the %.1f GiB usable. Shard across slices "
-                 "too: FSDP over DCN (dcn_fsdp_parallelism = %d).",
-                 job.current.tpu_topology, need / kGiB, chips,
-                 usable / kGiB, std::max(1, slices)));
+  if (auto why = ReplicaExceedsSlice(job, replica)) {
+    j.Reject(ReasonCode::kHbmTooSmall, *why);
     return;
   }
   j.tier = 1;
@@ -309,6 +289,17 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
 }
 
 }  // namespace
+
+DcnParallelism AcrossSlices(const DistributionProposal& d) {
+  DcnParallelism across = d.across_slices;
+  if (across == DcnParallelism::kUnspecified && d.mesh) {
+    if (d.mesh->dcn_tensor_parallelism > 1) across = DcnParallelism::kTensor;
+    else if (d.mesh->dcn_pipeline_parallelism > 1) across = DcnParallelism::kPipeline;
+    else if (d.mesh->dcn_fsdp_parallelism > 1) across = DcnParallelism::kFsdp;
+    else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
+  }
+  return across;
+}
 
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j) {

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "planner/engine_common.h"
 #include "planner/review_internal.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -54,6 +56,46 @@ void RejectUnknownHardware(const catalog::Catalog& cat,
            "The proposal names no hardware in the catalog.");
 }
 
+// The slice count a proposal's layout is judged at: the proposal's, else
+// its layout's, else the current one.
+int ProposalSlices(const Job& job, const HardwareProposal& h) {
+  return h.slices > 0                        ? h.slices
+         : h.layout && h.layout->slices > 0 ? h.layout->slices
+                                             : job.current_slices;
+}
+
+// A layout that keeps a replica in each slice (data across DCN, stated or
+// the Multislice default) on the proposed slices: one slice must hold it
+// (planner/slice_replica.h). True when no proposed TPU family's slice does.
+bool RejectReplicaOverSlice(const Job& job, const HardwareProposal& h,
+                            const std::vector<const Family*>& fams,
+                            Judged& j) {
+  if (!h.layout || h.tpu_topology.empty()) return false;
+  const int slices = ProposalSlices(job, h);
+  const DcnParallelism across = AcrossSlices(*h.layout);
+  const Strategy s = h.layout->strategy;
+  const bool replicates =
+      across == DcnParallelism::kData ||
+      (across == DcnParallelism::kUnspecified &&
+       (s == Strategy::kDataParallel || s == Strategy::kMultislice));
+  if (slices <= 1 || !replicates) return false;
+  std::optional<std::string> first;
+  for (const Family* f : fams) {
+    if (f->platform != Platform::kTpu) continue;
+    SliceReplica replica;
+    replica.slice = absl::StrCat(f->name, " ", h.tpu_topology);
+    replica.chips_per_slice = TopologyChips(h.tpu_topology);
+    replica.slices = slices;
+    replica.usable_bytes_per_chip = f->device_memory_bytes * (1 - kHeadroom);
+    std::optional<std::string> why = ReplicaExceedsSlice(job, replica);
+    if (!why) return false;
+    if (!first) first = std::move(why);
+  }
+  if (!first) return false;
+  j.Reject(ReasonCode::kHbmTooSmall, *first);
+  return true;
+}
+
 Pins ProposalPins(const HardwareProposal& h) {
   Pins pins;
   pins.devices = h.count;
@@ -72,10 +114,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   // A layout stated with the hardware: its mesh's DCN degrees must multiply
   // to the proposal's slice count (else the current one).
   if (h.layout && h.layout->mesh) {
-    const int slices = h.slices > 0           ? h.slices
-                       : h.layout->slices > 0 ? h.layout->slices
-                                              : job.current_slices;
-    if (auto why = DcnProductMismatch(*h.layout->mesh, slices)) {
+    if (auto why = DcnProductMismatch(*h.layout->mesh, ProposalSlices(job, h))) {
       j.Reject(ReasonCode::kNotApplicable, *why);
       return;
     }
@@ -85,6 +124,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     RejectUnknownHardware(ctx.catalog, h, j);
     return;
   }
+  if (RejectReplicaOverSlice(job, h, fams, j)) return;
   const Pins pins = ProposalPins(h);
   const bool pinned = pins.sizes() || !pins.machine_type.empty() ||
                       pins.strategy != Strategy::kUnspecified;

@@ -56,6 +56,10 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b);
 
 bool CurrentIsTpu(const Job& job);
 
+// What a distribution sends across slices: as stated, else its mesh's
+// outermost DCN degree over 1 (kUnspecified when neither says).
+DcnParallelism AcrossSlices(const DistributionProposal& d);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_

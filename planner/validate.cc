@@ -285,12 +285,66 @@ void CheckHardwareProposal(const std::string& path, const HardwareProposal& h,
   if (h.layout) CheckDistributionProposal(path + ".layout", *h.layout, c);
 }
 
+// A fact about the workload's size or work: what memory, FLOPs and time
+// are computed from (the model's size, its embedding tables or the team's
+// own per-device footprint, or the data set).
+bool GivesWorkloadSize(const Workload& w) {
+  // != 0: a negative or non-finite size is stated, and named by its own
+  // violation.
+  const TransformerShape& s = w.transformer_shape;
+  return w.parameter_count != 0 || w.active_parameter_count != 0 ||
+         s.layers != 0 || s.hidden_size != 0 || !w.model_name.empty() ||
+         w.embedding_table_gib != 0 || w.per_device_memory_gib != 0 ||
+         w.dataset_tokens != 0 || w.dataset_examples != 0 ||
+         w.dataset_gib != 0;
+}
+
+// A fact one of SPEC §4's hard rules (planner/rules.cc) narrows the
+// hardware with by itself, whatever the workload's size: a number format
+// only some accelerators carry a sourced peak for (fp64, fp8), kernels or
+// ops only some platforms run, on-device inference (edge devices only),
+// and the request's own platform, series or run-platform limits. A
+// framework is not one by itself (every framework has hardware that runs
+// it), nor is an objective, a budget, a deadline or a count limit: those
+// rank or bound hardware, they do not pick it.
+bool GivesHardwareDecidingFact(const Workload& w, const Constraints& k) {
+  return w.precision == Precision::kFp64Required ||
+         w.precision == Precision::kFp8 || w.custom_cuda_kernels ||
+         w.cpu_only_custom_ops || !w.tpu_unsuited_ops.empty() ||
+         w.deployment_target == DeploymentTarget::kOnDeviceInference ||
+         k.framework_agnostic_distribution || !k.allowed_platforms.empty() ||
+         !k.allowed_series.empty() || k.run_platform != RunPlatform::kUnspecified;
+}
+
+// SPEC §5: a request with nothing to plan is refused, not answered with the
+// cheapest hardware for an unknown job.
+void CheckSomethingToPlan(const Workload& w, const Constraints& k,
+                          const CurrentSetup& cur, Checker& c) {
+  if (GivesWorkloadSize(w) || GivesHardwareDecidingFact(w, k) ||
+      !cur.hardware.empty() || !cur.symptoms.empty()) {
+    return;
+  }
+  c.Add("workload",
+        "gives nothing to plan: give the model's size (parameter_count, "
+        "transformer_shape, model_name, embedding_table_gib or "
+        "per_device_memory_gib), the data set's size (dataset_tokens, "
+        "dataset_examples or dataset_gib), the current setup "
+        "(current_setup.hardware or current_setup.symptoms), or a fact that "
+        "decides the hardware (precision FP64_REQUIRED or FP8, "
+        "custom_cuda_kernels, cpu_only_custom_ops, tpu_unsuited_ops, "
+        "deployment_target ON_DEVICE_INFERENCE, "
+        "constraints.framework_agnostic_distribution, "
+        "constraints.allowed_platforms, constraints.allowed_series or "
+        "constraints.run_platform)");
+}
+
 }  // namespace
 
 std::vector<FieldViolation> ValidatePlanRequest(const PlanRequest& r) {
   std::vector<FieldViolation> out;
   Checker c(&out);
   CheckCommon(r.workload, r.goal, r.constraints, r.current_setup, r.as_of, c);
+  CheckSomethingToPlan(r.workload, r.constraints, r.current_setup, c);
   return out;
 }
 

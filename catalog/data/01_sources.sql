@@ -116,6 +116,7 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CORAL-IMPRINT', 'https://coral.ai/docs/edgetpu/retrain-classification-ondevice', 'Coral: on-device retraining (weight imprinting)', NULL),
   ('CORAL-COMPILE', 'https://coral.ai/docs/edgetpu/models-intro/#compiling', 'Coral: TensorFlow models on the Edge TPU, Compiling (graph partitioned at the first unsupported op; it and everything after it run on the CPU)', NULL),
   ('CORAL-COMPILER', 'https://coral.ai/docs/edgetpu/compiler/#parameter-data-caching', 'Coral: Edge TPU Compiler, parameter data caching', 'the compiler reports "On-chip memory used for caching model parameters" and "Off-chip memory used for streaming uncached model parameters" (e.g. 7.04 MiB cached + 1.25 KiB remaining, 15.06 MiB streamed for a 22.7 MiB FaceNet)'),
+  ('CORAL-PIPELINE', 'https://coral.ai/docs/edgetpu/pipeline/', 'Coral: Pipeline a model with multiple Edge TPUs', 'data parallelism "typically works best only if your model fits in the Edge TPU cache (~8 MB)"; larger models "otherwise cannot fit into the cache of a single Edge TPU"'),
   ('TFLITE-CONVERT', 'https://www.tensorflow.org/lite/r1/convert', 'TensorFlow Lite converter: models are converted to the FlatBuffer format (.tflite)', NULL),
   ('FLATBUFFERS-MAX', 'https://docs.rs/flatbuffers/2.0.0/flatbuffers/constant.FLATBUFFERS_MAX_BUFFER_SIZE.html', 'FlatBuffers: FLATBUFFERS_MAX_BUFFER_SIZE = 1 << 31 (the 2 GiB limit set by the format)', NULL);
 

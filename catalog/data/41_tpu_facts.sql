@@ -54,5 +54,5 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   -- Parameters beyond the on-chip cache stream from host memory on every
   -- inference (slower, not refused); a model the .tflite FlatBuffer cannot
   -- hold cannot be compiled for the Edge TPU at all.
-  ('coral-edge-tpu', 'param_cache_bytes', 8e6, 'bytes', 'CORAL-COMPILER', '"roughly 8 MB of SRAM" caches parameter data, less a small part reserved for the inference executable; compiler logs show ~7.05 MiB usable'),
+  ('coral-edge-tpu', 'param_cache_bytes', 8e6, 'bytes', 'CORAL-PIPELINE', '"the Edge TPU cache (~8 MB)" holds a model''s parameters; the compiler reports how much of it a compiled model uses for caching and how much it streams [CORAL-COMPILER]'),
   ('coral-edge-tpu', 'max_model_bytes', 2147483648, 'bytes', 'FLATBUFFERS-MAX', '2^31 B: a .tflite model is one FlatBuffer [TFLITE-CONVERT], and the FlatBuffers format caps a buffer at 2 GiB; at 1 B per int8 parameter about 2.1e9 parameters');

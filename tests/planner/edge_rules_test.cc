@@ -8,9 +8,8 @@
 // - a model larger than the device's hard model-size limit (catalog fact
 //   max_model_bytes; the 2 GiB .tflite FlatBuffer for Coral) is rejected
 //   HBM_TOO_SMALL with the numbers; one larger only than the on-chip
-//   parameter cache (param_cache_bytes; "roughly 8 MB" of SRAM,
-//   https://coral.ai/docs/edgetpu/compiler/#parameter-data-caching) is
-//   warned;
+//   parameter cache (param_cache_bytes; "the Edge TPU cache (~8 MB)",
+//   https://coral.ai/docs/edgetpu/pipeline/) is warned;
 // - ReviewPlan judges the edge remedies, and every other remedy, against
 //   EDGE_OPS_ON_CPU like any other symptom.
 #include <algorithm>
@@ -52,7 +51,7 @@ void LoadCatalogs() {
   if (!Catalogs().empty()) return;
   auto prod = catalog::LoadCatalog(ACCELPLAN_CATALOG_DB_PATH);
   ASSERT_TRUE(prod.ok()) << prod.status();
-  // catalog/data/41_tpu_facts.sql: 8e6 B [CORAL-COMPILER], 2^31 B
+  // catalog/data/41_tpu_facts.sql: 8e6 B [CORAL-PIPELINE], 2^31 B
   // [FLATBUFFERS-MAX].
   Catalogs().push_back({"production", "coral-edge-tpu", 8e6, 2147483648.0,
                         std::make_shared<Planner>(*prod)});

@@ -779,6 +779,58 @@ TEST_F(ReviewRulesTest, DataParallelAcrossSlicesNeedsAReplicaToFitOneSlice) {
   EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected) << out.verdicts[1].reason;
 }
 
+// The same one rule (planner/slice_replica.h) for the layout a hardware
+// proposal states and for PlanTraining's own Multislice layouts: a replica
+// one v5e 16x16 slice holds stays data parallel across slices; one it does
+// not hold is HBM_TOO_SMALL as a data-across-DCN proposal, and PlanTraining
+// shards it across the slices instead (FSDP over DCN).
+TEST_F(ReviewRulesTest, ReplicaPerSliceRuleJudgesHardwareLayoutsAndPlans) {
+  auto data_over_dcn = [] {
+    Proposal p = HwP("4 x v5e-256, data over DCN", Platform::kTpu, "tpu-v5e",
+                     "16x16", 4);
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = Strategy::kMultislice;
+    p.hardware->layout->across_slices = DcnParallelism::kData;
+    return p;
+  };
+  ReviewRequest r = TpuSlices({}, 4);  // 6.7B
+  r.proposals = {data_over_dcn()};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall))
+      << out.verdicts[0].reason;
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected) << out.verdicts[0].reason;
+
+  PlanRequest q;
+  q.workload = r.workload;
+  q.constraints = r.constraints;
+  q.constraints.keep_current_hardware = true;
+  q.current_setup = r.current_setup;
+  q.as_of = r.as_of;
+  q.workload.global_batch_size = 2048;  // a rank per chip of 4 x 256
+  PlanResponse plan = Plan(q);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  ASSERT_TRUE(plan.recommendation->distribution.multislice.has_value());
+  EXPECT_EQ(plan.recommendation->distribution.multislice->dcn_data_parallelism, 4);
+  EXPECT_EQ(plan.recommendation->distribution.multislice->dcn_fsdp_parallelism, 1);
+
+  r.workload.parameter_count = 5e11;  // over one slice, within four
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(out.verdicts[0].reason, testing::HasSubstr("FSDP over DCN"));
+
+  q.workload.parameter_count = 5e11;
+  plan = Plan(q);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  const Distribution& d = plan.recommendation->distribution;
+  ASSERT_TRUE(d.multislice.has_value());
+  EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
+  EXPECT_EQ(d.multislice->dcn_data_parallelism, 1);
+  EXPECT_THAT(d.notes, testing::HasSubstr("FSDP across slices over DCN"));
+}
+
 TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   ReviewRequest r = TpuSlices({});
   r.current_setup = CurrentSetup{};

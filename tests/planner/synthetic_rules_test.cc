@@ -234,7 +234,7 @@ TEST_F(SyntheticRulesTest, Fp8NeedsAnFp8Peak) {
   // The same job in bf16: nothing is rejected for its precision.
   q.workload.precision = Precision::kBf16Mixed;
   const PlanResponse bf16 = Plan(q);
-  for (const char* a : {"zpu-1", "ztpu-1"}) {
+  for (const char* a : {"zpu-1", "ztpu-1", "ZC1"}) {
     EXPECT_THAT(Codes(bf16, a),
                 Not(Contains(ReasonCode::kPrecisionUnsupported)))
         << a;

@@ -97,6 +97,7 @@ TEST(ValidateModelDetails, ActiveParametersAreAtMostTheTotal) {
 
 TEST(ValidateModelDetails, EdgeUnmappedOpCountIsNotNegative) {
   PlanRequest r;
+  r.workload.deployment_target = DeploymentTarget::kOnDeviceInference;
   r.workload.edge.has_unmapped_ops = true;
   r.workload.edge.unmapped_op_count = 3;
   EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
@@ -106,6 +107,7 @@ TEST(ValidateModelDetails, EdgeUnmappedOpCountIsNotNegative) {
 
 TEST(ValidateModelDetails, OneTopologyPerCurrentSlice) {
   PlanRequest r;
+  r.current_setup.hardware = "tpu-v5p";
   r.current_setup.slice_count = 2;
   r.current_setup.slice_topologies = {"2x2x4", "2x2x2"};
   EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
@@ -118,6 +120,7 @@ TEST(ValidateModelDetails, OneTopologyPerCurrentSlice) {
 
 TEST(ValidateModelDetails, CurrentMeshDegreesAreNotNegative) {
   PlanRequest r;
+  r.current_setup.hardware = "tpu-v5p";
   r.current_setup.mesh = MultisliceMesh{};
   r.current_setup.mesh->dcn_data_parallelism = 2;
   EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
@@ -143,8 +146,11 @@ TEST(ValidateModelDetails, AHardwareProposalsLayoutIsChecked) {
               Named("proposals[0].hardware.layout.pipeline_parallelism"));
 }
 
+// A data set gives something to plan (SPEC §5), but not the base model's
+// size adapters need.
 TEST(ValidateModelDetails, AdaptersNeedTheBaseModelsSize) {
   PlanRequest r;
+  r.workload.dataset_tokens = 2e8;
   r.workload.training_method = TrainingMethod::kLora;
   EXPECT_THAT(ValidatePlanRequest(r), Named("workload.training_method"));
   r.workload.training_method = TrainingMethod::kQlora;
@@ -161,6 +167,7 @@ TEST(ValidateModelDetails, AdaptersNeedTheBaseModelsSize) {
     EXPECT_THAT(ValidatePlanRequest(ok), IsEmpty()) << given;
   }
   PlanRequest full;  // full training with no size is a different question
+  full.workload.dataset_tokens = 2e8;
   full.workload.training_method = TrainingMethod::kFullFineTune;
   EXPECT_THAT(ValidatePlanRequest(full), IsEmpty());
 }

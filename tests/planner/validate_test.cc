@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -47,8 +48,62 @@ TEST(ValidatePlanRequest, AcceptsPlausibleRequest) {
   EXPECT_THAT(ValidatePlanRequest(GoodRequest()), IsEmpty());
 }
 
-TEST(ValidatePlanRequest, AcceptsEmptyRequest) {
-  EXPECT_THAT(ValidatePlanRequest(PlanRequest{}), IsEmpty());
+// SPEC §5: a request with nothing to plan is refused, naming `workload`;
+// an objective, a budget, a framework or a count limit alone give nothing
+// to plan.
+TEST(ValidatePlanRequest, RefusesRequestsWithNothingToPlan) {
+  std::vector<PlanRequest> nothing(6);
+  nothing[1].goal.objective = Objective::kMinTime;
+  nothing[2].goal.budget_usd = 5000;
+  nothing[2].goal.deadline_hours = 24;
+  nothing[3].workload.framework = Framework::kPytorch;
+  nothing[3].workload.model_kind = ModelKind::kDenseTransformer;
+  nothing[4].constraints.max_accelerators = 8;
+  nothing[4].constraints.single_host_only = true;
+  nothing[5].workload.precision = Precision::kBf16Mixed;
+  nothing[5].workload.global_batch_size = 256;
+  for (size_t i = 0; i < nothing.size(); ++i) {
+    const auto v = ValidatePlanRequest(nothing[i]);
+    ASSERT_EQ(v.size(), 1u) << i;
+    EXPECT_EQ(v[0].field, "workload") << i;
+    EXPECT_THAT(v[0].description, HasSubstr("parameter_count")) << i;
+    EXPECT_THAT(v[0].description, HasSubstr("current_setup.hardware")) << i;
+  }
+}
+
+// Each fact alone gives something to plan: a workload size, the current
+// setup, or a fact a hard rule picks hardware with.
+TEST(ValidatePlanRequest, AcceptsAnyOneFactToPlanWith) {
+  std::vector<std::pair<std::string, PlanRequest>> one;
+  auto add = [&](std::string name) -> PlanRequest& {
+    one.push_back({std::move(name), PlanRequest{}});
+    return one.back().second;
+  };
+  add("parameter_count").workload.parameter_count = 7e9;
+  add("active_parameter_count").workload.active_parameter_count = 7e9;
+  add("shape").workload.transformer_shape.layers = 32;
+  add("model_name").workload.model_name = "llama-3-8b";
+  add("embedding").workload.embedding_table_gib = 40;
+  add("per_device").workload.per_device_memory_gib = 30;
+  add("tokens").workload.dataset_tokens = 1e9;
+  add("examples").workload.dataset_examples = 1e6;
+  add("dataset_gib").workload.dataset_gib = 4;
+  add("hardware").current_setup.hardware = "a2-highgpu-8g";
+  add("symptom").current_setup.symptoms = {Symptom::kInputBound};
+  add("fp64").workload.precision = Precision::kFp64Required;
+  add("fp8").workload.precision = Precision::kFp8;
+  add("cuda").workload.custom_cuda_kernels = true;
+  add("cpu_ops").workload.cpu_only_custom_ops = true;
+  add("tpu_ops").workload.tpu_unsuited_ops = {TpuUnsuitedOp::kFrequentBranching};
+  add("on_device").workload.deployment_target =
+      DeploymentTarget::kOnDeviceInference;
+  add("horovod").constraints.framework_agnostic_distribution = true;
+  add("platforms").constraints.allowed_platforms = {Platform::kTpu};
+  add("series").constraints.allowed_series = {"TPU v5e"};
+  add("run_platform").constraints.run_platform = RunPlatform::kVertexTraining;
+  for (const auto& [name, r] : one) {
+    EXPECT_THAT(ValidatePlanRequest(r), IsEmpty()) << name;
+  }
 }
 
 TEST(ValidatePlanRequest, NamesNegativeParameterCount) {

@@ -462,6 +462,47 @@ TEST_F(ServerIntegrationTest, BadRequestNamesEveryFieldWithBadRequestDetails) {
                           "workload.parameter_count", "workload.framework"));
 }
 
+// SPEC §5: a request with nothing to plan is INVALID_ARGUMENT naming
+// `workload`, in the message and the BadRequest details; one fact that
+// decides the hardware (allowed platforms, a run platform) is enough.
+TEST_F(ServerIntegrationTest, NothingToPlanIsInvalidArgument) {
+  auto stub = server_->Stub();
+  v1::PlanTrainingRequest objective_only;
+  objective_only.mutable_goal()->set_objective(v1::MIN_TIME);
+  v1::PlanTrainingRequest budget_only;
+  budget_only.mutable_goal()->set_budget_usd(5000);
+  for (const v1::PlanTrainingRequest& request :
+       {v1::PlanTrainingRequest{}, objective_only, budget_only}) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::PlanTrainingResponse response;
+    const grpc::Status status =
+        stub->PlanTraining(&context, request, &response);
+    ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << request.ShortDebugString();
+    EXPECT_THAT(status.error_message(), HasSubstr("workload: gives nothing"));
+    google::rpc::Status details;
+    ASSERT_TRUE(details.ParseFromString(status.error_details()));
+    ASSERT_EQ(details.details_size(), 1);
+    google::rpc::BadRequest bad_request;
+    ASSERT_TRUE(details.details(0).UnpackTo(&bad_request));
+    ASSERT_EQ(bad_request.field_violations_size(), 1);
+    EXPECT_EQ(bad_request.field_violations(0).field(), "workload");
+    EXPECT_THAT(bad_request.field_violations(0).description(),
+                HasSubstr("parameter_count"));
+  }
+  // S5's facts: TensorFlow on TPUs, on Vertex AI serverless training.
+  v1::PlanTrainingRequest s5;
+  s5.mutable_workload()->set_framework(v1::TENSORFLOW);
+  s5.mutable_constraints()->add_allowed_platforms(v1::TPU);
+  s5.mutable_constraints()->set_run_platform(v1::VERTEX_TRAINING);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::PlanTrainingResponse response;
+  const grpc::Status status = stub->PlanTraining(&context, s5, &response);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
 // One invalid input: `mutate` breaks exactly the field at `field` (its proto
 // path as the server must name it) of an otherwise valid request.
 struct BadInput {

@@ -1,0 +1,365 @@
+// Issue 16's slice, shape and price rules on made-up hardware: each fires
+// when its condition holds and stays silent when it does not, for a TPU
+// the production catalog does not have (16 GiB chips, four per VM, slices
+// of 2x2 / 2x4 / 4x4), so the rules are seen to follow from catalog facts
+// (chips per topology, VMs per slice, device memory, DCN, prices) alone.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/testing/synthetic_catalog.h"
+#include "tests/planner/testing/workloads.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::HasSubstr;
+using testutil::SyntheticCatalog;
+
+catalog::CatalogPtr SlicesCatalog() {
+  return SyntheticCatalog()
+      // 16 chips per 4x4 slice over four VMs; 2x2 is one VM.
+      .AddTpu({.accelerator = "ztpu-3",
+               .name = "TPU Z3",
+               .memory_gib = 16,
+               .peak_bf16_tflops = 400,
+               .ici_gbps = 800,
+               .dcn_gbps = 100,
+               .chips_per_vm = 4,
+               .topologies = {"2x2", "2x4", "4x4"},
+               .on_demand_hourly_per_chip = 1.2})
+      // A priced GPU and one without any price row.
+      .AddGpuSeries("Z9", {.accelerator = "zpu-1",
+                           .memory_gib = 24,
+                           .peak_bf16_tflops = 400,
+                           .devices_per_vm = {1, 8},
+                           .on_demand_hourly_per_device = 2.0,
+                           .nvlink_gbps = 900,
+                           .inter_vm_gbps = 100})
+      .AddGpuSeries("Z11", {.accelerator = "zpu-5",
+                            .memory_gib = 48,
+                            .peak_bf16_tflops = 700,
+                            .devices_per_vm = {1, 8},
+                            .nvlink_gbps = 900,
+                            .inter_vm_gbps = 100})
+      .AddCpuSeries("ZC1", {.fp32_gflops_per_vcpu = 64, .vcpus = {8, 32}})
+      .Build();
+}
+
+class SyntheticMultisliceTest : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() { planner_ = new Planner(SlicesCatalog()); }
+  static void TearDownTestSuite() {
+    delete planner_;
+    planner_ = nullptr;
+  }
+  static PlanResponse Plan(const PlanRequest& r) {
+    EXPECT_TRUE(ValidatePlanRequest(r).empty());
+    return planner_->Plan(r);
+  }
+  static ReviewResponse Review(const ReviewRequest& r) {
+    EXPECT_TRUE(ValidateReviewRequest(r).empty());
+    ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), r.proposals.size());
+    return out;
+  }
+  static inline Planner* planner_ = nullptr;
+};
+
+// ------------------------------------------------------------ builders
+
+using testutil::Llm;
+using testutil::Medium;
+using testutil::Shape;
+
+// 30B: ~480 GB of model state, 30 GB per chip over one 16-chip slice (more
+// than its 14.4 GiB usable), 7.5 GB over four slices.
+Workload Large() {
+  Workload w = Llm(3e10, 6e10, Shape(60, 6656, 52, 2048));
+  w.global_batch_size = 64;
+  return w;
+}
+
+// JAX on `slices` x TPU Z3 4x4 on GKE (Multislice runs there).
+template <typename Request>
+Request OnSlices(const Workload& w, int slices) {
+  Request r;
+  r.workload = w;
+  r.current_setup.hardware = "ztpu-3";
+  r.current_setup.tpu_topology = "4x4";
+  r.current_setup.slice_count = slices;
+  r.constraints.run_platform = RunPlatform::kGke;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+Proposal DistP(const std::string& label, DcnParallelism across, int slices) {
+  Proposal p;
+  p.label = label;
+  p.distribution = DistributionProposal{};
+  p.distribution->strategy = Strategy::kMultislice;
+  p.distribution->across_slices = across;
+  p.distribution->slices = slices;
+  return p;
+}
+
+Proposal HwP(const std::string& label, const std::string& topology,
+             int slices) {
+  Proposal p;
+  p.label = label;
+  p.hardware = HardwareProposal{};
+  p.hardware->platform = Platform::kTpu;
+  p.hardware->accelerator = "ztpu-3";
+  p.hardware->tpu_topology = topology;
+  p.hardware->slices = slices;
+  return p;
+}
+
+bool Has(const ProposalVerdict& v, ReasonCode c) {
+  return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
+}
+
+// ------------------------------------------------------------ replica
+
+// A layout that replicates the model per slice must fit one slice: a 7B
+// model does (recommended), a 30B one does not (HBM_TOO_SMALL naming FSDP
+// over DCN, which is then judged on its own terms).
+TEST_F(SyntheticMultisliceTest, ReplicaPerSliceDistributionMustFitOneSlice) {
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 4);
+  r.proposals = {DistP("data over DCN", DcnParallelism::kData, 4)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+
+  r.workload = Large();
+  r.proposals.push_back(DistP("fsdp over DCN", DcnParallelism::kFsdp, 4));
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("FSDP over DCN"));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("14.4 GiB usable"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+}
+
+// The same rule for the layout a hardware proposal states.
+TEST_F(SyntheticMultisliceTest, ReplicaPerSliceHardwareLayoutMustFitOneSlice) {
+  auto with_layout = [](DcnParallelism across) {
+    Proposal p = HwP("4 x 4x4", "4x4", 4);
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = Strategy::kMultislice;
+    p.hardware->layout->across_slices = across;
+    return p;
+  };
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 4);
+  r.proposals = {with_layout(DcnParallelism::kData)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+
+  r.workload = Large();
+  r.proposals = {with_layout(DcnParallelism::kData),
+                 with_layout(DcnParallelism::kFsdp)};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("FSDP over DCN"));
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kHbmTooSmall))
+      << out.verdicts[1].reason;
+}
+
+// PlanTraining on the kept slices: a replica that fits one slice is data
+// parallel across them; one that does not is sharded across them too.
+TEST_F(SyntheticMultisliceTest, PlanShardsAcrossSlicesOnlyWhenAReplicaDoesNotFit) {
+  PlanRequest q = OnSlices<PlanRequest>(Medium(), 4);
+  q.constraints.keep_current_hardware = true;
+  PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_TRUE(r.recommendation->distribution.multislice.has_value());
+  EXPECT_EQ(r.recommendation->distribution.multislice->dcn_data_parallelism, 4);
+  EXPECT_EQ(r.recommendation->distribution.multislice->dcn_fsdp_parallelism, 1);
+
+  q.workload = Large();
+  r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Distribution& d = r.recommendation->distribution;
+  ASSERT_TRUE(d.multislice.has_value());
+  EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
+  EXPECT_EQ(d.multislice->dcn_data_parallelism, 1);
+  EXPECT_EQ(d.multislice->ici_fsdp_parallelism *
+                d.multislice->ici_tensor_parallelism,
+            16);
+  EXPECT_EQ(d.fsdp_parallelism, 64);
+  EXPECT_THAT(d.notes, HasSubstr("FSDP across slices over DCN"));
+  EXPECT_THAT(d.notes, HasSubstr("14.4 GiB usable"));
+}
+
+// Free to choose, the 30B job still gets a plan on TPU Z3: sharded across
+// slices (no slice holds a replica).
+TEST_F(SyntheticMultisliceTest, FreePlanOverSlicesShardsAReplicaNoSliceHolds) {
+  PlanRequest q;
+  q.workload = Large();
+  q.constraints.allowed_series = {"TPU Z3"};
+  q.constraints.run_platform = RunPlatform::kGke;
+  q.as_of = "2026-09-26";
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const struct Plan& p = *r.recommendation;
+  ASSERT_GT(p.hardware.slices, 1);
+  ASSERT_TRUE(p.distribution.multislice.has_value());
+  EXPECT_EQ(p.distribution.multislice->dcn_fsdp_parallelism, p.hardware.slices);
+  EXPECT_EQ(std::max(1, p.distribution.multislice->dcn_data_parallelism) *
+                p.distribution.multislice->dcn_fsdp_parallelism,
+            p.hardware.slices);
+}
+
+// ------------------------------------------------------------ meshes
+
+// The DCN degrees must multiply to the slice count.
+TEST_F(SyntheticMultisliceTest, DcnProductMustEqualTheSliceCount) {
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 4);
+  Proposal two = DistP("dcn 2 of 4", DcnParallelism::kData, 4);
+  two.distribution->mesh = MultisliceMesh{};
+  two.distribution->mesh->dcn_data_parallelism = 2;
+  Proposal four = two;
+  four.label = "dcn 4 of 4";
+  four.distribution->mesh->dcn_data_parallelism = 4;
+  r.proposals = {two, four};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("= 2)"));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("slices (4)"));
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNotApplicable))
+      << out.verdicts[1].reason;
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+}
+
+TEST_F(SyntheticMultisliceTest, CurrentSlicesOfDifferentTopologiesAreNotOneMesh) {
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 2);
+  r.current_setup.tpu_topology.clear();
+  r.current_setup.slice_topologies = {"4x4", "2x4"};
+  r.proposals = {DistP("data over DCN", DcnParallelism::kData, 2)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("4x4, 2x4"));
+
+  r.current_setup.slice_topologies = {"4x4", "4x4"};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kNeedsIdenticalSlices));
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+}
+
+// Two single-host 2x2 slices are refused with the one multi-host slice of
+// the same eight chips (2x4); two multi-host 2x4 slices are not.
+TEST_F(SyntheticMultisliceTest, MultisliceNeedsMultiHostSlices) {
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 1);
+  r.current_setup = CurrentSetup{};
+  r.proposals = {HwP("2 x 2x2", "2x2", 2), HwP("2 x 2x4", "2x4", 2)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNeedsMultiHostSlices))
+      << out.verdicts[0].reason;
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("One 2x4 slice (8 chips)"));
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNeedsMultiHostSlices))
+      << out.verdicts[1].reason;
+}
+
+// ------------------------------------------------------------ shapes
+
+// Padding: either documented tiling is accepted, neither is refused.
+TEST_F(SyntheticMultisliceTest, ShapesMeetingEitherTilingAreAccepted) {
+  ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 1);
+  r.current_setup.symptoms = {Symptom::kHeavyPadding};
+  r.current_setup.current_global_batch_size = 990;
+  r.current_setup.layer_widths = {360};
+  auto shapes = [](const std::string& label, int64_t batch, int64_t width) {
+    Proposal p;
+    p.label = label;
+    p.remedy = RemedyProposal{};
+    p.remedy->kind = RemedyKind::kFixTensorShapes;
+    p.remedy->global_batch_size = batch;
+    p.remedy->layer_widths = {width};
+    return p;
+  };
+  for (const Proposal& p : {shapes("1024/360", 1024, 360),
+                            shapes("1088/384", 1088, 384)}) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+        << p.label << ": " << out.verdicts[0].reason;
+  }
+  for (const Proposal& p : {shapes("1088/360", 1088, 360),
+                            shapes("1000/384", 1000, 384)}) {
+    r.proposals = {p};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected) << p.label;
+    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
+        << p.label;
+  }
+}
+
+// ------------------------------------------------------------ prices
+
+// Z11 has no price row: planned without a budget, never recommended under
+// one (PlanTraining and ReviewPlan alike); the priced Z9 is unaffected.
+TEST_F(SyntheticMultisliceTest, UnpricedHardwareIsNeverRecommendedUnderABudget) {
+  PlanRequest q;
+  q.workload = Medium();
+  q.constraints.allowed_series = {"Z11"};
+  q.as_of = "2026-09-26";
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  EXPECT_EQ(free.recommendation->hardware.accelerator, "zpu-5");
+  EXPECT_FALSE(free.recommendation->estimates.price_known);
+  q.goal.budget_usd = 1e7;
+  const PlanResponse budgeted = Plan(q);
+  EXPECT_FALSE(budgeted.recommendation.has_value());
+  EXPECT_THAT(budgeted.no_plan_reason, HasSubstr("unknown price"));
+
+  q.constraints.allowed_series = {"Z9"};
+  const PlanResponse priced = Plan(q);
+  ASSERT_TRUE(priced.recommendation.has_value()) << priced.no_plan_reason;
+  EXPECT_TRUE(priced.recommendation->estimates.price_known);
+
+  ReviewRequest review;
+  review.workload = Medium();
+  review.goal.budget_usd = 1e7;
+  review.as_of = "2026-09-26";
+  Proposal unpriced;
+  unpriced.label = "Z11";
+  unpriced.hardware = HardwareProposal{};
+  unpriced.hardware->accelerator = "zpu-5";
+  review.proposals = {unpriced};
+  ReviewResponse out = Review(review);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRecommended);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kPriceUnknown));
+  review.proposals[0].hardware->accelerator = "zpu-1";
+  out = Review(review);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kPriceUnknown));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
