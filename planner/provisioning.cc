@@ -210,7 +210,9 @@ void DescribeNeededProvisioning(const catalog::Catalog& catalog,
       {Provisioning::kSpot, catalog::Provisioning::kSpot},
       {Provisioning::kFlexStart, catalog::Provisioning::kFlexStart},
       {Provisioning::kReservation, catalog::Provisioning::kReservation}};
-  for (const auto& [p, cp] : kinds) {
+  for (const auto& kind : kinds) {
+    const Provisioning p = kind.first;
+    const catalog::Provisioning cp = kind.second;  // captured below
     if ((p == Provisioning::kSpot && k.spot_allowed) ||
         (p == Provisioning::kFlexStart && k.flex_start_allowed) ||
         (p == Provisioning::kReservation && k.reservation_available)) {
