@@ -12,6 +12,7 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/testing/synthetic_catalog.h"
+#include "tests/planner/testing/synthetic_fixture.h"
 #include "tests/planner/testing/workloads.h"
 
 namespace accelplan::planner {
@@ -50,25 +51,7 @@ catalog::CatalogPtr SlicesCatalog() {
       .Build();
 }
 
-class SyntheticMultisliceTest : public ::testing::Test {
- public:
-  static void SetUpTestSuite() { planner_ = new Planner(SlicesCatalog()); }
-  static void TearDownTestSuite() {
-    delete planner_;
-    planner_ = nullptr;
-  }
-  static PlanResponse Plan(const PlanRequest& r) {
-    EXPECT_TRUE(ValidatePlanRequest(r).empty());
-    return planner_->Plan(r);
-  }
-  static ReviewResponse Review(const ReviewRequest& r) {
-    EXPECT_TRUE(ValidateReviewRequest(r).empty());
-    ReviewResponse out = planner_->Review(r);
-    EXPECT_EQ(out.verdicts.size(), r.proposals.size());
-    return out;
-  }
-  static inline Planner* planner_ = nullptr;
-};
+class SyntheticMultisliceTest : public testutil::SyntheticPlannerTest<SlicesCatalog> {};
 
 // ------------------------------------------------------------ builders
 

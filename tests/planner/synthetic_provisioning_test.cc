@@ -11,6 +11,7 @@
 #include "planner/types.h"
 #include "tests/planner/testing/codes.h"
 #include "tests/planner/testing/synthetic_catalog.h"
+#include "tests/planner/testing/synthetic_fixture.h"
 
 namespace accelplan::planner {
 namespace {
@@ -55,19 +56,7 @@ catalog::CatalogPtr ProvisioningCatalog() {
       .Build();
 }
 
-class SyntheticProvisioningTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { planner_ = new Planner(ProvisioningCatalog()); }
-  static void TearDownTestSuite() {
-    delete planner_;
-    planner_ = nullptr;
-  }
-  static PlanResponse Plan(const PlanRequest& r) {
-    EXPECT_TRUE(ValidatePlanRequest(r).empty());
-    return planner_->Plan(r);
-  }
-  static inline Planner* planner_ = nullptr;
-};
+class SyntheticProvisioningTest : public testutil::SyntheticPlannerTest<ProvisioningCatalog> {};
 
 // A 1.3B decoder over 26B tokens: many hours on one synthetic VM.
 PlanRequest Req(double tokens = 2.6e10) {

@@ -14,6 +14,7 @@
 #include "tests/planner/testing/codes.h"
 #include "tests/planner/testing/workloads.h"
 #include "tests/planner/testing/synthetic_catalog.h"
+#include "tests/planner/testing/synthetic_fixture.h"
 
 namespace accelplan::planner {
 namespace {
@@ -83,19 +84,7 @@ catalog::CatalogPtr RulesCatalog() {
       .Build();
 }
 
-class SyntheticRulesTest : public ::testing::Test {
- public:
-  static void SetUpTestSuite() { planner_ = new Planner(RulesCatalog()); }
-  static void TearDownTestSuite() {
-    delete planner_;
-    planner_ = nullptr;
-  }
-  static PlanResponse Plan(const PlanRequest& r) {
-    EXPECT_TRUE(ValidatePlanRequest(r).empty());
-    return planner_->Plan(r);
-  }
-  static inline Planner* planner_ = nullptr;
-};
+class SyntheticRulesTest : public testutil::SyntheticPlannerTest<RulesCatalog> {};
 
 // ------------------------------------------------------------ workloads
 
