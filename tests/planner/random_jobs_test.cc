@@ -18,57 +18,12 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/random_requests.h"
 
 namespace accelplan::planner {
 namespace {
 
 using RandomJobsTest = CatalogPlannerTest;
-
-std::vector<PlanRequest> RandomJobs(int n, unsigned seed) {
-  std::mt19937 rng(seed);
-  auto uniform = [&](double lo, double hi) {
-    return std::uniform_real_distribution<double>(lo, hi)(rng);
-  };
-  auto log_uniform = [&](double lo, double hi) {
-    return std::exp(uniform(std::log(lo), std::log(hi)));
-  };
-  auto pick = [&](int k) { return std::uniform_int_distribution<int>(0, k - 1)(rng); };
-  const Framework frameworks[] = {Framework::kJax, Framework::kPytorch,
-                                  Framework::kTensorflow};
-  const Objective objectives[] = {Objective::kMinCost, Objective::kMinTime,
-                                  Objective::kBalanced};
-  std::vector<PlanRequest> out;
-  for (int i = 0; i < n; ++i) {
-    PlanRequest r;
-    const double params = log_uniform(1e8, 1e12);
-    r.workload.framework = frameworks[pick(3)];
-    r.workload.model_kind = ModelKind::kDenseTransformer;
-    r.workload.parameter_count = params;
-    r.workload.dataset_tokens = params * log_uniform(2, 40);
-    r.as_of = "2026-09-26";
-    r.goal.objective = objectives[pick(3)];
-    if (pick(3) > 0) {
-      // A Llama-like shape of about the requested size.
-      const int layers = std::clamp(static_cast<int>(std::cbrt(params / 1e5)), 4, 128);
-      const int hidden = std::max(
-          256, static_cast<int>(std::sqrt(params / (12.0 * layers)) / 128) * 128);
-      r.workload.transformer_shape = {layers, hidden, std::max(4, hidden / 128),
-                                      pick(2) ? 4096 : 2048, 32000, 4 * hidden};
-      if (pick(2)) r.workload.global_batch_size = 64 << pick(6);
-    }
-    if (pick(2)) r.goal.deadline_hours = log_uniform(12, 5000);
-    if (pick(3) == 0) r.goal.budget_usd = log_uniform(1e3, 1e7);
-    if (pick(4) == 0) r.constraints.spot_allowed = true;
-    if (pick(5) == 0) r.constraints.max_accelerators = 8 << pick(8);
-    if (pick(6) == 0) r.constraints.single_host_only = true;
-    if (pick(6) == 0) r.constraints.run_platform = RunPlatform::kGke;
-    if (pick(4) == 0) {
-      r.constraints.allowed_platforms = {pick(2) ? Platform::kTpu : Platform::kGpu};
-    }
-    out.push_back(r);
-  }
-  return out;
-}
 
 bool d_has_mesh(const Plan& p) { return p.distribution.multislice.has_value(); }
 
@@ -128,7 +83,10 @@ void ExpectSound(const PlanRequest& r, const Plan& p, const std::string& what) {
 }
 
 TEST_F(RandomJobsTest, EveryPlanIsSoundAndEveryRefusalExplained) {
-  const std::vector<PlanRequest> jobs = RandomJobs(300, 20261130);
+  // Language models with a data set (the generator shared with the other
+  // property tests), every constraint mixed in.
+  const std::vector<PlanRequest> jobs = testutil::RandomRequests(
+      300, 20261130, {.classical = false, .without_data = false});
   int planned = 0, multi_host = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
     const PlanRequest& r = jobs[i];
