@@ -1,0 +1,200 @@
+// Issue 15 item 1: the current setup is evidence (planner/current_evidence.h).
+// Each rule both ways.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+
+namespace accelplan::planner {
+namespace {
+
+using CurrentEvidenceTest = CatalogPlannerTest;
+
+// A 1.5B PyTorch DDP job, gradient-sync bound, on `nodes` x `machine`.
+PlanRequest DdpJob(const std::string& machine, int nodes) {
+  PlanRequest r;
+  r.as_of = "2026-09-26";
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 1.5e9;
+  r.workload.precision = Precision::kBf16Mixed;
+  r.current_setup.hardware = machine;
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = nodes;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.current_setup.uses_nccl = true;
+  return r;
+}
+
+// SPEC S3 (examples/s3_gradient_sync_bound_plan.json).
+PlanRequest S3() {
+  PlanRequest r = DdpJob("a2-highgpu-8g", 16);
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  return r;
+}
+
+bool AnyContains(const std::vector<std::string>& lines, const std::string& s) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
+    return absl::StrContains(l, s);
+  });
+}
+
+const Reason* FindReason(const std::vector<Reason>& v, const std::string& s) {
+  for (const Reason& r : v) {
+    if (absl::StrContains(r.message, s)) return &r;
+  }
+  return nullptr;
+}
+
+bool HasWarning(const PlanResponse& p, ReasonCode code) {
+  return std::any_of(p.warnings.begin(), p.warnings.end(),
+                     [&](const Reason& r) { return r.code == code; });
+}
+
+// Today's modelled throughput, read from the plan's "Against today" line.
+double TodaysPace(const PlanResponse& p) {
+  const Reason* r = FindReason(p.recommendation->reasons, "Against today (");
+  if (r == nullptr) return 0;
+  const size_t at = r->message.find(" at ");
+  return at == std::string::npos ? 0 : std::stod(r->message.substr(at + 4));
+}
+
+// ------------------------------------------------ no work: today is the floor
+
+TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
+  const PlanResponse p = planner_->Plan(S3());
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  const Plan& plan = *p.recommendation;
+  EXPECT_EQ(plan.hardware.platform, Platform::kGpu);
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0) << "no line against today";
+  EXPECT_GE(plan.estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_COST"));
+  // Multi-host on GPUs, or the reasons say why it leaves today's hosts.
+  EXPECT_TRUE(plan.hardware.hosts > 1 ||
+              FindReason(plan.reasons, "Fewer hosts than today") != nullptr);
+}
+
+TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
+  const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0);
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_GT(p.recommendation->hardware.total_accelerators, 8);
+}
+
+TEST_F(CurrentEvidenceTest, WithoutACurrentSetupNoFloorApplies) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  const PlanResponse with_today = planner_->Plan(r);
+  r.current_setup = CurrentSetup{};
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  ASSERT_TRUE(with_today.recommendation.has_value());
+  EXPECT_FALSE(AnyContains(p.assumptions, "today"));
+  EXPECT_EQ(FindReason(p.recommendation->reasons, "Against today"), nullptr);
+  // The smallest shape that holds the job, slower than today's 32 H100s.
+  EXPECT_LT(p.recommendation->estimates.tokens_per_second,
+            with_today.recommendation->estimates.tokens_per_second);
+}
+
+TEST_F(CurrentEvidenceTest, AUserDeadlineWithoutWorkLiftsTheFloorAndSaysSo) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.goal.deadline_hours = 48;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0);
+  EXPECT_FALSE(AnyContains(p.assumptions, "is the floor"));
+  if (p.recommendation->estimates.tokens_per_second < today) {
+    const Reason* slower =
+        FindReason(p.recommendation->reasons, "Slower than today");
+    ASSERT_NE(slower, nullptr);
+    EXPECT_EQ(slower->code, ReasonCode::kSlower);
+    EXPECT_TRUE(absl::StrContains(slower->message, "cannot be checked"));
+  }
+  bool restated = false;
+  for (const Reason& w : p.warnings) {
+    restated |= w.code == ReasonCode::kNoDatasetSize &&
+                absl::StrContains(w.message, "cannot be checked");
+  }
+  EXPECT_TRUE(restated);
+}
+
+// ------------------------------------------ observed hours: the work inferred
+
+TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(AnyContains(p.assumptions, "today's runtime, 30.0 h"));
+  EXPECT_FALSE(HasWarning(p, ReasonCode::kNoDatasetSize));
+  const Estimates& e = p.recommendation->estimates;
+  ASSERT_TRUE(e.hours_known);
+  EXPECT_LE(e.total_hours.expected, 30 * (1 + 1e-9));
+  ASSERT_TRUE(p.savings.has_value());
+  EXPECT_DOUBLE_EQ(p.savings->current_hours, 30);
+  EXPECT_GE(p.savings->cost_saved_usd, 0);
+}
+
+TEST_F(CurrentEvidenceTest, WithoutObservedHoursNothingIsInferred) {
+  const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
+  EXPECT_FALSE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(HasWarning(p, ReasonCode::kNoDatasetSize));
+  EXPECT_FALSE(p.savings.has_value());
+}
+
+TEST_F(CurrentEvidenceTest, AGivenDeadlineWinsOverTodaysRuntime) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  const PlanResponse today = planner_->Plan(r);
+  r.goal.deadline_hours = 300;
+  const PlanResponse later = planner_->Plan(r);
+  ASSERT_TRUE(today.recommendation && later.recommendation);
+  EXPECT_FALSE(AnyContains(later.assumptions, "today's runtime"));
+  const Estimates& e = later.recommendation->estimates;
+  EXPECT_LE(e.total_hours.expected, 300);
+  // A later deadline never costs more (MIN_COST).
+  EXPECT_LE(e.hourly_usd * e.total_hours.expected,
+            today.recommendation->estimates.hourly_usd *
+                    today.recommendation->estimates.total_hours.expected *
+                    (1 + 1e-9));
+  if (e.total_hours.expected > 30) {
+    const Reason* slower =
+        FindReason(later.recommendation->reasons, "Slower than today");
+    ASSERT_NE(slower, nullptr);
+    EXPECT_TRUE(absl::StrContains(slower->message, "deadline given allows it"));
+  }
+}
+
+TEST_F(CurrentEvidenceTest, S3WithObservedHoursIsJudgedOnItsWork) {
+  PlanRequest r = S3();
+  r.current_setup.observed_hours = 30;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  EXPECT_EQ(p.recommendation->hardware.platform, Platform::kGpu);
+  EXPECT_LE(p.recommendation->estimates.total_hours.expected, 30 * (1 + 1e-9));
+  ASSERT_TRUE(p.savings.has_value());
+  EXPECT_EQ(p.savings->current_hardware, "a2-highgpu-8g");
+}
+
+TEST_F(CurrentEvidenceTest, MinTimeAssumesNoDeadlineFromToday) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  r.goal.objective = Objective::kMinTime;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  EXPECT_FALSE(AnyContains(p.assumptions, "No deadline given"));
+  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
