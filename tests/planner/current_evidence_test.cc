@@ -1,5 +1,6 @@
-// Issue 15 item 1: the current setup is evidence (planner/current_evidence.h).
-// Each rule both ways.
+// Issue 15 item 1: the current setup is evidence (planner/current_evidence.h),
+// and item 5's remainder: ReviewPlan's USE_SPOT remedy applies the planner's
+// Spot rule (planner/provisioning.h SpotLosesWork). Each rule both ways.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -194,6 +195,58 @@ TEST_F(CurrentEvidenceTest, MinTimeAssumesNoDeadlineFromToday) {
   ASSERT_TRUE(p.recommendation.has_value());
   EXPECT_FALSE(AnyContains(p.assumptions, "No deadline given"));
   EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+}
+
+// --------------------------------------------- ReviewPlan: Spot by checkpoints
+
+ReviewRequest SpotReview(double observed_hours, bool checkpoints) {
+  const PlanRequest job = DdpJob("a3-highgpu-8g", 4);
+  ReviewRequest r;
+  r.as_of = job.as_of;
+  r.workload = job.workload;
+  r.workload.checkpoints = checkpoints;
+  r.current_setup = job.current_setup;
+  r.current_setup.symptoms = {};
+  r.current_setup.observed_hours = observed_hours;
+  Proposal spot;
+  spot.label = "spot";
+  spot.remedy = RemedyProposal{};
+  spot.remedy->kind = RemedyKind::kUseSpot;
+  r.proposals = {spot};
+  return r;
+}
+
+bool Rejected(const ReviewResponse& r, ReasonCode code) {
+  const ProposalVerdict& v = r.verdicts.front();
+  return v.verdict == Verdict::kRejected &&
+         std::find(v.codes.begin(), v.codes.end(), code) != v.codes.end();
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyForALongJobWithoutCheckpointsIsARisk) {
+  const ReviewResponse r = planner_->Review(SpotReview(30, false));
+  ASSERT_EQ(r.verdicts.size(), 1u);
+  EXPECT_TRUE(Rejected(r, ReasonCode::kPreemptionRisk)) << r.verdicts[0].reason;
+  EXPECT_TRUE(absl::StrContains(r.verdicts[0].reason, "30.0 h today"));
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyWithCheckpointsOrAShortJobIsNoRisk) {
+  for (const auto& [hours, checkpoints] :
+       std::vector<std::pair<double, bool>>{{30, true}, {0.5, false}}) {
+    const ReviewResponse r = planner_->Review(SpotReview(hours, checkpoints));
+    ASSERT_EQ(r.verdicts.size(), 1u);
+    EXPECT_FALSE(Rejected(r, ReasonCode::kPreemptionRisk))
+        << hours << " h, checkpoints " << checkpoints << ": "
+        << r.verdicts[0].reason;
+  }
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyUnderAHardDeadlineWithoutCheckpoints) {
+  ReviewRequest r = SpotReview(0, false);  // length unknown
+  r.goal.deadline_hours = 24;
+  r.goal.hard_deadline = true;
+  EXPECT_TRUE(Rejected(planner_->Review(r), ReasonCode::kPreemptionRisk));
+  r.goal.hard_deadline = false;
+  EXPECT_FALSE(Rejected(planner_->Review(r), ReasonCode::kPreemptionRisk));
 }
 
 }  // namespace
