@@ -123,57 +123,52 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   } else if (job.has_dataset && today->hours.expected > 0) {
     job.current_hours = today->hours.expected;
   }
-  if (!job.has_dataset && job.goal.deadline_hours > 0) {
-    RestateNoDataset(
-        job, absl::StrFormat(
-                 "No dataset size or observed hours given: candidates ranked "
-                 "by cost per unit of work; the %s deadline cannot be "
-                 "checked, so a plan slower than today (%s at %.4g %s/s) can "
-                 "be recommended, and says so. State "
-                 "current_setup.observed_hours or the dataset size to have "
-                 "the deadline checked.",
-                 FormatHours(job.goal.deadline_hours), job.current_label,
-                 job.current_units_per_s, job.unit));
-  }
 }
 
-bool AssumeTodaysPace(Job& job) {
-  if (job.has_dataset && job.current_hours > 0) {
-    const bool observed = job.current.observed_hours > 0;
-    job.deadline_hours = job.current_hours;
-    job.assumed_deadline_label = absl::StrFormat(
-        "today's runtime (%s on %s), the deadline assumed because none was "
-        "given", FormatHours(job.current_hours), job.current_label);
-    job.assumptions.push_back(absl::StrFormat(
-        "No deadline given: today's runtime, %s on %s (%s), assumed for %s "
-        "instead of 30 days; a configuration slower than today is kept, "
-        "ranked after those that are not (a deadline in the request "
-        "replaces it).",
-        FormatHours(job.current_hours), job.current_label,
-        observed ? "observed" : "modelled on the stated work",
-        ObjectiveLabel(job.objective)));
-    return true;
-  }
-  if (!job.has_dataset && job.current_units_per_s > 0) {
-    job.pace_floor_units_per_s = job.current_units_per_s;
-    job.assumed_deadline_label = absl::StrFormat(
-        "today's %.4g %s/s on %s, the pace assumed because no deadline was "
-        "given", job.current_units_per_s, job.unit, job.current_label);
-    const std::string floor = absl::StrFormat(
-        "today's throughput, %.4g %s/s on %s (modelled), is the floor for "
-        "%s: a configuration slower than today is kept, ranked after those "
-        "that keep pace",
-        job.current_units_per_s, job.unit, job.current_label,
-        ObjectiveLabel(job.objective));
-    job.assumptions.push_back(absl::StrCat(
-        "No deadline, dataset size or observed hours given: ", floor,
-        " (a deadline in the request replaces it)."));
-    RestateNoDataset(job, absl::StrCat(
-                              "No dataset size or observed hours given: "
-                              "candidates ranked by cost per unit of work; ",
-                              floor, "; no deadline check."));
-  }
-  return false;
+bool AssumeTodaysRuntime(Job& job) {
+  if (!job.has_dataset || !(job.current_hours > 0)) return false;
+  const bool observed = job.current.observed_hours > 0;
+  job.deadline_hours = job.current_hours;
+  job.assumed_deadline_label = absl::StrFormat(
+      "today's runtime (%s on %s), the deadline assumed because none was "
+      "given", FormatHours(job.current_hours), job.current_label);
+  job.assumptions.push_back(absl::StrFormat(
+      "No deadline given: today's runtime, %s on %s (%s), assumed for %s "
+      "instead of 30 days; a configuration slower than today is kept, "
+      "ranked after those that are not (a deadline in the request "
+      "replaces it).",
+      FormatHours(job.current_hours), job.current_label,
+      observed ? "observed" : "modelled on the stated work",
+      ObjectiveLabel(job.objective)));
+  return true;
+}
+
+void ApplyPaceFloor(Job& job) {
+  if (job.has_dataset || !(job.current_units_per_s > 0)) return;
+  job.pace_floor_units_per_s = job.current_units_per_s;
+  job.assumed_deadline_label = absl::StrFormat(
+      "today's %.4g %s/s on %s, the pace assumed because the job's length "
+      "is unknown", job.current_units_per_s, job.unit, job.current_label);
+  const std::string floor = absl::StrFormat(
+      "today's throughput, %.4g %s/s on %s (modelled), is the floor for %s: "
+      "a configuration slower than today is kept, ranked after those that "
+      "keep pace",
+      job.current_units_per_s, job.unit, job.current_label,
+      ObjectiveLabel(job.objective));
+  const std::string deadline =
+      job.deadline_given
+          ? absl::StrCat("the ", FormatHours(job.deadline_hours),
+                         " deadline cannot be checked without the job's "
+                         "length, so it does not lift the floor")
+          : "no deadline check";
+  job.assumptions.push_back(absl::StrCat(
+      "No dataset size or observed hours given: ", floor, "; ", deadline,
+      ". State current_setup.observed_hours or the dataset size to plan on "
+      "the job's length."));
+  RestateNoDataset(job, absl::StrCat(
+                            "No dataset size or observed hours given: "
+                            "candidates ranked by cost per unit of work; ",
+                            floor, "; ", deadline, "."));
 }
 
 bool BelowPaceFloor(const Job& job, const Config& c) {
@@ -204,8 +199,15 @@ void TodayReasons(const Job& job, const Candidate& best,
     }
     why.push_back({ReasonCode::kUnspecified, absl::StrCat(line, ".")});
   }
+  // With a work, slower means more hours than today's runtime (the
+  // assumed deadline); without one, a lower throughput than today's.
+  const double tol = kPolicy.tie_tolerance.value;
+  const bool by_hours = job.has_dataset && job.current_hours > 0;
+  const bool slower = by_hours
+                          ? c.hours.expected > job.current_hours * (1 + tol)
+                          : rate < today * (1 - tol);
   if (c.hosts < job.current_hosts && job.current_comm_fraction > 0 &&
-      rate >= today * (1 - kPolicy.tie_tolerance.value)) {
+      !slower) {
     // Why the plan leaves today's multi-host setup.
     why.push_back({ReasonCode::kUnspecified,
                    absl::StrFormat(
@@ -218,27 +220,27 @@ void TodayReasons(const Job& job, const Candidate& best,
                            ? "and are the fastest option"
                            : "for less per unit of work")});
   }
-  if (rate >= today * (1 - kPolicy.tie_tolerance.value)) return;
+  if (!slower) return;
   std::string because;
-  if (job.deadline_given) {
-    because = job.has_dataset
-                  ? absl::StrCat("the ", FormatHours(job.deadline_hours),
-                                 " deadline given allows it")
-                  : "the request gives a deadline, which cannot be checked "
-                    "without a dataset size or observed hours";
-  } else if (best.misses_assumed_deadline) {
+  if (best.misses_assumed_deadline) {
     because = "no option the request allows keeps today's pace; this one "
               "comes closest";
+  } else if (job.deadline_given && job.has_dataset) {
+    because = absl::StrCat("the ", FormatHours(job.deadline_hours),
+                           " deadline given allows it");
   } else if (job.objective == Objective::kMinTime) {
     because = "it is the fastest option the request allows";
   } else {
     because = "the objective and deadline allow it";
   }
+  const std::string numbers =
+      by_hours ? absl::StrCat(FormatHours(c.hours.expected), " vs ",
+                              FormatHours(job.current_hours))
+               : absl::StrFormat("%.4g vs %.4g %s/s", rate, today, job.unit);
   why.push_back({ReasonCode::kSlower,
-                 absl::StrFormat("Slower than today (%.4g vs %.4g %s/s on "
-                                 "%s): recommended because %s.",
-                                 rate, today, job.unit, job.current_label,
-                                 because)});
+                 absl::StrCat("Slower than today (", numbers, " on ",
+                              job.current_label, "): recommended because ",
+                              because, ".")});
 }
 
 }  // namespace accelplan::planner::internal

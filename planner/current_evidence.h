@@ -6,13 +6,15 @@
 //    (deadline and budget checked, savings against today);
 //  - without a deadline, MIN_COST and BALANCED assume today's runtime
 //    (observed, else modelled on the stated work) instead of 30 days;
-//  - with neither a data set nor observed hours nor a deadline, today's
-//    throughput is the floor: a point slower than today misses the assumed
-//    pace (the per-unit form of the assumed deadline), kept and ranked
-//    after every point that keeps it;
-//  - a deadline given in the request always wins; without a work size it
-//    cannot be checked, so no floor applies and the plan says when it is
-//    slower than today.
+//  - with neither a data set nor observed hours, today's throughput is the
+//    floor: a point slower than today misses the assumed pace (the
+//    per-unit form of the assumed deadline), kept and ranked after every
+//    point that keeps it. A deadline in the request cannot be checked
+//    without the job's length, so it cannot show that a slower plan is
+//    allowed: the floor stays. Under every objective: it also makes each
+//    family's sizes searched, so MIN_TIME finds its fastest;
+//  - a deadline given in the request always wins over today's runtime
+//    when there is a work to check it against.
 // docs/planner.md §5 "Today's setup as evidence".
 #ifndef ACCELPLAN_PLANNER_CURRENT_EVIDENCE_H_
 #define ACCELPLAN_PLANNER_CURRENT_EVIDENCE_H_
@@ -40,10 +42,16 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
 void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
                           Job& job);
 
-// MIN_COST / BALANCED without a deadline: today's runtime as the assumed
-// deadline, else (no work known) today's throughput as the floor. Returns
-// false when today says nothing (the 30-day default applies).
-bool AssumeTodaysPace(Job& job);
+// MIN_COST / BALANCED without a deadline and with a work: today's runtime
+// as the assumed deadline. Returns false when today gives none (the 30-day
+// default applies).
+bool AssumeTodaysRuntime(Job& job);
+
+// No work known (no data set, no observed hours), any objective: today's
+// throughput is the floor, with or without a deadline (one given
+// cannot be checked without the job's length, so it cannot show that a
+// slower plan is allowed). Called after the deadline is resolved.
+void ApplyPaceFloor(Job& job);
 
 // Whether a point is slower than today's floor (false without one).
 bool BelowPaceFloor(const Job& job, const Config& c);

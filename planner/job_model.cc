@@ -353,8 +353,9 @@ void WarnIfNoDataset(Job& job) {
 }
 
 // The deadline given, none for MIN_TIME, else MIN_COST's assumed one.
-// Without one, MIN_COST and BALANCED assume today's runtime or pace when
-// the current setup gives it (planner/current_evidence.h), else 30 days.
+// Without one, MIN_COST and BALANCED assume today's runtime when the
+// current setup gives it (planner/current_evidence.h), else 30 days; with
+// no work known, today's throughput is the floor whatever the deadline.
 void ResolveDeadline(const Goal& g, Job& job) {
   job.deadline_given = g.deadline_hours > 0;
   job.assumed_deadline_label =
@@ -363,7 +364,7 @@ void ResolveDeadline(const Goal& g, Job& job) {
     job.deadline_hours = g.deadline_hours;
   } else if (job.objective == Objective::kMinTime) {
     job.deadline_hours = std::numeric_limits<double>::infinity();
-  } else if (!AssumeTodaysPace(job)) {
+  } else if (!AssumeTodaysRuntime(job)) {
     job.deadline_hours = kDefaults.min_cost_deadline_hours.value;
     if (job.has_dataset) {
       job.assumptions.push_back(absl::StrCat(
@@ -373,6 +374,7 @@ void ResolveDeadline(const Goal& g, Job& job) {
           "kept, ranked after those that meet it."));
     }
   }
+  ApplyPaceFloor(job);  // no work known: today's throughput is the floor
 }
 
 // The date the plan is for, and a warning when the catalog is older.
