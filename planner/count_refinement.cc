@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "planner/current_evidence.h"
 #include "planner/policy.h"
 #include "planner/rules.h"
 #include "planner/sizing.h"
@@ -27,7 +28,7 @@ std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
     if (p.shape == shape && p.units >= Dense()) out.push_back(&p);
   }
   auto key = [&](const Config* p) {
-    return cand.misses_assumed_deadline ? p->hours.expected : Score(job, norm, *p);
+    return cand.misses_assumed_deadline ? TimeMetric(job, *p) : Score(job, norm, *p);
   };
   std::stable_sort(out.begin(), out.end(), [&](const Config* a, const Config* b) {
     return key(a) < key(b);
@@ -38,7 +39,9 @@ std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
 // A refined point is kept on the same terms as the grid's (KeepFeasible).
 bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
   if (!c.fits || c.blocked != ReasonCode::kUnspecified) return false;
-  if (!job.has_dataset) return true;
+  if (!job.has_dataset) {
+    return cand.misses_assumed_deadline || !BelowPaceFloor(job, c);
+  }
   if (!cand.misses_assumed_deadline &&
       !(c.hours.expected + c.start_wait_hours <= job.deadline_hours)) {
     return false;
@@ -140,13 +143,14 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     o.provisioning =
         ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
     WindowSearch search(job, norm, cand, o);
-    // Around the best two grid points (one without a data set: the
-    // smallest that holds the job, searched below it).
-    const size_t windows = job.has_dataset ? 2 : 1;
+    // Around the best two grid points (one when only the smallest size
+    // that holds the job was taken: searched below it).
+    const bool all_sizes = SearchesSizes(job);
+    const size_t windows = all_sizes ? 2 : 1;
     for (size_t w = 0; w < std::min(windows, ranked.size()); ++w) {
       const int units = ranked[w]->units;
       const int lo = std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
-      if (job.has_dataset) {
+      if (all_sizes) {
         RefineWindow(*ranked[w], lo, std::min(max_units, units + Dense() - 1),
                      search);
       } else {
@@ -156,7 +160,7 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     for (Config& c : search.added()) added.push_back(std::move(c));
   }
   if (added.empty()) return;
-  if (!job.has_dataset) {
+  if (!SearchesSizes(job)) {
     cand.points = std::move(added);
     return;
   }

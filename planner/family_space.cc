@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/candidate.h"
+#include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/provisioning.h"
@@ -117,6 +118,33 @@ const Config& Fastest(const std::vector<Config>& points) {
                            });
 }
 
+// No work to time: every point is kept, except, with today's throughput as
+// the floor (planner/current_evidence.h), those slower than today. A family
+// with none that keeps pace misses the assumed pace: kept at its points,
+// ranked after those that keep it (the scorer then takes its fastest).
+void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
+  const auto slow = [&](const Config& c) { return BelowPaceFloor(job, c); };
+  if (job.pace_floor_units_per_s > 0 &&
+      std::all_of(points.begin(), points.end(), slow)) {
+    const Config& fastest = *std::max_element(
+        points.begin(), points.end(), [](const Config& a, const Config& b) {
+          return a.tokens_per_second < b.tokens_per_second;
+        });
+    cand.misses_assumed_deadline = true;
+    cand.notes.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat("%s runs %.4g %s/s at best (%d devices), slower "
+                         "than %s; kept, ranked after options that keep it.",
+                         cand.family->name, fastest.tokens_per_second,
+                         job.unit, fastest.devices,
+                         job.assumed_deadline_label)});
+  } else {
+    points.erase(std::remove_if(points.begin(), points.end(), slow),
+                 points.end());
+  }
+  cand.points = std::move(points);
+}
+
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest; one that misses only the deadline MIN_COST assumes is kept
@@ -126,7 +154,7 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
                   Candidate& cand) {
   const std::string& name = cand.family->name;
   if (!job.has_dataset) {
-    cand.points = std::move(points);  // no work to time: nothing to check
+    KeepPace(job, std::move(points), cand);  // no work to time
     return;
   }
   // A flex-start point waits for capacity before it runs.
@@ -148,11 +176,10 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     cand.misses_assumed_deadline = true;
     cand.notes.push_back(
         {ReasonCode::kAssumption,
-         absl::StrFormat("%s takes %s at best (%d devices), past the 30-day "
-                         "deadline assumed because none was given; kept, "
+         absl::StrFormat("%s takes %s at best (%d devices), past %s; kept, "
                          "ranked after options that meet it.",
                          name, FormatHours(fastest.hours.expected),
-                         fastest.devices)});
+                         fastest.devices, job.assumed_deadline_label)});
   } else {
     points.erase(std::remove_if(points.begin(), points.end(), late),
                  points.end());
@@ -252,10 +279,11 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   }
   // Without a data set there is no work to time, so each family is taken
   // at its smallest size that holds the job (options ascend in devices) and
-  // the scan stops there; rejected families only need to know that
+  // the scan stops there, unless today's throughput is the floor (every
+  // size is judged against it); rejected families only need to know that
   // something fits.
   Fitting fit = EvaluateSizes(job, f, sizes, pins,
-                              rejected_already || !job.has_dataset);
+                              rejected_already || !SearchesSizes(job));
   const bool any_fits = !fit.points.empty();
   if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
   if (fit.points.empty()) {

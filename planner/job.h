@@ -64,6 +64,25 @@ struct Job {
   // slice_topologies entry; whether those topologies differ.
   int current_slices = 0;
   bool mixed_current_slices = false;
+  // Today's setup as evidence (planner/current_evidence.h), when its point
+  // can be evaluated: its modelled throughput in units of work per second
+  // (0: not evaluable), its runtime in hours (observed, else modelled on the
+  // stated work; 0: unknown) and its hourly price (0: unknown).
+  double current_units_per_s = 0;
+  double current_hours = 0;
+  double current_hourly = 0;
+  int current_hosts = 0;
+  double current_comm_fraction = 0;  // of today's modelled step
+  std::string current_label;  // "16 x a2-highgpu-8g"
+  // The work is today's throughput x current_setup.observed_hours.
+  bool work_from_current = false;
+  // No work known and no deadline given: today's throughput is the floor.
+  // A point slower than it misses the assumed pace, the per-unit form of
+  // the deadline MIN_COST assumes (kept, ranked after those that keep it).
+  double pace_floor_units_per_s = 0;
+  // How the deadline assumed when none is given is named in notes ("the
+  // 30-day deadline assumed because none was given").
+  std::string assumed_deadline_label;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
   // The memory model's per-job part, prepared once (MakeJob).
@@ -78,6 +97,14 @@ struct Job {
   bool explain_rejections = true;
 };
 
+// Whether each family's sizes are all searched and judged on time: a work
+// to time (a data set, or one inferred from today's setup), or today's pace
+// as the floor. Otherwise each family is taken at its smallest size that
+// holds the job.
+inline bool SearchesSizes(const Job& job) {
+  return job.has_dataset || job.pace_floor_units_per_s > 0;
+}
+
 // The request lists GPUs among its allowed platforms (SPEC §4: classical ML
 // goes to CPU unless a GPU path is asked for).
 inline bool GpuAskedFor(const Job& job) {
@@ -88,9 +115,13 @@ inline bool GpuAskedFor(const Job& job) {
   return false;
 }
 
+struct Index;
+
+// `index` null: the current setup is not used as evidence (tests of the
+// job model alone); the RPCs always pass it.
 Job MakeJob(const catalog::Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
-            const std::string& as_of);
+            const std::string& as_of, const Index* index = nullptr);
 
 // SPEC §4: the DCN degrees of a Multislice mesh multiply to the slice
 // count. The reason line naming both numbers when they do not (slices <= 0:

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/ascii.h"
+#include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/layouts.h"
 #include "planner/reduction_server.h"
@@ -352,13 +353,18 @@ void WarnIfNoDataset(Job& job) {
 }
 
 // The deadline given, none for MIN_TIME, else MIN_COST's assumed one.
+// Without one, MIN_COST and BALANCED assume today's runtime when the
+// current setup gives it (planner/current_evidence.h), else 30 days; with
+// no work known, today's throughput is the floor whatever the deadline.
 void ResolveDeadline(const Goal& g, Job& job) {
   job.deadline_given = g.deadline_hours > 0;
+  job.assumed_deadline_label =
+      "the 30-day deadline assumed because none was given";
   if (job.deadline_given) {
     job.deadline_hours = g.deadline_hours;
   } else if (job.objective == Objective::kMinTime) {
     job.deadline_hours = std::numeric_limits<double>::infinity();
-  } else {
+  } else if (!AssumeTodaysRuntime(job)) {
     job.deadline_hours = kDefaults.min_cost_deadline_hours.value;
     if (job.has_dataset) {
       job.assumptions.push_back(absl::StrCat(
@@ -368,6 +374,7 @@ void ResolveDeadline(const Goal& g, Job& job) {
           "kept, ranked after those that meet it."));
     }
   }
+  ApplyPaceFloor(job);  // no work known: today's throughput is the floor
 }
 
 // The date the plan is for, and a warning when the catalog is older.
@@ -464,20 +471,22 @@ void PrepareJobMemoryModel(Job& job) {
 
 Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
             const Constraints& k, const CurrentSetup& cur,
-            const std::string& as_of) {
+            const std::string& as_of, const Index* index) {
   Job job;
   ResolveChoices(w, g, k, cur, job);
   ResolveModelSize(w, job);
   ResolveWork(w, job);
   StateEnumDefaults(w, g, job);
   WarnIfNoDataset(job);
-  ResolveDeadline(g, job);
   ResolveAsOf(catalog, as_of, job);
   ResolveCurrentMachine(catalog, cur, job);
   ResolveCurrentSlices(cur, job);
   ResolveCurrentDevices(cur, job);
   PrepareJobMemoryModel(job);
   ResolveReducer(catalog, job);  // planner/reduction_server.h
+  // Today's point, then the deadline it may set (current_evidence.h).
+  if (index != nullptr) ApplyCurrentEvidence(catalog, *index, job);
+  ResolveDeadline(g, job);
   return job;
 }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/current_evidence.h"
 #include "planner/efficiency.h"
 #include "planner/defaults.h"
 #include "planner/engine.h"
@@ -78,6 +79,7 @@ void RecommendationReasons(const Job& job, const Candidate& best,
                                        ? "best cost+time balance"
                                        : "cheapest that meets the deadline")});
   }
+  internal::TodayReasons(job, best, why);  // planner/current_evidence.h
   if (job.sparsecore_ranking && best.family->sparse_cores > 0) {
     why.push_back({ReasonCode::kUnspecified,
                    absl::StrFormat("%d SparseCores per chip accelerate the "
@@ -248,7 +250,8 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   const PlanRequest& r =
       WithModelPreset(cat, request, &resolved, &preset_assumption);
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
-                              r.current_setup, context.AsOf(r.as_of));
+                              r.current_setup, context.AsOf(r.as_of),
+                              index_.get());
   const bool full = r.view != View::kBasic;
   job.explain_rejections = full;
   PlanResponse out;

@@ -114,6 +114,11 @@ std::string DescribeWhatIf(const catalog::Catalog& catalog, const Job& job,
 
 }  // namespace
 
+bool SpotLosesWork(const Job& job, double hours) {
+  return !JobCheckpoints(job) &&
+         hours > kPolicy.spot_uncheckpointed_max_hours.value;
+}
+
 double SpotRestartOverhead(const Job& job) {
   if (!JobCheckpoints(job)) return 0;
   const double lost_per_preemption =
@@ -127,8 +132,7 @@ void JudgePointProvisioning(const Job& job, const Family& f, Config& c) {
   const Shape& s = *c.shape;
   const double hours = c.hours.expected;
   Provisioning p = c.provisioning;
-  if (p == Provisioning::kSpot && !JobCheckpoints(job) &&
-      hours > kPolicy.spot_uncheckpointed_max_hours.value) {
+  if (p == Provisioning::kSpot && SpotLosesWork(job, hours)) {
     // A preemption would lose all work: Spot is not an option here.
     const auto other = ProvisioningWithoutSpot(job, f, s);
     if (!other) return Block(job, c, Provisioning::kSpot, ReasonCode::kPreemptionRisk);

@@ -22,6 +22,12 @@
 
 namespace accelplan::planner::internal {
 
+// SPEC §4: Spot for a job that does not checkpoint and runs longer than
+// kPolicy.spot_uncheckpointed_max_hours is PREEMPTION_RISK whatever the
+// deadline (a preemption loses all work). `hours` <= 0: unknown, false.
+// The one rule for the planner's points and ReviewPlan's USE_SPOT remedy.
+bool SpotLosesWork(const Job& job, double hours);
+
 // Expected fraction of its hours a Spot job that checkpoints loses to
 // restarts (0 when it does not checkpoint).
 double SpotRestartOverhead(const Job& job);

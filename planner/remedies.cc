@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/current_evidence.h"
 #include "planner/edge_rules.h"
 #include "planner/reduction_server.h"
 
@@ -227,28 +228,21 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
 
 std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
                                              const Index& index, const Job& job,
-                                             const Space& space,
+                                             const Space&,
                                              const Candidate& best) {
-  const Family* current = CurrentFamily(index, job);
-  if (current == nullptr || !best.config || !best.config->price_known) {
+  if (!best.config || !best.config->price_known) return std::nullopt;
+  // Today's point as the planner models it (planner/current_evidence.h),
+  // at today's runtime: observed when given, else modelled on the work.
+  const std::optional<Config> today = CurrentPoint(catalog, index, job);
+  if (!today || !today->price_known || !(today->hours.expected > 0)) {
     return std::nullopt;
   }
-  // Today's setup as it runs: its size, no deadline or budget to meet.
-  Job relaxed = job;
-  relaxed.constraints.keep_current_hardware = false;
-  relaxed.deadline_hours = std::numeric_limits<double>::infinity();
-  relaxed.goal.budget_usd = 0;
-  Pins pins;
-  pins.devices = job.current_devices;
-  pins.topology = job.current.tpu_topology;
-  pins.slices = job.current.slice_count;
-  Candidate c = EvaluateFamily(catalog, relaxed, *current, pins);
-  SelectPoint(relaxed, space.norm, c);
-  if (!c.config || !c.config->price_known || !c.viable()) return std::nullopt;
+  const double hours =
+      job.current_hours > 0 ? job.current_hours : today->hours.expected;
   Savings s;
   s.current_hardware = job.current.hardware;
-  s.current_cost_usd = c.config->cost.expected;
-  s.current_hours = c.config->hours.expected;
+  s.current_hours = hours;
+  s.current_cost_usd = today->hourly * hours;
   s.cost_saved_usd = s.current_cost_usd - best.config->cost.expected;
   s.hours_saved = s.current_hours - best.config->hours.expected;
   return s;

@@ -140,7 +140,8 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
   const ReviewRequest& r =
       WithModelPreset(cat, request, &resolved, &preset_assumption);
   Job job = internal::MakeJob(cat, r.workload, r.goal, r.constraints,
-                              r.current_setup, context.AsOf(r.as_of));
+                              r.current_setup, context.AsOf(r.as_of),
+                              index_.get());
   ReviewResponse out;
   out.catalog_version = cat.version;
   out.warnings = job.warnings;

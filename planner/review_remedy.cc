@@ -10,6 +10,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
+#include "planner/engine_common.h"
+#include "planner/provisioning.h"
+#include "planner/rules.h"
 #include "planner/review_internal.h"
 #include "planner/util.h"
 
@@ -148,6 +151,27 @@ void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
   }
 }
 
+// USE_SPOT: the planner's rule (SpotLosesWork, planner/provisioning.h) on
+// the job's length today (observed, else modelled on the stated work), and
+// as before a hard deadline for a job that does not checkpoint.
+void RejectIfSpotLosesWork(const Job& job, Judged& j) {
+  if (SpotLosesWork(job, job.current_hours)) {
+    j.Reject(ReasonCode::kPreemptionRisk,
+             absl::StrFormat(
+                 "The job runs %s today (%s) and does not checkpoint: a Spot "
+                 "preemption in that time loses all work (Spot is "
+                 "PREEMPTION_RISK for a job over %s without checkpoints).",
+                 FormatHours(job.current_hours),
+                 job.current.observed_hours > 0 ? "observed"
+                                                : "modelled on the stated work",
+                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+  } else if (job.goal.hard_deadline && !JobCheckpoints(job)) {
+    j.Reject(ReasonCode::kPreemptionRisk,
+             "Spot VMs can be preempted before the hard deadline and the "
+             "job does not checkpoint.");
+  }
+}
+
 // Applicability: a remedy that cannot act in this job's setting at all
 // (wrong hardware, pinned hardware, already done, unsafe) is rejected before
 // any number is compared.
@@ -180,12 +204,7 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
              "The model is already fully int8-quantized; the ops that fall "
              "back to the CPU are ones the Edge TPU compiler does not map.");
   }
-  if (m.kind == RemedyKind::kUseSpot && job.goal.hard_deadline &&
-      !job.workload.checkpoints) {
-    j.Reject(ReasonCode::kPreemptionRisk,
-             "Spot VMs can be preempted before the hard deadline and the "
-             "job does not checkpoint.");
-  }
+  if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
 }
 
 // The device a memory remedy leaves the job on: the current accelerator, or

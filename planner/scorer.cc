@@ -138,10 +138,11 @@ void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
   }
   const Config* chosen = &cand.points.front();
   if (cand.misses_assumed_deadline) {
-    // Nothing meets the assumed deadline: the point closest to it (the
-    // fastest in budget) is the one the assumption still points to.
+    // Nothing meets the assumed deadline (or today's pace): the point
+    // closest to it (the fastest in budget) is the one the assumption still
+    // points to.
     for (const Config& p : cand.points) {
-      if (p.hours.expected < chosen->hours.expected) chosen = &p;
+      if (TimeMetric(job, p) < TimeMetric(job, *chosen)) chosen = &p;
     }
   } else {
     double best = Score(job, norm, *chosen);

@@ -1,0 +1,246 @@
+// The current setup as evidence (planner/current_evidence.h).
+#include "planner/current_evidence.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+#include "planner/scorer.h"
+#include "planner/space.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+const char* ObjectiveLabel(Objective o) {
+  switch (o) {
+    case Objective::kMinTime: return "MIN_TIME";
+    case Objective::kBalanced: return "BALANCED";
+    default: return "MIN_COST";
+  }
+}
+
+// "16 x a2-highgpu-8g", "tpu-v5e 4x4 x 2 slices", "8 x H100".
+std::string TodayLabel(const Job& job) {
+  const CurrentSetup& cur = job.current;
+  if (!cur.tpu_topology.empty()) {
+    return cur.slice_count > 1
+               ? absl::StrCat(cur.hardware, " ", cur.tpu_topology, " x ",
+                              cur.slice_count, " slices")
+               : absl::StrCat(cur.hardware, " ", cur.tpu_topology);
+  }
+  if (job.current_machine != nullptr) {
+    return absl::StrCat(std::max(1, cur.node_count), " x ", cur.hardware);
+  }
+  return absl::StrCat(job.current_devices, " x ", cur.hardware);
+}
+
+// Today's job as it runs: none of the request's constraints on where the
+// new plan may go, no deadline or budget, no Reduction Server.
+Job TodaysJob(const Job& job) {
+  Job today = job;
+  today.constraints = Constraints{};
+  today.constraints.reservation_available = true;  // the team has capacity
+  today.allowed_series.clear();
+  today.deadline_hours = std::numeric_limits<double>::infinity();
+  today.goal.budget_usd = 0;
+  today.goal.hard_deadline = false;
+  today.reducer_machine = nullptr;
+  today.pace_floor_units_per_s = 0;
+  today.what_if = true;  // no provisioning what-ifs
+  today.explain_rejections = false;
+  return today;
+}
+
+// No data set: the work is today's modelled throughput x its observed hours.
+void InferWork(Job& job, double observed_hours) {
+  job.tokens = job.current_units_per_s * observed_hours * 3600;
+  job.has_dataset = true;
+  job.work_from_current = true;
+  job.training_flops = job.flops_per_unit * job.tokens;
+  job.warnings.erase(
+      std::remove_if(job.warnings.begin(), job.warnings.end(),
+                     [](const Reason& r) {
+                       return r.code == ReasonCode::kNoDatasetSize;
+                     }),
+      job.warnings.end());
+  job.assumptions.push_back(absl::StrFormat(
+      "No dataset size given: the work is inferred from today's setup, %s "
+      "at its modelled %.4g %s/s for the observed %s = %.4g %s (the model "
+      "that times every candidate); state the dataset size to plan on it "
+      "instead.",
+      job.current_label, job.current_units_per_s, job.unit,
+      FormatHours(observed_hours), job.tokens, job.unit));
+}
+
+// The NO_DATASET_SIZE warning, restated when today's pace is known.
+void RestateNoDataset(Job& job, const std::string& text) {
+  for (Reason& r : job.warnings) {
+    if (r.code == ReasonCode::kNoDatasetSize) r.message = text;
+  }
+}
+
+}  // namespace
+
+std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
+                                   const Index& index, const Job& job) {
+  if (job.on_device || job.current_devices <= 0) return std::nullopt;
+  const Family* family = CurrentFamily(index, job);
+  if (family == nullptr) return std::nullopt;
+  const Job today = TodaysJob(job);
+  Pins pins = CurrentPins(job);
+  if (job.current_machine != nullptr) pins.machine_type = job.current_machine->id;
+  std::vector<Candidate> one{EvaluateFamily(catalog, today, *family, pins)};
+  Candidate& c = one.front();
+  if (!c.viable() || c.points.empty()) return std::nullopt;
+  SelectPoint(today, NormOver(today, one), c);
+  if (!c.config) return std::nullopt;
+  return c.config;
+}
+
+void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
+                          Job& job) {
+  const std::optional<Config> today = CurrentPoint(catalog, index, job);
+  if (!today || !(today->tokens_per_second > 0)) return;
+  job.current_units_per_s = today->tokens_per_second;
+  job.current_hourly = today->price_known ? today->hourly : 0;
+  job.current_label = TodayLabel(job);
+  job.current_hosts = today->hosts;
+  job.current_comm_fraction = today->step.communication_fraction;
+  const double observed = job.current.observed_hours;
+  // Deep learning only: classical ML's memory follows the data size, which
+  // an inferred work would not change.
+  if (!job.has_dataset && observed > 0 && job.model_size_known &&
+      !job.classical && job.flops_per_unit > 0) {
+    InferWork(job, observed);
+  }
+  if (observed > 0) {
+    job.current_hours = observed;
+  } else if (job.has_dataset && today->hours.expected > 0) {
+    job.current_hours = today->hours.expected;
+  }
+}
+
+bool AssumeTodaysRuntime(Job& job) {
+  if (!job.has_dataset || !(job.current_hours > 0)) return false;
+  const bool observed = job.current.observed_hours > 0;
+  job.deadline_hours = job.current_hours;
+  job.assumed_deadline_label = absl::StrFormat(
+      "today's runtime (%s on %s), the deadline assumed because none was "
+      "given", FormatHours(job.current_hours), job.current_label);
+  job.assumptions.push_back(absl::StrFormat(
+      "No deadline given: today's runtime, %s on %s (%s), assumed for %s "
+      "instead of 30 days; a configuration slower than today is kept, "
+      "ranked after those that are not (a deadline in the request "
+      "replaces it).",
+      FormatHours(job.current_hours), job.current_label,
+      observed ? "observed" : "modelled on the stated work",
+      ObjectiveLabel(job.objective)));
+  return true;
+}
+
+void ApplyPaceFloor(Job& job) {
+  if (job.has_dataset || !(job.current_units_per_s > 0)) return;
+  job.pace_floor_units_per_s = job.current_units_per_s;
+  job.assumed_deadline_label = absl::StrFormat(
+      "today's %.4g %s/s on %s, the pace assumed because the job's length "
+      "is unknown", job.current_units_per_s, job.unit, job.current_label);
+  const std::string floor = absl::StrFormat(
+      "today's throughput, %.4g %s/s on %s (modelled), is the floor for %s: "
+      "a configuration slower than today is kept, ranked after those that "
+      "keep pace",
+      job.current_units_per_s, job.unit, job.current_label,
+      ObjectiveLabel(job.objective));
+  const std::string deadline =
+      job.deadline_given
+          ? absl::StrCat("the ", FormatHours(job.deadline_hours),
+                         " deadline cannot be checked without the job's "
+                         "length, so it does not lift the floor")
+          : "no deadline check";
+  job.assumptions.push_back(absl::StrCat(
+      "No dataset size or observed hours given: ", floor, "; ", deadline,
+      ". State current_setup.observed_hours or the dataset size to plan on "
+      "the job's length."));
+  RestateNoDataset(job, absl::StrCat(
+                            "No dataset size or observed hours given: "
+                            "candidates ranked by cost per unit of work; ",
+                            floor, "; ", deadline, "."));
+}
+
+bool BelowPaceFloor(const Job& job, const Config& c) {
+  return job.pace_floor_units_per_s > 0 &&
+         c.tokens_per_second < job.pace_floor_units_per_s *
+                                   (1 - kPolicy.tie_tolerance.value);
+}
+
+void TodayReasons(const Job& job, const Candidate& best,
+                  std::vector<Reason>& why) {
+  const double today = job.current_units_per_s;
+  if (!(today > 0) || !best.config || !(best.config->tokens_per_second > 0)) {
+    return;
+  }
+  const Config& c = *best.config;
+  const double rate = c.tokens_per_second;
+  if (!job.has_dataset) {
+    std::string line = absl::StrFormat(
+        "Against today (%s at %.4g %s/s): %.4g %s/s (%.2fx today's pace)",
+        job.current_label, today, job.unit, rate, job.unit, rate / today);
+    if (c.price_known && job.current_hourly > 0) {
+      const double now = job.current_hourly / (today * 3600) * 1e6;
+      const double then = c.hourly / (rate * 3600) * 1e6;
+      absl::StrAppend(&line, absl::StrFormat(
+                                 ", $%.3g per million %s of work vs $%.3g "
+                                 "today (%+.0f%%)",
+                                 then, job.unit, now, 100 * (then / now - 1)));
+    }
+    why.push_back({ReasonCode::kUnspecified, absl::StrCat(line, ".")});
+  }
+  // With a work, slower means more hours than today's runtime (the
+  // assumed deadline); without one, a lower throughput than today's.
+  const double tol = kPolicy.tie_tolerance.value;
+  const bool by_hours = job.has_dataset && job.current_hours > 0;
+  const bool slower = by_hours
+                          ? c.hours.expected > job.current_hours * (1 + tol)
+                          : rate < today * (1 - tol);
+  if (c.hosts < job.current_hosts && job.current_comm_fraction > 0 &&
+      !slower) {
+    // Why the plan leaves today's multi-host setup.
+    why.push_back({ReasonCode::kUnspecified,
+                   absl::StrFormat(
+                       "Fewer hosts than today (%d vs %d): %.0f%% of today's "
+                       "modelled step is exposed communication between its "
+                       "hosts, and %d host(s) keep today's pace %s.",
+                       c.hosts, job.current_hosts,
+                       100 * job.current_comm_fraction, c.hosts,
+                       job.objective == Objective::kMinTime
+                           ? "and are the fastest option"
+                           : "for less per unit of work")});
+  }
+  if (!slower) return;
+  std::string because;
+  if (best.misses_assumed_deadline) {
+    because = "no option the request allows keeps today's pace; this one "
+              "comes closest";
+  } else if (job.deadline_given && job.has_dataset) {
+    because = absl::StrCat("the ", FormatHours(job.deadline_hours),
+                           " deadline given allows it");
+  } else if (job.objective == Objective::kMinTime) {
+    because = "it is the fastest option the request allows";
+  } else {
+    because = "the objective and deadline allow it";
+  }
+  const std::string numbers =
+      by_hours ? absl::StrCat(FormatHours(c.hours.expected), " vs ",
+                              FormatHours(job.current_hours))
+               : absl::StrFormat("%.4g vs %.4g %s/s", rate, today, job.unit);
+  why.push_back({ReasonCode::kSlower,
+                 absl::StrCat("Slower than today (", numbers, " on ",
+                              job.current_label, "): recommended because ",
+                              because, ".")});
+}
+
+}  // namespace accelplan::planner::internal

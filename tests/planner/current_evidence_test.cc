@@ -1,0 +1,315 @@
+// Issue 15 item 1: the current setup is evidence (planner/current_evidence.h),
+// and item 5's remainder: ReviewPlan's USE_SPOT remedy applies the planner's
+// Spot rule (planner/provisioning.h SpotLosesWork). Each rule both ways.
+#include <algorithm>
+#include <iostream>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/random_requests.h"
+
+namespace accelplan::planner {
+namespace {
+
+using CurrentEvidenceTest = CatalogPlannerTest;
+
+// A 1.5B PyTorch DDP job, gradient-sync bound, on `nodes` x `machine`.
+PlanRequest DdpJob(const std::string& machine, int nodes) {
+  PlanRequest r;
+  r.as_of = "2026-09-26";
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 1.5e9;
+  r.workload.precision = Precision::kBf16Mixed;
+  r.current_setup.hardware = machine;
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = nodes;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.current_setup.uses_nccl = true;
+  return r;
+}
+
+// SPEC S3 (examples/s3_gradient_sync_bound_plan.json).
+PlanRequest S3() {
+  PlanRequest r = DdpJob("a2-highgpu-8g", 16);
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  return r;
+}
+
+bool AnyContains(const std::vector<std::string>& lines, const std::string& s) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
+    return absl::StrContains(l, s);
+  });
+}
+
+const Reason* FindReason(const std::vector<Reason>& v, const std::string& s) {
+  for (const Reason& r : v) {
+    if (absl::StrContains(r.message, s)) return &r;
+  }
+  return nullptr;
+}
+
+bool HasWarning(const PlanResponse& p, ReasonCode code) {
+  return std::any_of(p.warnings.begin(), p.warnings.end(),
+                     [&](const Reason& r) { return r.code == code; });
+}
+
+// Today's modelled throughput, read from the plan's "Against today" line.
+double TodaysPace(const PlanResponse& p) {
+  const Reason* r = FindReason(p.recommendation->reasons, "Against today (");
+  if (r == nullptr) return 0;
+  const size_t at = r->message.find(" at ");
+  return at == std::string::npos ? 0 : std::stod(r->message.substr(at + 4));
+}
+
+// ------------------------------------------------ no work: today is the floor
+
+TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
+  const PlanResponse p = planner_->Plan(S3());
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  const Plan& plan = *p.recommendation;
+  EXPECT_EQ(plan.hardware.platform, Platform::kGpu);
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0) << "no line against today";
+  EXPECT_GE(plan.estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_COST"));
+  // Multi-host on GPUs, or the reasons say why it leaves today's hosts.
+  EXPECT_TRUE(plan.hardware.hosts > 1 ||
+              FindReason(plan.reasons, "Fewer hosts than today") != nullptr);
+}
+
+TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
+  const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0);
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_GT(p.recommendation->hardware.total_accelerators, 8);
+}
+
+TEST_F(CurrentEvidenceTest, WithoutACurrentSetupNoFloorApplies) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  const PlanResponse with_today = planner_->Plan(r);
+  r.current_setup = CurrentSetup{};
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  ASSERT_TRUE(with_today.recommendation.has_value());
+  EXPECT_FALSE(AnyContains(p.assumptions, "today"));
+  EXPECT_EQ(FindReason(p.recommendation->reasons, "Against today"), nullptr);
+  // The smallest shape that holds the job, slower than today's 32 H100s.
+  EXPECT_LT(p.recommendation->estimates.tokens_per_second,
+            with_today.recommendation->estimates.tokens_per_second);
+}
+
+// A deadline cannot be checked without the job's length, so it cannot show
+// that a plan slower than today is allowed: the floor stays, and the
+// NO_DATASET_SIZE warning says the deadline is unchecked.
+TEST_F(CurrentEvidenceTest, AUserDeadlineWithoutWorkKeepsTheFloorAndSaysSo) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.goal.deadline_hours = 48;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  const double today = TodaysPace(p);
+  ASSERT_GT(today, 0);
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_COST"));
+  bool restated = false;
+  for (const Reason& w : p.warnings) {
+    restated |= w.code == ReasonCode::kNoDatasetSize &&
+                absl::StrContains(w.message, "deadline cannot be checked");
+  }
+  EXPECT_TRUE(restated);
+}
+
+// MIN_TIME without a work: the floor makes every size searched, so the
+// fastest option is at least today's pace (without today, only each
+// family's smallest size is compared).
+TEST_F(CurrentEvidenceTest, MinTimeWithoutWorkIsAtLeastTodaysPace) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.goal.objective = Objective::kMinTime;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_TIME"));
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second,
+            TodaysPace(p) * (1 - 1e-9));
+}
+
+// ------------------------------------------ observed hours: the work inferred
+
+TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(AnyContains(p.assumptions, "today's runtime, 30.0 h"));
+  EXPECT_FALSE(HasWarning(p, ReasonCode::kNoDatasetSize));
+  const Estimates& e = p.recommendation->estimates;
+  ASSERT_TRUE(e.hours_known);
+  EXPECT_LE(e.total_hours.expected, 30 * (1 + 1e-9));
+  ASSERT_TRUE(p.savings.has_value());
+  EXPECT_DOUBLE_EQ(p.savings->current_hours, 30);
+  EXPECT_GE(p.savings->cost_saved_usd, 0);
+}
+
+TEST_F(CurrentEvidenceTest, WithoutObservedHoursNothingIsInferred) {
+  const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
+  EXPECT_FALSE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(HasWarning(p, ReasonCode::kNoDatasetSize));
+  EXPECT_FALSE(p.savings.has_value());
+}
+
+TEST_F(CurrentEvidenceTest, AGivenDeadlineWinsOverTodaysRuntime) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  const PlanResponse today = planner_->Plan(r);
+  r.goal.deadline_hours = 300;
+  const PlanResponse later = planner_->Plan(r);
+  ASSERT_TRUE(today.recommendation && later.recommendation);
+  EXPECT_FALSE(AnyContains(later.assumptions, "today's runtime"));
+  const Estimates& e = later.recommendation->estimates;
+  EXPECT_LE(e.total_hours.expected, 300);
+  // A later deadline never costs more (MIN_COST).
+  EXPECT_LE(e.hourly_usd * e.total_hours.expected,
+            today.recommendation->estimates.hourly_usd *
+                    today.recommendation->estimates.total_hours.expected *
+                    (1 + 1e-9));
+  if (e.total_hours.expected > 30) {
+    const Reason* slower =
+        FindReason(later.recommendation->reasons, "Slower than today");
+    ASSERT_NE(slower, nullptr);
+    EXPECT_TRUE(absl::StrContains(slower->message, "deadline given allows it"));
+  }
+}
+
+TEST_F(CurrentEvidenceTest, S3WithObservedHoursIsJudgedOnItsWork) {
+  PlanRequest r = S3();
+  r.current_setup.observed_hours = 30;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
+  EXPECT_EQ(p.recommendation->hardware.platform, Platform::kGpu);
+  EXPECT_LE(p.recommendation->estimates.total_hours.expected, 30 * (1 + 1e-9));
+  ASSERT_TRUE(p.savings.has_value());
+  EXPECT_EQ(p.savings->current_hardware, "a2-highgpu-8g");
+}
+
+TEST_F(CurrentEvidenceTest, MinTimeAssumesNoDeadlineFromToday) {
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 30;
+  r.goal.objective = Objective::kMinTime;
+  const PlanResponse p = planner_->Plan(r);
+  ASSERT_TRUE(p.recommendation.has_value());
+  EXPECT_FALSE(AnyContains(p.assumptions, "No deadline given"));
+  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+}
+
+// ------------------------------------------------------- random jobs
+
+// Over seeded random language-model jobs given a current GPU setup, half
+// with observed hours and no data set: a plan slower than today always
+// says so (SLOWER, with why), and a plan judged on a work never hides
+// that it takes longer than today's runtime.
+TEST_F(CurrentEvidenceTest, RandomJobsAreNeverSlowerThanTodayWithoutSayingSo) {
+  const std::vector<PlanRequest> jobs = testutil::RandomRequests(
+      testutil::PropertyJobCount(40), 20261216,
+      {.classical = false, .without_data = true, .constraints = true});
+  const std::pair<const char*, int> setups[] = {
+      {"a2-highgpu-8g", 2}, {"a3-highgpu-8g", 4}, {"g2-standard-48", 1},
+      {"a2-ultragpu-8g", 8}, {"a3-megagpu-8g", 2}};
+  int judged = 0, slower = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    PlanRequest r = jobs[i];
+    r.current_setup.hardware = setups[i % 5].first;
+    r.current_setup.node_count = setups[i % 5].second;
+    if (i % 2 == 1) {
+      r.workload.dataset_tokens = 0;
+      r.current_setup.observed_hours = 1 + static_cast<double>(i * 37 % 200);
+    }
+    const PlanResponse p = planner_->Plan(r);
+    if (!p.recommendation) continue;
+    const Plan& plan = *p.recommendation;
+    const std::string what =
+        absl::StrCat("job #", i, " ", testutil::DescribeRequest(r), " on ",
+                     r.current_setup.node_count, " x ", r.current_setup.hardware,
+                     " observed ", r.current_setup.observed_hours, " h");
+    bool is_slower = false;
+    if (plan.estimates.hours_known && p.savings) {
+      ++judged;
+      is_slower = p.savings->hours_saved <
+                  -1e-6 * std::max(1.0, p.savings->current_hours);
+    } else if (const double today = TodaysPace(p); today > 0) {
+      ++judged;
+      is_slower = plan.estimates.tokens_per_second < today * (1 - 1e-6);
+    }
+    if (!is_slower) continue;
+    ++slower;
+    const Reason* line = FindReason(plan.reasons, "Slower than today");
+    ASSERT_NE(line, nullptr) << what;
+    EXPECT_EQ(line->code, ReasonCode::kSlower) << what;
+  }
+  std::cout << "[ today ] plans judged against today: " << judged
+            << ", slower than today (and saying so): " << slower << "\n";
+  EXPECT_GE(judged, testutil::PropertyJobCount(40) / 4);
+}
+
+// --------------------------------------------- ReviewPlan: Spot by checkpoints
+
+ReviewRequest SpotReview(double observed_hours, bool checkpoints) {
+  const PlanRequest job = DdpJob("a3-highgpu-8g", 4);
+  ReviewRequest r;
+  r.as_of = job.as_of;
+  r.workload = job.workload;
+  r.workload.checkpoints = checkpoints;
+  r.current_setup = job.current_setup;
+  r.current_setup.symptoms = {};
+  r.current_setup.observed_hours = observed_hours;
+  Proposal spot;
+  spot.label = "spot";
+  spot.remedy = RemedyProposal{};
+  spot.remedy->kind = RemedyKind::kUseSpot;
+  r.proposals = {spot};
+  return r;
+}
+
+bool Rejected(const ReviewResponse& r, ReasonCode code) {
+  const ProposalVerdict& v = r.verdicts.front();
+  return v.verdict == Verdict::kRejected &&
+         std::find(v.codes.begin(), v.codes.end(), code) != v.codes.end();
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyForALongJobWithoutCheckpointsIsARisk) {
+  const ReviewResponse r = planner_->Review(SpotReview(30, false));
+  ASSERT_EQ(r.verdicts.size(), 1u);
+  EXPECT_TRUE(Rejected(r, ReasonCode::kPreemptionRisk)) << r.verdicts[0].reason;
+  EXPECT_TRUE(absl::StrContains(r.verdicts[0].reason, "30.0 h today"));
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyWithCheckpointsOrAShortJobIsNoRisk) {
+  for (const auto& [hours, checkpoints] :
+       std::vector<std::pair<double, bool>>{{30, true}, {0.5, false}}) {
+    const ReviewResponse r = planner_->Review(SpotReview(hours, checkpoints));
+    ASSERT_EQ(r.verdicts.size(), 1u);
+    EXPECT_FALSE(Rejected(r, ReasonCode::kPreemptionRisk))
+        << hours << " h, checkpoints " << checkpoints << ": "
+        << r.verdicts[0].reason;
+  }
+}
+
+TEST_F(CurrentEvidenceTest, SpotRemedyUnderAHardDeadlineWithoutCheckpoints) {
+  ReviewRequest r = SpotReview(0, false);  // length unknown
+  r.goal.deadline_hours = 24;
+  r.goal.hard_deadline = true;
+  EXPECT_TRUE(Rejected(planner_->Review(r), ReasonCode::kPreemptionRisk));
+  r.goal.hard_deadline = false;
+  EXPECT_FALSE(Rejected(planner_->Review(r), ReasonCode::kPreemptionRisk));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
