@@ -98,13 +98,47 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 
 namespace {
 
+// The per-rank bandwidth of a ring collective across GPU VMs. NCCL lays a
+// ring out host by host and runs one channel per NIC, so each host's NICs
+// carry one inter-host hop per ring: a group with k ranks on each host moves
+// its bytes at k times the per-GPU share of the host's egress, never more
+// than the NVLink/PCIe link inside the VM (NCCL's ring algorithm,
+// https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md: bus
+// bandwidth is the slowest link's, and across nodes that is the NICs').
+// The share is the point's own VM's, not the family's largest.
+double CrossHostRankLink(const Family& f, const Config& c, int ranks_per_host) {
+  const catalog::MachineType* m =
+      c.shape != nullptr ? c.shape->machine : nullptr;
+  double share = f.inter_vm_bytes_per_s;
+  if (m != nullptr && m->accelerator_count > 0 && m->network_bits_per_s &&
+      *m->network_bits_per_s > 0) {
+    // The VM's whole bandwidth: GPUDirect NICs (A3) carry NCCL's traffic.
+    share = *m->network_bits_per_s / 8 / m->accelerator_count;
+  }
+  return std::min(f.intra_vm_bytes_per_s, share * std::max(1, ranks_per_host));
+}
+
+// Ranks of one collective group on each GPU VM: Megatron-style rank order
+// puts tensor parallelism innermost (inside the VM), then the data-parallel
+// (or FSDP) group, pipeline stages outermost.
+int GroupRanksPerHost(const Config& c, int group_size) {
+  const int per_vm = c.shape != nullptr && c.shape->machine != nullptr &&
+                             c.shape->machine->accelerator_count > 0
+                         ? c.shape->machine->accelerator_count
+                         : 1;
+  return std::clamp(per_vm / std::max(1, c.layout.tensor), 1,
+                    std::max(1, group_size));
+}
+
 // The link the gradient collectives ride inside a slice or cluster: ICI on
-// a TPU, the host network across GPU VMs, NVLink/PCIe inside one.
+// a TPU, the host network across GPU VMs (as one group of all the VM's
+// ranks), NVLink/PCIe inside one.
 double CollectiveLink(const Family& f, const Config& c) {
   const bool multi_host = c.hosts > 1;
-  return f.platform == Platform::kTpu
-             ? f.ici_bytes_per_s
-             : (multi_host ? f.inter_vm_bytes_per_s : f.intra_vm_bytes_per_s);
+  if (f.platform == Platform::kTpu) return f.ici_bytes_per_s;
+  if (!multi_host) return f.intra_vm_bytes_per_s;
+  const int group = c.layout.zero_stage == 3 ? c.layout.fsdp : c.layout.data;
+  return CrossHostRankLink(f, c, GroupRanksPerHost(c, group));
 }
 
 // The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
@@ -139,8 +173,9 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
     in.ring_size = replicas;
     in.link_bytes_per_s =
-        f.platform == Platform::kGpu && c.hosts > pp ? f.inter_vm_bytes_per_s
-                                                     : link;
+        f.platform == Platform::kGpu && c.hosts > pp
+            ? CrossHostRankLink(f, c, GroupRanksPerHost(c, replicas))
+            : link;
   } else {
     in.bytes_allreduce_per_step = grad_bytes;
     in.ring_size = per_slice;

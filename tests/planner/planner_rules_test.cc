@@ -1422,8 +1422,27 @@ PlanRequest SyncBoundPytorch(double deadline) {
   return q;
 }
 
+// The same job kept on A2 (a2-highgpu-8g / a2-megagpu-16g: one 100 Gbps
+// host network, no GPUDirect NICs), where NCCL's ring and the reducers
+// share the same egress.
+// Today on 16 x a2-highgpu-8g with DDP; the cheapest plan that meets the
+// deadline.
+PlanRequest SyncBoundPytorchOnA2(double deadline) {
+  PlanRequest q = SyncBoundPytorch(deadline);
+  q.constraints.allowed_series = {"A2 Standard"};
+  q.goal.objective = Objective::kMinCost;
+  q.current_setup.hardware = "a2-highgpu-8g";
+  q.current_setup.node_count = 16;
+  q.current_setup.strategy = Strategy::kDataParallel;
+  // Only a parameter count: the layout is the data parallelism of today's
+  // DDP job rather than a shape-driven FSDP.
+  q.workload.transformer_shape = TransformerShape{};
+  q.workload.dataset_tokens = 2e11;  // enough work for many DDP hosts
+  return q;
+}
+
 TEST_F(PlannerRulesTest, PlansReductionServerForMultiHostGpuDataParallel) {
-  const PlanResponse r = Plan(SyncBoundPytorch(24));
+  const PlanResponse r = Plan(SyncBoundPytorchOnA2(24));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const struct Plan& p = *r.recommendation;
   ASSERT_GT(p.hardware.hosts, 1);
@@ -1438,28 +1457,41 @@ TEST_F(PlannerRulesTest, PlansReductionServerForMultiHostGpuDataParallel) {
 
 // Vertex AI guidance (https://cloud.google.com/vertex-ai/docs/training/
 // distributed-training#reduction-server): the reducers' total bandwidth
-// matches the workers'. A worker reaches a CPU reducer over its host NIC
-// (a3-highgpu-8g: 200 Gbps; its four GPUDirect-TCPX NICs carry GPU traffic
-// only), so 4 hosts take ceil(4 x 200 / 32) = 25 n1-highcpu-16, not the
-// 125 the 1,000 Gbps total would give; the pool is priced into the hourly
-// cost (catalog: a3-highgpu-8g $88.49/h, n1-highcpu-16 $0.5667888/h).
+// matches the workers'. An A2 worker reaches the reducers over its 100 Gbps
+// network, so H hosts take ceil(H x 100 / 32) n1-highcpu-16; the pool is
+// priced into the hourly cost (catalog: a2-highgpu-8g $29.3871/h,
+// a2-megagpu-16g $55.7395/h, n1-highcpu-16 $0.5667888/h).
 TEST_F(PlannerRulesTest, ReductionServerIsSizedFromHostNicsAndPriced) {
-  const PlanResponse r = Plan(SyncBoundPytorch(24));
+  const PlanResponse r = Plan(SyncBoundPytorchOnA2(24));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const struct Plan& p = *r.recommendation;
   ASSERT_TRUE(p.distribution.reduction_server.has_value());
   const ReductionServerPool& rs = *p.distribution.reduction_server;
   EXPECT_EQ(rs.machine_type, "n1-highcpu-16");
   EXPECT_EQ(rs.replica_count,
-            static_cast<int>(std::ceil(p.hardware.hosts * 200.0 / 32)));
-  EXPECT_DOUBLE_EQ(rs.worker_bandwidth_gbps, p.hardware.hosts * 200.0);
+            static_cast<int>(std::ceil(p.hardware.hosts * 100.0 / 32)));
+  EXPECT_DOUBLE_EQ(rs.worker_bandwidth_gbps, p.hardware.hosts * 100.0);
+  const double worker_hourly =
+      p.hardware.machine_type == "a2-megagpu-16g" ? 55.7395 : 29.3871;
+  ASSERT_TRUE(p.hardware.machine_type == "a2-megagpu-16g" ||
+              p.hardware.machine_type == "a2-highgpu-8g")
+      << p.hardware.machine_type;
   EXPECT_NEAR(p.estimates.on_demand_hourly_usd,
-              p.hardware.hosts * 88.49 + rs.replica_count * 0.5667888, 1e-6);
-  EXPECT_LT(rs.replica_count, 8 * p.hardware.hosts);
+              p.hardware.hosts * worker_hourly + rs.replica_count * 0.5667888,
+              1e-6);
 }
 
-// Without the symptom on a compute-bound job the ring all-reduce hides
-// behind compute: reducers would add cost and buy nothing, so none.
+// a3-highgpu-8g: NCCL's ring rides the four GPUDirect-TCPX NICs (1,000 Gbps
+// per VM with the host NIC), while a CPU reducer is reached over the
+// 200 Gbps host NIC only: the pool would slow the all-reduce, so it is not
+// planned, and the job stays multi-host.
+TEST_F(PlannerRulesTest, NoReductionServerWhereGpuDirectNicsOutpaceIt) {
+  const PlanResponse r = Plan(SyncBoundPytorch(24));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_GT(r.recommendation->hardware.hosts, 1);
+  EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
+}
+
 TEST_F(PlannerRulesTest, NoReductionServerWhenItDoesNotPay) {
   PlanRequest q = SyncBoundPytorch(24);
   q.current_setup.symptoms.clear();
