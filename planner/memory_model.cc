@@ -25,30 +25,35 @@ constexpr double kAdafactorFactoredBytes = 0.05;
 constexpr const char* kActNone =
     "activations: Korthikanti et al. sbh·34 bytes per layer (no recompute; "
     "+5as/h of attention scores only with attention STANDARD, flash-style "
-    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch as scheduled (the whole "
-    "per-replica batch without accumulation), split by tensor parallelism, "
-    "layers / pipeline stages x the micro-batches in flight on the first "
-    "stage (1F1B min(m, p), interleaved p + (p-1)/v)";
+    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActUnstated =
     "activations: recompute not stated, none assumed: Korthikanti et al. "
     "sbh·34 bytes per layer (+5as/h scores only with attention STANDARD) + "
-    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch "
-    "as scheduled (the whole per-replica batch without accumulation), split "
-    "by tensor parallelism, layers / pipeline stages x the micro-batches in "
-    "flight on the first stage (1F1B min(m, p), interleaved p + (p-1)/v)";
+    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActSelective =
     "activations: selective recompute, Korthikanti et al. 34·sbh bytes per "
-    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch as scheduled (the whole "
-    "per-replica batch without accumulation), split by tensor parallelism, "
-    "layers / pipeline stages x the micro-batches in flight on the first "
-    "stage (1F1B min(m, p), interleaved p + (p-1)/v)";
+    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActFull =
     "activations: full recompute, each layer's input kept (2·sbh bytes "
     "per layer) + the recomputed layer's working set (34·sbh) + 4·sbv "
-    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), micro-batch as scheduled (the whole "
-    "per-replica batch without accumulation), split by tensor parallelism, "
-    "layers / pipeline stages x the micro-batches in flight on the first "
-    "stage (1F1B min(m, p), interleaved p + (p-1)/v)";
+    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, "
+    "x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActNoShape =
     "activations: no transformer shape given, assumed 20% of the per-device "
     "weights + gradients + optimizer state";

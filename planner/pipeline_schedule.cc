@@ -16,7 +16,9 @@ constexpr int kMinInterleavedStages = 3;
 // The embedding and the loss, each counted as one layer of the split.
 constexpr int kNonDecoderLayers = 2;
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(1, b); }
+int64_t CeilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / std::max<int64_t>(1, b);
+}
 
 int Clamp(int64_t v) {
   return static_cast<int>(std::clamp<int64_t>(v, 1, 1 << 30));
@@ -27,7 +29,8 @@ int Clamp(int64_t v) {
 void AddPipelined(const Job& job, int stages, int64_t per_replica, int64_t b,
                   ScheduleOptions& out) {
   const int m = Clamp(CeilDiv(per_replica, b));
-  const int v = MaxVirtualStages(job.workload.transformer_shape.layers, stages, m);
+  const int v =
+      MaxVirtualStages(job.workload.transformer_shape.layers, stages, m);
   if (v > 1) out.items[out.count++] = {v, Clamp(b), m};
   out.items[out.count++] = {1, Clamp(b), m};
 }
@@ -53,8 +56,9 @@ ScheduleOptions SchedulesFor(const Job& job, const ShardingLayout& layout,
   ScheduleOptions out;
   const Workload& w = job.workload;
   const int64_t sequences =
-      job.batch_given ? std::max<int64_t>(1, w.global_batch_size)
-                      : static_cast<int64_t>(std::max(1.0, job.batch_sequences));
+      job.batch_given
+          ? std::max<int64_t>(1, w.global_batch_size)
+          : static_cast<int64_t>(std::max(1.0, job.batch_sequences));
   const int64_t per_replica = CeilDiv(sequences, std::max(1, replicas));
   const bool pipelined = layout.pipeline > 1;
   int64_t b = 0;
@@ -96,8 +100,8 @@ std::string DescribeSchedule(const Job& job, const ShardingLayout& l) {
   const double bubble =
       1.0 / (1.0 - PipelineBubbleFraction(l.pipeline, l.microbatches, v)) - 1;
   const std::string micro = absl::StrFormat(
-      "%d micro-batches of %d sequence%s per replica per step",
-      l.microbatches, l.micro_batch, l.micro_batch == 1 ? "" : "s");
+      "%d micro-batches of %d sequence%s per replica per step", l.microbatches,
+      l.micro_batch, l.micro_batch == 1 ? "" : "s");
   if (v > 1) {
     return absl::StrFormat(
         "Pipeline schedule: interleaved 1F1B, %d stages x %d model chunks "

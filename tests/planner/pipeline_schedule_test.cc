@@ -4,6 +4,8 @@
 // it and not when it does not, a requested micro-batch or accumulation
 // honoured, and a requested micro-batch that does not fit rejected with
 // a reason that names it.
+#include "planner/pipeline_schedule.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -11,7 +13,6 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/memory_model.h"
-#include "planner/pipeline_schedule.h"
 #include "planner/planner.h"
 #include "planner/time_model.h"
 #include "planner/types.h"
@@ -35,9 +36,9 @@ TEST(PipelineFormulasTest, BubbleIsPMinusOneOverVTimesM) {
 }
 
 TEST(PipelineFormulasTest, FirstStageHoldsTheMicroBatchesInFlight) {
-  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(1, 1, 64), 1);   // accumulation
-  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(8, 1, 64), 8);   // 1F1B: p
-  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(8, 1, 3), 3);    // m < p: m
+  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(1, 1, 64), 1);  // accumulation
+  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(8, 1, 64), 8);  // 1F1B: p
+  EXPECT_DOUBLE_EQ(MicrobatchesInFlight(8, 1, 3), 3);   // m < p: m
   EXPECT_DOUBLE_EQ(MicrobatchesInFlight(8, 4, 64), 8 + 7.0 / 4);  // Megatron
 }
 
@@ -46,9 +47,9 @@ TEST(PipelineFormulasTest, InterleavingNeedsWholeChunksAndMMultipleOfP) {
   EXPECT_EQ(MaxVirtualStages(96, 8, 32), 12);
   // 126 decoder layers + embedding + loss = 128 = 8 × 16 chunks.
   EXPECT_EQ(MaxVirtualStages(126, 8, 32), 16);
-  EXPECT_EQ(MaxVirtualStages(79, 8, 32), 1);   // prime: no whole chunks
-  EXPECT_EQ(MaxVirtualStages(80, 8, 12), 1);   // m not a multiple of p
-  EXPECT_EQ(MaxVirtualStages(80, 2, 32), 1);   // Megatron: not with 2 stages
+  EXPECT_EQ(MaxVirtualStages(79, 8, 32), 1);  // prime: no whole chunks
+  EXPECT_EQ(MaxVirtualStages(80, 8, 12), 1);  // m not a multiple of p
+  EXPECT_EQ(MaxVirtualStages(80, 2, 32), 1);  // Megatron: not with 2 stages
 }
 
 TEST(PipelineFormulasTest, ScheduledActivationsCountTheMicroBatchesInFlight) {
@@ -76,8 +77,8 @@ TEST(PipelineFormulasTest, ScheduledActivationsCountTheMicroBatchesInFlight) {
   const double interleaved =
       EstimateMemoryPerDevice(m, Recompute::kSelective, 256, l)
           .activations_bytes;
-  const double extra = ActivationExtraBytes(shape, 1, Recompute::kSelective,
-                                            4, true, false);
+  const double extra =
+      ActivationExtraBytes(shape, 1, Recompute::kSelective, 4, true, false);
   const double layer =
       ActivationBytesPerLayer(shape, 1, Recompute::kSelective, 4, true);
   EXPECT_DOUBLE_EQ(one_f_one_b, 10 * 8 * layer + extra);
@@ -165,7 +166,7 @@ TEST_F(PipelineScheduleTest, HonoursTheRequestedMicroBatch) {
 
 TEST_F(PipelineScheduleTest, HonoursTheRequestedAccumulation) {
   ReviewRequest q = Request(80);
-  q.proposals[0].hardware->layout.reset();  // any layout
+  q.proposals[0].hardware->layout.reset();         // any layout
   q.workload.recompute = Recompute::kUnspecified;  // full may be taken
   q.workload.gradient_accumulation_steps = 4;
   const Distribution& d = PlanOf(planner_->Review(q)).distribution;
