@@ -243,6 +243,12 @@ class LayoutChooser {
                               (1 - kPolicy.tie_tolerance.value)) {
           best_ = scratch_;
         }
+        // Exact: a later schedule has a larger bubble and less traffic,
+        // so it wins only when this one's traffic outlasts its compute.
+        if (scratch_.step.overlappable_comm_seconds <=
+            scratch_.step.compute_seconds_fast) {
+          break;
+        }
       }
       if (taken) return;
     }

@@ -42,13 +42,13 @@ int MaxVirtualStages(int layers, int stages, int microbatches) {
       microbatches % stages != 0) {
     return 1;
   }
-  for (int v = (layers + kNonDecoderLayers) / stages; v > 1; --v) {
-    const int chunks = stages * v;
-    if (layers % chunks == 0 || (layers + kNonDecoderLayers) % chunks == 0) {
-      return v;
-    }
+  // p·v divides n exactly when p divides n and v divides n / p, so the
+  // largest v is n / p itself (one layer per chunk).
+  int v = 1;
+  for (const int n : {layers, layers + kNonDecoderLayers}) {
+    if (n % stages == 0) v = std::max(v, n / stages);
   }
-  return 1;
+  return v;
 }
 
 ScheduleOptions SchedulesFor(const Job& job, const ShardingLayout& layout,
