@@ -494,6 +494,9 @@ void ToProto(const planner::Distribution& in, v1::Distribution* out) {
   out->set_horovod(in.horovod);
   out->set_framework_api(in.framework_api);
   out->set_notes(in.notes);
+  out->set_micro_batch_size(in.micro_batch_size);
+  out->set_micro_batches(in.micro_batches);
+  out->set_virtual_pipeline_stages(in.virtual_pipeline_stages);
 }
 
 planner::Distribution FromProto(const v1::Distribution& in) {
@@ -511,6 +514,9 @@ planner::Distribution FromProto(const v1::Distribution& in) {
   out.horovod = in.horovod();
   out.framework_api = in.framework_api();
   out.notes = in.notes();
+  out.micro_batch_size = in.micro_batch_size();
+  out.micro_batches = in.micro_batches();
+  out.virtual_pipeline_stages = in.virtual_pipeline_stages();
   return out;
 }
 

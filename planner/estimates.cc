@@ -141,6 +141,37 @@ double CollectiveLink(const Family& f, const Config& c) {
   return CrossHostRankLink(f, c, GroupRanksPerHost(c, group));
 }
 
+// The pipeline's schedule (planner/pipeline_schedule.h) and its
+// point-to-point traffic: each micro-batch's activations (s·b·h 16-bit
+// values, split over the TP ranks by Megatron's scatter-gather) cross
+// every chunk boundary forward and their gradients backward, v times per
+// device under interleaving (arXiv:2104.04473 §2.2.2, §4.1), over the
+// network between VMs.
+void AddPipeline(const Job& job, const Family& f, const Config& c,
+                 int replicas, StepTimeInput& in) {
+  const ShardingLayout& l = c.layout;
+  const int seq = std::max(1, job.sequence_length);
+  in.pipeline_stages = l.pipeline;
+  in.virtual_stages = std::max(1, l.virtual_stages);
+  // Clamped before the cast: absurd-but-valid batches must not overflow.
+  in.microbatches =
+      l.microbatches > 0
+          ? l.microbatches
+          : static_cast<int>(
+                std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
+  const int hidden = job.workload.transformer_shape.hidden_size;
+  if (hidden <= 0) return;
+  const double micro_batch =
+      l.micro_batch > 0 ? l.micro_batch
+                        : job.tokens_per_step / seq / replicas / in.microbatches;
+  in.pp_bytes_per_step = 2.0 * in.virtual_stages * in.microbatches *
+                         micro_batch * seq * hidden * 2.0 /
+                         std::max(1, l.tensor);
+  in.pp_link_bytes_per_s = f.platform == Platform::kTpu ? f.ici_bytes_per_s
+                           : c.hosts > 1               ? f.inter_vm_bytes_per_s
+                                                       : f.intra_vm_bytes_per_s;
+}
+
 // The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
 // DCN across slices, tensor-parallel activations and pipeline microbatches.
 // A single device, classical ML or a stated per-device memory has none.
@@ -192,13 +223,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.tp_size = tp;
     in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
   }
-  if (pp > 1) {
-    const int seq = std::max(1, job.sequence_length);
-    in.pipeline_stages = pp;
-    // Clamped before the cast: absurd-but-valid batches must not overflow.
-    in.microbatches = static_cast<int>(
-        std::clamp(job.tokens_per_step / seq / replicas, 1.0, 1e9));
-  }
+  if (pp > 1) AddPipeline(job, f, c, replicas, in);
 }
 
 // Classical ML has no step, so its hours come from its FLOPs at the MFU

@@ -86,13 +86,29 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     return;
   }
   if (fit.best_required >= 0) {
+    // A requested micro-batch is honoured, never shrunk: say that it is
+    // what does not fit.
+    const Workload& w = job.workload;
+    const std::string micro =
+        w.micro_batch_size > 0
+            ? absl::StrFormat(" at the requested micro_batch_size of %d "
+                              "sequences per device (a smaller micro-batch "
+                              "needs less activation memory)",
+                              w.micro_batch_size)
+        : w.gradient_accumulation_steps > 0
+            ? absl::StrFormat(" at the requested %d gradient accumulation "
+                              "steps (more steps need less activation "
+                              "memory)",
+                              w.gradient_accumulation_steps)
+            : "";
     cand.Reject(ReasonCode::kHbmTooSmall,
                 absl::StrFormat("%s has %.1f GiB usable per device (%.1f GiB "
                                 "less %.0f%% headroom); the job needs %.1f "
-                                "GiB per device.",
+                                "GiB per device%s.",
                                 name, Gib(fit.best_usable),
                                 Gib(fit.best_usable / (1 - kHeadroom)),
-                                kHeadroom * 100, Gib(fit.best_required)));
+                                kHeadroom * 100, Gib(fit.best_required),
+                                micro));
   }
   if (fit.batch_limited) {
     const Config& b = *fit.batch_limited;

@@ -15,6 +15,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/pipeline_schedule.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
 
@@ -191,17 +192,24 @@ class LayoutChooser {
     // (StepTimeInput::overheads_in_mfu): compute alone bounds the step.
     if (overheads_in_mfu_) return compute;
     if (l.pipeline > 1) {
-      const double m = std::clamp(
-          job_.tokens_per_step / std::max(1, job_.sequence_length) / Ranks(l),
-          1.0, 1e9);
-      compute /= 1.0 - PipelineBubbleFraction(l.pipeline, static_cast<int>(m));
+      // The smallest bubble any schedule of this layout has.
+      const ScheduleOptions options = SchedulesFor(job_, l, Ranks(l));
+      double bubble = 1;
+      for (int i = 0; i < options.count; ++i) {
+        const Schedule& s = options.items[i];
+        bubble = std::min(bubble, PipelineBubbleFraction(
+                                      l.pipeline, s.microbatches,
+                                      s.virtual_stages));
+      }
+      compute /= 1.0 - bubble;
     }
     const TpTraffic tp = TensorParallelTraffic(job_, f_, n_, l);
     return compute +
            RingAllReduceSeconds(tp.bytes, std::max(1, l.tensor), tp.link_bytes_per_s);
   }
 
-  // Evaluates one layout; keeps it when it is the fastest so far.
+  // Evaluates one layout under its schedules (planner/pipeline_schedule.h);
+  // keeps it when it is the fastest so far.
   void Try(const ShardingLayout& layout, Strategy strategy) {
     const int ranks = Ranks(layout);
     min_ranks_ = std::min(min_ranks_, ranks);
@@ -211,32 +219,46 @@ class LayoutChooser {
                                            (1 - kPolicy.tie_tolerance.value)) {
       return;
     }
-    const bool acc_useful = w_.global_batch_size > std::max(1, layout.data);
+    const ScheduleOptions options = SchedulesFor(job_, layout, ranks);
     const Recompute frugal_level = levels_[level_count_ - 1];
-    // The most frugal variant first: when it does not fit, none does.
-    const MemoryEstimate frugal = MemoryOf(layout, frugal_level, acc_useful);
+    // The most frugal variant first (the last schedule holds the fewest
+    // activations): when it does not fit, none does.
+    const ShardingLayout frugal_layout =
+        WithSchedule(layout, options.items[options.count - 1]);
+    const MemoryEstimate frugal = Memory(job_, frugal_layout, frugal_level);
     if (frugal.total_bytes > scratch_.usable_bytes) {
       if (!smallest_ || frugal.total_bytes < smallest_->required_bytes) {
-        Apply(layout, strategy, frugal_level, acc_useful, frugal);
+        Apply(frugal_layout, strategy, frugal_level, frugal);
         smallest_ = scratch_;
       }
       return;
     }
+    // Without pipelining the first schedule that fits is the fastest
+    // (accumulation costs no compute); pipelined schedules differ in
+    // bubble and traffic, so each one that fits is estimated.
+    const bool pipelined = layout.pipeline > 1;
     for (int l = 0; l < level_count_; ++l) {
-      for (int acc = 0; acc <= (acc_useful ? 1 : 0); ++acc) {
-        const bool is_frugal = l == level_count_ - 1 && (acc != 0) == acc_useful;
-        const MemoryEstimate m =
-            is_frugal ? frugal : MemoryOf(layout, levels_[l], acc != 0);
+      bool taken = false;
+      for (int i = 0; i < options.count && (pipelined || !taken); ++i) {
+        const ShardingLayout scheduled = WithSchedule(layout, options.items[i]);
+        const MemoryEstimate m = Memory(job_, scheduled, levels_[l]);
         if (m.total_bytes > scratch_.usable_bytes) continue;
-        Apply(layout, strategy, levels_[l], acc != 0, m);
+        taken = true;
+        Apply(scheduled, strategy, levels_[l], m);
         EstimateTime(job_, f_, scratch_);
         if (!best_ || scratch_.step.step_seconds_expected <
                           best_->step.step_seconds_expected *
                               (1 - kPolicy.tie_tolerance.value)) {
           best_ = scratch_;
         }
-        return;
+        // Exact: a later schedule has a larger bubble and less traffic,
+        // so it wins only when this one's traffic outlasts its compute.
+        if (scratch_.step.overlappable_comm_seconds <=
+            scratch_.step.compute_seconds_fast) {
+          break;
+        }
       }
+      if (taken) return;
     }
   }
 
@@ -259,21 +281,16 @@ class LayoutChooser {
   }
 
  private:
-  MemoryEstimate MemoryOf(const ShardingLayout& l, Recompute level,
-                          bool accumulate) const {
-    return Memory(job_, l, level, accumulate ? std::max(1, l.data) : 0);
-  }
-
   void Apply(const ShardingLayout& layout, Strategy strategy, Recompute level,
-             bool accumulate, const MemoryEstimate& m) {
-    const int64_t replicas = std::max(1, layout.data);
+             const MemoryEstimate& m) {
     scratch_.layout = layout;
     scratch_.strategy = scratch_.slices > 1 ? Strategy::kMultislice : strategy;
     scratch_.recompute = level;
+    // Without pipelining the micro-batches are gradient accumulation
+    // micro-steps; a pipeline's are its schedule (Distribution fields).
     scratch_.accumulation_steps =
-        accumulate
-            ? static_cast<int>((w_.global_batch_size + replicas - 1) / replicas)
-            : 1;
+        layout.pipeline <= 1 && layout.micro_batch > 0 ? layout.microbatches
+                                                       : 1;
     scratch_.memory = m;
     scratch_.required_bytes = m.total_bytes;
     scratch_.fits = m.total_bytes <= scratch_.usable_bytes;

@@ -25,26 +25,35 @@ constexpr double kAdafactorFactoredBytes = 0.05;
 constexpr const char* kActNone =
     "activations: Korthikanti et al. sbh·34 bytes per layer (no recompute; "
     "+5as/h of attention scores only with attention STANDARD, flash-style "
-    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
-    "data-parallel degree (min 1), split by tensor parallelism, layers / "
-    "pipeline stages with one micro-batch per stage in flight";
+    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActUnstated =
     "activations: recompute not stated, none assumed: Korthikanti et al. "
     "sbh·34 bytes per layer (+5as/h scores only with attention STANDARD) + "
-    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch "
-    "= global batch / data-parallel degree (min 1), split by tensor "
-    "parallelism, layers / pipeline stages";
+    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActSelective =
     "activations: selective recompute, Korthikanti et al. 34·sbh bytes per "
-    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
-    "data-parallel degree (min 1), split by tensor parallelism, layers / "
-    "pipeline stages";
+    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActFull =
     "activations: full recompute, each layer's input kept (2·sbh bytes "
     "per layer) + the recomputed layer's working set (34·sbh) + 4·sbv "
-    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), micro-batch = global batch / "
-    "data-parallel degree (min 1), split by tensor parallelism, layers / "
-    "pipeline stages";
+    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, "
+    "x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism, layers / pipeline stages x "
+    "the micro-batches in flight on the first stage (1F1B min(m, p), "
+    "interleaved p + (p-1)/v)";
 constexpr const char* kActNoShape =
     "activations: no transformer shape given, assumed 20% of the per-device "
     "weights + gradients + optimizer state";
@@ -205,6 +214,14 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
   }
 }
 
+double MicrobatchesInFlight(int stages, int virtual_stages,
+                            double microbatches) {
+  if (stages <= 1) return 1;
+  const double p = stages;
+  if (virtual_stages > 1) return p + (p - 1) / virtual_stages;
+  return std::clamp(microbatches, 1.0, p);
+}
+
 double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
                             Recompute recompute, int tensor,
                             bool sequence_parallel, bool score_tensor) {
@@ -305,13 +322,21 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
     const int data = std::max(AtLeastOne(layout.data), fsdp);
     const double global_batch =
         global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
-    const double micro_batch = std::max(1.0, std::ceil(global_batch / data));
+    const double per_replica = std::max(1.0, std::ceil(global_batch / data));
+    const double micro_batch =
+        layout.micro_batch > 0 ? layout.micro_batch : per_replica;
+    const double microbatches =
+        layout.microbatches > 0 ? layout.microbatches
+                                : std::ceil(per_replica / micro_batch);
     const double layers_per_stage =
         std::ceil(static_cast<double>(shape.layers) / pipeline);
     out.activations_bytes =
-        (layers_per_stage * ActivationBytesPerLayer(
-                                shape, micro_batch, recompute, tensor,
-                                layout.sequence_parallel, m.score_tensor) +
+        (layers_per_stage *
+             MicrobatchesInFlight(pipeline, layout.virtual_stages,
+                                  microbatches) *
+             ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
+                                     layout.sequence_parallel,
+                                     m.score_tensor) +
          ActivationExtraBytes(shape, micro_batch, recompute, tensor,
                               layout.sequence_parallel, m.score_tensor)) *
         m.activation_word_scale;

@@ -69,6 +69,15 @@ struct ShardingLayout {
   int fsdp = 1;        // devices the ZeRO/FSDP state is sharded over
   int tensor = 1;
   int pipeline = 1;
+  // The pipeline schedule (planner/pipeline_schedule.h). `virtual_stages`
+  // model chunks per device: 1 is 1F1B, more is interleaved 1F1B
+  // (Narayanan et al., arXiv:2104.04473 §2.2.2). `micro_batch` sequences
+  // per micro-batch and `microbatches` per replica per step (gradient
+  // accumulation when pipeline is 1); 0: the whole per-replica batch is
+  // one micro-batch (no accumulation).
+  int virtual_stages = 1;
+  int micro_batch = 0;
+  int microbatches = 0;
   // Megatron sequence parallelism alongside TP: every activation term is
   // divided by the TP degree (34·sbh/t). Off: only the 24 and attention-score
   // terms are (Korthikanti: sbh·(10 + 24/t + 5as/(ht))).
@@ -103,6 +112,17 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
                                double micro_batch, Recompute recompute,
                                int tensor, bool sequence_parallel,
                                bool score_tensor = false);
+
+// Micro-batches whose activations the most loaded (first) pipeline stage
+// holds at once, in units of one micro-batch through its layers. 1F1B
+// runs p warm-up forwards before its first backward: min(m, p).
+// Interleaved 1F1B with v chunks per device holds p·(1 + (p−1)/(p·v)) =
+// p + (p−1)/v (Megatron-LM megatron/training/theoretical_memory_usage.py,
+// `interleaved_schedule_memory_penalty`; Korthikanti et al.,
+// arXiv:2205.05198 §4.2.3). 1 without pipelining: accumulated
+// micro-batches run one after another.
+double MicrobatchesInFlight(int stages, int virtual_stages,
+                            double microbatches);
 
 // The buffers a device holds besides the per-layer activations:
 // under full recompute one layer's whole working set while it is

@@ -15,6 +15,7 @@
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
+#include "planner/pipeline_schedule.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -212,6 +213,13 @@ void SetDegrees(const Config& c, Distribution& d) {
   d.zero_stage = c.layout.zero_stage;
   d.tensor_parallelism = std::max(1, c.layout.tensor);
   d.pipeline_parallelism = std::max(1, c.layout.pipeline);
+  if (c.layout.micro_batch > 0) {
+    d.micro_batch_size = c.layout.micro_batch;
+    d.micro_batches = std::max(1, c.layout.microbatches);
+  }
+  if (c.layout.pipeline > 1) {
+    d.virtual_pipeline_stages = std::max(1, c.layout.virtual_stages);
+  }
 }
 
 // The MaxText-style mesh of a configuration over slices: sharded or
@@ -277,12 +285,14 @@ void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
                     "Full activation recompute (8·P·D compute) to fit memory.");
   }
   if (c.accumulation_steps > 1) {
-    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
-                    absl::StrFormat("Gradient accumulation over %d micro-steps "
-                                    "(one sequence per device each) keeps the "
-                                    "global batch of %d.",
-                                    c.accumulation_steps,
-                                    job.workload.global_batch_size));
+    absl::StrAppend(
+        &d.notes, d.notes.empty() ? "" : " ",
+        absl::StrFormat("Gradient accumulation over %d micro-steps (%d "
+                        "sequence%s per device each) keeps the global batch "
+                        "of %d.",
+                        c.accumulation_steps, c.layout.micro_batch,
+                        c.layout.micro_batch == 1 ? "" : "s",
+                        job.workload.global_batch_size));
   }
   if (c.layout.pipeline > 1) {
     absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
@@ -290,6 +300,17 @@ void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
                                     "NVLink, %d pipeline stages across VMs, "
                                     "ZeRO-1 data parallel over the rest.",
                                     c.layout.tensor, c.layout.pipeline));
+    const std::string schedule = DescribeSchedule(job, c.layout);
+    if (!schedule.empty()) absl::StrAppend(&d.notes, " ", schedule);
+  }
+  if (job.workload.micro_batch_size > 0 &&
+      c.layout.micro_batch != job.workload.micro_batch_size &&
+      c.layout.micro_batch > 0) {
+    absl::StrAppend(
+        &d.notes, " The requested micro_batch_size of ",
+        job.workload.micro_batch_size, " is more than a data-parallel rank's ",
+        c.layout.micro_batch, " sequences of the global batch; ",
+        c.layout.micro_batch, " used.");
   }
 }
 

@@ -17,6 +17,7 @@
 #include "planner/engine.h"
 #include "planner/legacy.h"
 #include "planner/model_presets.h"
+#include "planner/pipeline_schedule.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
 #include "planner/space.h"
@@ -278,6 +279,11 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   if (best != nullptr) {
     Recommend(cat, job, *best, out, fact_ids);
     out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
+    if (best->config && best->config->layout.pipeline > 1) {
+      const std::string schedule =
+          internal::DescribeSchedule(job, best->config->layout);
+      if (!schedule.empty()) out.assumptions.push_back(schedule);
+    }
   } else {
     out.no_plan_reason =
         NoPlanReason(cands, r.goal.budget_usd, unpriced_under_budget);

@@ -95,10 +95,12 @@ double ComputeSeconds(double flops, int devices, double peak_flops_per_device,
   return flops / rate;
 }
 
-double PipelineBubbleFraction(int stages, int microbatches) {
+double PipelineBubbleFraction(int stages, int microbatches,
+                              int virtual_stages) {
   if (stages <= 1) return 0;
-  const int m = std::max(1, microbatches);
-  return static_cast<double>(stages - 1) / (m + stages - 1);
+  const double vm = static_cast<double>(std::max(1, virtual_stages)) *
+                    std::max(1, microbatches);
+  return (stages - 1) / (vm + stages - 1);
 }
 
 StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
@@ -114,7 +116,8 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   const double stretch =
       1.0 /
       (1.0 - PipelineBubbleFraction(
-                 stages, in.microbatches > 0 ? in.microbatches : 4 * stages));
+                 stages, in.microbatches > 0 ? in.microbatches : 4 * stages,
+                 in.virtual_stages));
   out.compute_seconds_fast *= stretch;
   out.compute_seconds_slow *= stretch;
   const double compute_mid =
@@ -139,7 +142,11 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
                                          in.tp_size, in.tp_link_bytes_per_s);
-  out.overlappable_comm_seconds = dp + fsdp_gather + fsdp_grads - sync + dcn;
+  const double pp = in.pp_bytes_per_step > 0 && in.pp_link_bytes_per_s > 0
+                        ? in.pp_bytes_per_step / in.pp_link_bytes_per_s
+                        : 0;
+  out.overlappable_comm_seconds =
+      dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
   out.critical_comm_seconds = sync + tp;
   if (in.overheads_in_mfu) {
     // Measured end-to-end MFU already includes tensor-parallel traffic; a

@@ -78,9 +78,14 @@ double ReductionServerAllReduceSeconds(double bytes, int workers,
 double ComputeSeconds(double flops, int devices, double peak_flops_per_device,
                       double mfu);
 
-// Share of a pipelined step spent idle: (p − 1) / (m + p − 1) for p stages
-// and m micro-batches (GPipe / Megatron 1F1B). 0 for p <= 1.
-double PipelineBubbleFraction(int stages, int microbatches);
+// Share of a pipelined step spent idle: (p − 1) / (v·m + p − 1) for p
+// stages, m micro-batches and v model chunks per device, i.e. the step is
+// the ideal one stretched by 1 + (p − 1)/(v·m): 1F1B's bubble (p − 1)/m
+// (GPipe, Megatron) and interleaved 1F1B's (p − 1)/(v·m) (Narayanan et
+// al., arXiv:2104.04473 §2.2.2; https://github.com/NVIDIA/Megatron-LM
+// README, "--num-layers-per-virtual-pipeline-stage"). 0 for p <= 1.
+double PipelineBubbleFraction(int stages, int microbatches,
+                              int virtual_stages = 1);
 
 struct StepTimeInput {
   double flops_per_step_total = 0;
@@ -119,6 +124,13 @@ struct StepTimeInput {
   // batches → 4 per stage (GPipe: the bubble is negligible at m >= 4p).
   int pipeline_stages = 1;
   int microbatches = 0;
+  int virtual_stages = 1;  // interleaved 1F1B: model chunks per device
+  // Pipeline point-to-point traffic per device per step (activations
+  // forward, their gradients backward, v times per micro-batch under
+  // interleaving: arXiv:2104.04473 §2.2.2) over `pp_link_bytes_per_s`.
+  // Overlapped with compute, as Megatron-core's overlap_p2p_comm does.
+  double pp_bytes_per_step = 0;
+  double pp_link_bytes_per_s = 0;
   // The MFU band was measured end to end (published runs, planner/
   // efficiency.h): their pipeline bubbles and tensor-parallel traffic are
   // inside it. Then no bubble stretch is applied and the TP traffic joins

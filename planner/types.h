@@ -236,6 +236,13 @@ struct Distribution {
   int32_t tensor_parallelism = 0;
   int32_t pipeline_parallelism = 0;
   std::optional<MultisliceMesh> multislice;
+  // The micro-batching the estimates assume: sequences per micro-batch per
+  // data-parallel rank, micro-batches per rank per step (gradient
+  // accumulation steps, or a pipeline's m), and model chunks per pipeline
+  // device (1: 1F1B; more: interleaved 1F1B). 0: not applicable.
+  int32_t micro_batch_size = 0;
+  int32_t micro_batches = 0;
+  int32_t virtual_pipeline_stages = 0;
   std::optional<ReductionServerPool> reduction_server;
   bool horovod = false;
   std::string framework_api;

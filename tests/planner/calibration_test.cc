@@ -19,6 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
+#include "planner/policy.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 
@@ -28,15 +29,13 @@ namespace {
 using Row = std::map<std::string, std::string>;
 
 // Issue 14's target on the test half is 80% inside; what this model
-// reaches honestly is 15 of 23 (65%): pipeline runs whose band already
-// holds their bubble get it modelled again (G09, G24; docs/planner.md §14
-// says why layouts keep it); the other misses are mixture-of-experts
-// runs (T13, G26, G28, G33: one MoE band per class does not span Mixtral
-// and DeepSeek, and GPT-OSS/Qwen3 rows give no shape), host offload the
-// memory model lacks (T17) and a
-// power-limited B200 (G35). Asserted: what is reached, so a regression
-// fails; the 0.8 target stays open (docs/planner.md, Calibration).
-constexpr double kInsideTarget = 15.0 / 23;
+// reaches honestly is 17 of 23 (74%). The misses are mixture-of-experts
+// runs (T13, G28: one MoE band per class does not span Mixtral and
+// DeepSeek; G26, G33: the GPT-OSS/Qwen3 rows give no shape), host offload
+// the memory model lacks (T17) and a power-limited B200 (G35). Asserted:
+// what is reached, so a regression fails; the 0.8 target stays open
+// (docs/planner.md, Calibration).
+constexpr double kInsideTarget = 17.0 / 23;
 constexpr double kMedianLow = 0.9;
 constexpr double kMedianHigh = 1.1;
 
@@ -67,7 +66,12 @@ std::vector<std::string> SplitCsvLine(const std::string& line) {
   return out;
 }
 
-std::vector<Row> LoadRuns() {
+bool IsMemoryRow(const Row& r) {
+  return r.at("measured_metric").rfind("peak_mem", 0) == 0;
+}
+
+// Every row of the set, step-time and memory alike.
+std::vector<Row> LoadRows() {
   std::ifstream in(ACCELPLAN_CALIBRATION_CSV);
   std::string line;
   std::getline(in, line);
@@ -80,13 +84,29 @@ std::vector<Row> LoadRuns() {
     for (size_t i = 0; i < header.size() && i < cells.size(); ++i) {
       r[header[i]] = cells[i];
     }
-    // Time figures only: memory companions (M..) are not step times.
-    const std::string& m = r["measured_metric"];
-    if (m == "mfu" || m == "step_time_s" || m == "tokens_per_s_per_device") {
-      rows.push_back(std::move(r));
-    }
+    rows.push_back(std::move(r));
   }
   return rows;
+}
+
+// Time figures only: memory companions (M..) are not step times.
+std::vector<Row> LoadRuns() {
+  std::vector<Row> out;
+  for (Row& r : LoadRows()) {
+    const std::string& m = r["measured_metric"];
+    if (m == "mfu" || m == "step_time_s" || m == "tokens_per_s_per_device") {
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+std::vector<Row> LoadMemoryRows() {
+  std::vector<Row> out;
+  for (Row& r : LoadRows()) {
+    if (IsMemoryRow(r)) out.push_back(std::move(r));
+  }
+  return out;
 }
 
 double Num(const Row& r, const std::string& key) {
@@ -122,8 +142,15 @@ Target TargetOf(const Row& r) {
     return {Platform::kGpu, "a2-ultragpu-8g", "", 312e12};
   if (Contains(r, "hardware", "h200"))
     return {Platform::kGpu, "a3-ultragpu-8g", "", 989e12};
-  if (Contains(r, "hardware", "h100"))
-    return {Platform::kGpu, "a3-highgpu-8g", "", 989e12};
+  // The published H100 runs spanning VMs ran on 3,200 Gbps-per-node
+  // InfiniBand/RoCE fabrics (DGX H100, Grand Teton): the Google Cloud H100
+  // machine closest to that is A3 Mega (1,800 Gbps GPUDirect-TCPXO), not
+  // A3 High (1,000 Gbps). Inside one VM the network does not enter.
+  if (Contains(r, "hardware", "h100")) {
+    return {Platform::kGpu,
+            Num(r, "device_count") > 8 ? "a3-megagpu-8g" : "a3-highgpu-8g",
+            "", 989e12};
+  }
   return {Platform::kGpu, "a4-highgpu-8g", "", 2250e12};  // B200
 }
 
@@ -200,6 +227,7 @@ ReviewRequest RequestOf(const Row& r) {
 struct Result {
   std::string id, split, url;
   std::string why;  // no estimate: the verdict's reason
+  std::string layout;  // the layout accelplan chose
   bool estimated = false;
   double published = 0, low = 0, expected = 0, high = 0;
   double ratio() const { return expected / published; }
@@ -221,6 +249,12 @@ class CalibrationTest : public CatalogPlannerTest {
     const Estimates& e = resp.verdicts[0].plan->estimates;
     if (!e.hours_known) return out;
     out.estimated = true;
+    const Distribution& d = resp.verdicts[0].plan->distribution;
+    out.layout = absl::StrFormat(
+        "dp %d fsdp %d tp %d pp %d v %d mb %dx%d, %.0f%% comm",
+        d.data_parallelism, d.fsdp_parallelism, d.tensor_parallelism,
+        d.pipeline_parallelism, d.virtual_pipeline_stages, d.micro_batch_size,
+        d.micro_batches, 100 * e.communication_fraction);
     out.low = e.total_hours.low * 3600 / kSteps;
     out.expected = e.total_hours.expected * 3600 / kSteps;
     out.high = e.total_hours.high * 3600 / kSteps;
@@ -261,10 +295,10 @@ std::vector<Result> EvaluateHalf(const std::string& half) {
 
 void Report(const std::vector<Result>& results) {
   for (const Result& r : results) {
-    std::printf("| %s | %s | %.4g | %.4g | %.4g | %.4g | %.2f | %s |\n",
+    std::printf("| %s | %s | %.4g | %.4g | %.4g | %.4g | %.2f | %s | %s |\n",
                 r.id.c_str(), r.split.c_str(), r.published, r.low, r.expected,
                 r.high, r.estimated ? r.ratio() : 0.0,
-                r.inside() ? "inside" : "OUTSIDE");
+                r.inside() ? "inside" : "OUTSIDE", r.layout.c_str());
   }
 }
 
@@ -324,6 +358,108 @@ TEST_F(CalibrationTest, FitHalfIsReported) {
   std::printf("fit half: %d rows, %.0f%% inside, median ratio %.3f\n", s.rows,
               100 * s.inside, s.median);
   EXPECT_GT(s.rows, 0);
+}
+
+// ---- Memory per device (the M rows)
+//
+// accelplan's memory per device is one modelled figure, not a range, so
+// the one rule for every memory row is a single tolerance: the published
+// peak within the headroom the planner reserves. A plan is said to fit
+// when the model needs at most (1 − h) of device memory (h =
+// kPolicy.headroom_fraction, 10%), so the model may undercount by at most
+// that much before a plan it says fits does not, and is held to the same
+// margin the other way: modelled ÷ published in [1 − h, 1 ÷ (1 − h)].
+// The request states what the figure depends on: the run's per-device
+// micro-batch (the row's micro_batch; for a pipelined run that is its
+// local batch, which the schedule splits, so none is given), its
+// recompute level, and its layout's strategy from the parallelism column
+// (FSDP; FSDP + TP: hybrid; + PP: pipeline). Memory per device does not
+// depend on the device's capacity, so each run is reviewed on its GPU
+// generation's largest-memory machine type (Hopper: a3-ultragpu-8g,
+// Blackwell: a4-highgpu-8g): the 96 GB H100s of the torchtitan rows are
+// not offered on Google Cloud.
+constexpr double kGiBytes = 1024.0 * 1024 * 1024;
+
+struct MemoryResult {
+  std::string id, split, url, why, layout;
+  bool estimated = false;
+  double published_gib = 0, modelled_gib = 0;
+  double ratio() const { return modelled_gib / published_gib; }
+  bool inside() const {
+    const double h = kPolicy.headroom_fraction.value;
+    return estimated && ratio() >= 1 - h && ratio() <= 1 / (1 - h);
+  }
+};
+
+ReviewRequest MemoryRequestOf(const Row& r) {
+  ReviewRequest q = RequestOf(r);
+  const bool pipelined = Contains(r, "parallelism", "pp=");
+  if (!pipelined) {
+    q.workload.micro_batch_size = static_cast<int64_t>(Num(r, "micro_batch"));
+  }
+  HardwareProposal& h = *q.proposals[0].hardware;
+  h.machine_type =
+      Contains(r, "hardware", "b200") ? "a4-highgpu-8g" : "a3-ultragpu-8g";
+  h.layout = DistributionProposal{};
+  h.layout->strategy = pipelined ? Strategy::kPipelineParallel
+                       : Contains(r, "parallelism", "tp=") ? Strategy::kHybrid
+                                                           : Strategy::kFsdp;
+  return q;
+}
+
+MemoryResult EvaluateMemory(const Row& r) {
+  MemoryResult out;
+  out.id = r.at("id");
+  out.split = r.at("split");
+  out.url = r.at("url");
+  const double value = Num(r, "measured_value");
+  out.published_gib = r.at("measured_metric") == "peak_mem_gb"
+                          ? value * 1e9 / kGiBytes
+                          : value;
+  const ReviewResponse resp =
+      CalibrationTest::planner_->Review(MemoryRequestOf(r));
+  if (resp.verdicts.empty()) return out;
+  out.why = resp.verdicts[0].reason;
+  if (!resp.verdicts[0].plan) return out;
+  const Plan& plan = *resp.verdicts[0].plan;
+  if (!plan.estimates.memory_known) return out;
+  out.estimated = true;
+  out.modelled_gib = plan.estimates.memory_per_device.total_gib;
+  const Distribution& d = plan.distribution;
+  out.layout = absl::StrFormat(
+      "dp %d fsdp %d tp %d pp %d v %d, micro-batch %d x %d",
+      d.data_parallelism, d.fsdp_parallelism, d.tensor_parallelism,
+      d.pipeline_parallelism, d.virtual_pipeline_stages, d.micro_batch_size,
+      d.micro_batches);
+  return out;
+}
+
+// What the memory model reaches under that rule: 0 of 6 (docs/planner.md
+// §14 says why: torchtitan's per-op selective recompute and
+// torch.compile keep far less than Korthikanti's 34·sbh, M02/M05/M06 at
+// 1.3-1.75x; full recompute at micro-batch 16 with TP keeps more than its
+// 2·sbh/t layer inputs, M03 at 0.51x). Asserted: every row is estimated
+// and no fewer rows fall inside than now, so a regression fails; the rule
+// itself stays open, like the step-time target above.
+constexpr int kMemoryInsideReached = 0;
+
+TEST_F(CalibrationTest, MemoryPerDeviceWithinTheHeadroom) {
+  const std::vector<Row> rows = LoadMemoryRows();
+  ASSERT_GE(rows.size(), 6u);
+  int inside = 0;
+  for (const Row& row : rows) {
+    const MemoryResult r = EvaluateMemory(row);
+    std::printf("| %s | %s | %.4g GiB | %.4g GiB | %.2f | %s | %s |\n",
+                r.id.c_str(), r.split.c_str(), r.published_gib,
+                r.modelled_gib, r.estimated ? r.ratio() : 0.0,
+                r.inside() ? "inside" : "OUTSIDE",
+                r.estimated ? r.layout.c_str() : r.why.c_str());
+    EXPECT_TRUE(r.estimated) << r.id << " (" << r.url << "): " << r.why;
+    inside += r.inside();
+  }
+  std::printf("memory rows: %d of %zu within +-%.0f%% headroom\n", inside,
+              rows.size(), 100 * kPolicy.headroom_fraction.value);
+  EXPECT_GE(inside, kMemoryInsideReached);
 }
 
 }  // namespace
