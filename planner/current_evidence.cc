@@ -94,7 +94,15 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
   const Job today = TodaysJob(job);
   Pins pins = CurrentPins(job);
   if (job.current_machine != nullptr) pins.machine_type = job.current_machine->id;
+  // Today's layout when the request states it (DDP, FSDP, ...); the fastest
+  // that fits when it does not, or when the stated one holds no point.
+  pins.strategy = job.current.strategy;
   std::vector<Candidate> one{EvaluateFamily(catalog, today, *family, pins)};
+  if (pins.strategy != Strategy::kUnspecified &&
+      (!one.front().viable() || one.front().points.empty())) {
+    pins.strategy = Strategy::kUnspecified;
+    one = {EvaluateFamily(catalog, today, *family, pins)};
+  }
   Candidate& c = one.front();
   if (!c.viable() || c.points.empty()) return std::nullopt;
   SelectPoint(today, NormOver(today, one), c);

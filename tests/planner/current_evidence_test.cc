@@ -85,6 +85,23 @@ TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
               FindReason(plan.reasons, "Fewer hosts than today") != nullptr);
 }
 
+// Today is modelled with the layout the request states (S3: DDP, whose
+// gradient all-reduce is exposed), not the fastest that would fit; without
+// a stated strategy, the fastest.
+TEST_F(CurrentEvidenceTest, TodaysPaceFollowsTheStatedStrategy) {
+  PlanRequest ddp = S3();
+  PlanRequest unstated = S3();
+  unstated.current_setup.strategy = Strategy::kUnspecified;
+  const double ddp_pace = TodaysPace(planner_->Plan(ddp));
+  const double best_pace = TodaysPace(planner_->Plan(unstated));
+  ASSERT_GT(ddp_pace, 0);
+  ASSERT_GT(best_pace, 0);
+  EXPECT_LT(ddp_pace, best_pace * (1 - 1e-6));
+  PlanRequest fsdp = S3();
+  fsdp.current_setup.strategy = Strategy::kFsdp;
+  EXPECT_LE(TodaysPace(planner_->Plan(fsdp)), best_pace * (1 + 1e-9));
+}
+
 TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
   const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
