@@ -1,6 +1,7 @@
 // Stage 4b: past the dense range, counts are searched on a grid (multiples
-// of kPolicy.dense_units); the best grid point is then refined by every
-// count between its grid neighbours, so a plan is not held to a multiple of
+// of kPolicy.dense_units); the best grid points are then refined between
+// their grid neighbours (every kPolicy.refine_stride-th count, then every
+// count beside the best of those), so a plan is not held to a multiple of
 // 32 VMs when 50 would be cheaper or faster (the brute-force property test
 // measured gaps of 15-28% without it).
 #ifndef ACCELPLAN_PLANNER_COUNT_REFINEMENT_H_
@@ -11,8 +12,8 @@
 
 namespace accelplan::planner::internal {
 
-// Adds the feasible points between the grid neighbours of the family's two
-// best grid points (under the objective with the space's normalisation;
+// Adds feasible points between the grid neighbours of the family's two
+// best grid points (strided, then beside the best samples) (under the objective with the space's normalisation;
 // the fastest when only the assumed deadline is missed: cost and time are
 // not unimodal in the count once pipeline depths must divide it). Without a
 // data set, the smallest size that holds the job is searched below its
