@@ -157,7 +157,8 @@ TEST_F(PipelineScheduleTest, KeepsOneFOneBWhenTheLayerCountDoesNot) {
 TEST_F(PipelineScheduleTest, HonoursTheRequestedMicroBatch) {
   ReviewRequest q = Request(80);
   q.workload.micro_batch_size = 2;
-  const Distribution& d = PlanOf(planner_->Review(q)).distribution;
+  const ReviewResponse r = planner_->Review(q);  // outlives `d`
+  const Distribution& d = PlanOf(r).distribution;
   EXPECT_EQ(d.micro_batch_size, 2);
   EXPECT_EQ(static_cast<int64_t>(d.micro_batches) * 2 * d.data_parallelism,
             256);
@@ -169,7 +170,8 @@ TEST_F(PipelineScheduleTest, HonoursTheRequestedAccumulation) {
   q.proposals[0].hardware->layout.reset();         // any layout
   q.workload.recompute = Recompute::kUnspecified;  // full may be taken
   q.workload.gradient_accumulation_steps = 4;
-  const Distribution& d = PlanOf(planner_->Review(q)).distribution;
+  const ReviewResponse r = planner_->Review(q);  // outlives `d`
+  const Distribution& d = PlanOf(r).distribution;
   EXPECT_EQ(d.micro_batches, 4);
   const int64_t ranks = static_cast<int64_t>(d.data_parallelism) *
                         std::max(1, d.fsdp_parallelism);
@@ -188,7 +190,8 @@ TEST_F(PipelineScheduleTest, AMicroBatchThatDoesNotFitIsRejectedByName) {
               HasSubstr("requested micro_batch_size of 32"));
   // The same job with the micro-batch left to the planner fits.
   q.workload.micro_batch_size = 0;
-  const Distribution& d = PlanOf(planner_->Review(q)).distribution;
+  const ReviewResponse r = planner_->Review(q);  // outlives `d`
+  const Distribution& d = PlanOf(r).distribution;
   EXPECT_EQ(d.micro_batch_size, 1);
 }
 
