@@ -112,27 +112,22 @@ std::vector<Remedy> EdgeRemedies(const Job& job) {
       (e.stated && !e.unmapped_ops && q == Quantization::kUnspecified);
   const bool replace = e.unmapped_ops || (e.stated && !e.not_full_int8);
   if (quantize) {
-    Remedy r;
-    r.kind = RemedyKind::kQuantizeFullInt8;
-    r.addresses = Symptom::kEdgeOpsOnCpu;
-    r.summary =
+    out.push_back(MakeRemedy(
+        RemedyKind::kQuantizeFullInt8, Symptom::kEdgeOpsOnCpu,
         "Quantize the model fully to int8 (weights, activations, inputs and "
         "outputs; quantization-aware training or full-integer post-training "
         "quantization with a representative data set), recompile with "
         "edgetpu_compiler and check accuracy: float ops are not mapped to "
-        "the Edge TPU.";
-    out.push_back(std::move(r));
+        "the Edge TPU."));
   }
   if (replace) {
-    Remedy r;
-    r.kind = RemedyKind::kReplaceUnsupportedOp;
-    r.addresses = Symptom::kEdgeOpsOnCpu;
-    r.summary = absl::StrCat(
-        "Replace the ", e.unmapped_ops ? OpsText(e) : "unmapped ops",
-        " with supported ones (the compiler's operation log names them), "
-        "earliest first: the graph falls back to the CPU from the first "
-        "unmapped op onward.");
-    out.push_back(std::move(r));
+    out.push_back(MakeRemedy(
+        RemedyKind::kReplaceUnsupportedOp, Symptom::kEdgeOpsOnCpu,
+        absl::StrCat(
+            "Replace the ", e.unmapped_ops ? OpsText(e) : "unmapped ops",
+            " with supported ones (the compiler's operation log names "
+            "them), earliest first: the graph falls back to the CPU from "
+            "the first unmapped op onward.")));
   }
   return out;
 }

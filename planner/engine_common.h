@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -13,6 +14,17 @@
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
+
+// A remedy of `kind` for the symptom it addresses, with its one-paragraph
+// summary (planner/remedies.cc, planner/edge_rules.cc).
+inline Remedy MakeRemedy(RemedyKind kind, Symptom addresses,
+                         std::string summary) {
+  Remedy r;
+  r.kind = kind;
+  r.addresses = addresses;
+  r.summary = std::move(summary);
+  return r;
+}
 
 // Derived from the one place each value lives (planner/policy.h,
 // planner/defaults.h).

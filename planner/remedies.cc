@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
+#include "planner/engine_common.h"
 #include "planner/edge_rules.h"
 #include "planner/reduction_server.h"
 
@@ -98,13 +99,12 @@ void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
             ? std::nullopt
             : SizeReducerPool(catalog, *job.current_machine,
                               job.current_series, nodes);
-    Remedy r;
-    r.kind = RemedyKind::kAddReductionServer;
-    r.addresses = s;
-    r.summary = absl::StrCat(
-        "Add a Reduction Server worker pool (pool 2) for the ", nodes,
-        "-node NCCL all-reduce: it halves the data each worker sends "
-        "per all-reduce; no training-code change.");
+    Remedy r = MakeRemedy(
+        RemedyKind::kAddReductionServer, s,
+        absl::StrCat("Add a Reduction Server worker pool (pool 2) for the ",
+                     nodes,
+                     "-node NCCL all-reduce: it halves the data each worker "
+                     "sends per all-reduce; no training-code change."));
     if (rs) {
       const ReductionServerPool pool = ToPlanPool(*rs);
       absl::StrAppend(
@@ -122,26 +122,20 @@ void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
     }
     out.push_back(std::move(r));
   } else if (on_tpu) {
-    Remedy r;
-    r.kind = RemedyKind::kShardOptimizerState;
-    r.addresses = s;
-    r.summary =
+    out.push_back(MakeRemedy(
+        RemedyKind::kShardOptimizerState, s,
         "On TPUs keep gradient traffic on ICI: FSDP inside each slice, "
         "data parallel across slices over DCN, and a per-slice batch "
-        "large enough to hide the DCN all-reduce.";
-    out.push_back(std::move(r));
+        "large enough to hide the DCN all-reduce."));
   }
 }
 
 void InputRemedies(Symptom s, std::vector<Remedy>& out) {
-  Remedy r;
-  r.kind = RemedyKind::kFasterInputPipeline;
-  r.addresses = s;
-  r.summary =
+  out.push_back(MakeRemedy(
+      RemedyKind::kFasterInputPipeline, s,
       "Speed up the input pipeline: parallel reads and prefetch "
       "(tf.data / Grain / DataLoader workers), larger files, and data "
-      "staged on faster storage close to the accelerators.";
-  out.push_back(std::move(r));
+      "staged on faster storage close to the accelerators."));
 }
 
 // HEAVY_PADDING (and LOW_UTILIZATION on TPUs): the MXU tiling advice.
@@ -167,25 +161,17 @@ void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
 }
 
 void OutOfMemoryRemedies(Symptom s, std::vector<Remedy>& out) {
-  Remedy shard;
-  shard.kind = RemedyKind::kShardOptimizerState;
-  shard.addresses = s;
-  shard.summary =
+  out.push_back(MakeRemedy(
+      RemedyKind::kShardOptimizerState, s,
       "Shard optimizer state, gradients and weights (FSDP / ZeRO-3) "
-      "across the devices.";
-  out.push_back(shard);
-  Remedy recompute;
-  recompute.kind = RemedyKind::kActivationRecompute;
-  recompute.addresses = s;
-  recompute.summary =
+      "across the devices."));
+  out.push_back(MakeRemedy(
+      RemedyKind::kActivationRecompute, s,
       "Recompute activations (selective, then full) to trade compute "
-      "for memory.";
-  out.push_back(recompute);
-  Remedy more;
-  more.kind = RemedyKind::kMoreMemoryPerDevice;
-  more.addresses = s;
-  more.summary = "Move to accelerators with more memory per device.";
-  out.push_back(more);
+      "for memory."));
+  out.push_back(MakeRemedy(
+      RemedyKind::kMoreMemoryPerDevice, s,
+      "Move to accelerators with more memory per device."));
 }
 
 }  // namespace
