@@ -170,6 +170,7 @@ planner::Workload FromProto(const v1::Workload& in, const Path& path) {
   out.active_parameter_count = in.active_parameter_count();
   out.num_experts = in.num_experts();
   out.cpu_only_custom_ops = in.cpu_only_custom_ops();
+  out.experts_per_token = in.experts_per_token();
   return out;
 }
 
@@ -214,6 +215,7 @@ void ToProto(const planner::Workload& in, v1::Workload* out) {
   out->set_active_parameter_count(in.active_parameter_count);
   out->set_num_experts(in.num_experts);
   out->set_cpu_only_custom_ops(in.cpu_only_custom_ops);
+  out->set_experts_per_token(in.experts_per_token);
 }
 
 planner::Goal FromProto(const v1::Goal& in, const Path& path) {
@@ -497,6 +499,7 @@ void ToProto(const planner::Distribution& in, v1::Distribution* out) {
   out->set_micro_batch_size(in.micro_batch_size);
   out->set_micro_batches(in.micro_batches);
   out->set_virtual_pipeline_stages(in.virtual_pipeline_stages);
+  out->set_expert_parallelism(in.expert_parallelism);
 }
 
 planner::Distribution FromProto(const v1::Distribution& in) {
@@ -517,6 +520,7 @@ planner::Distribution FromProto(const v1::Distribution& in) {
   out.micro_batch_size = in.micro_batch_size();
   out.micro_batches = in.micro_batches();
   out.virtual_pipeline_stages = in.virtual_pipeline_stages();
+  out.expert_parallelism = in.expert_parallelism();
   return out;
 }
 

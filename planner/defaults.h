@@ -57,6 +57,12 @@ struct PlannerDefaults {
       "layers and a lower bound for convolutions, which reuse each weight "
       "at every position"};
   SourcedDefault epochs{1, "product choice: one pass over the data set"};
+  // ---- mixture of experts
+  SourcedDefault experts_per_token{
+      2,
+      "top-2 routing of GShard (Lepikhin et al. 2020, arXiv:2006.16668) and "
+      "Mixtral (arXiv:2401.04088), used when neither the request nor the "
+      "model preset gives k"};
 
   // ---- checkpoints
   SourcedDefault checkpoint_interval_minutes{

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
+#include "planner/experts.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -192,7 +193,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   const bool fsdp_over_dcn =
       c.slices > 1 && ShardsAcrossSlices(c.layout, per_slice);
   if (c.layout.zero_stage == 3) {
-    in.fsdp_bytes = job.params * 2.0 / tp;
+    in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / tp;
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s =
         fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0
@@ -224,6 +225,12 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.tp_link_bytes_per_s = traffic.link_bytes_per_s;
   }
   if (pp > 1) AddPipeline(job, f, c, replicas, in);
+  in.a2a_bytes_per_step = ExpertAllToAllBytes(job, c.layout, n);
+  if (in.a2a_bytes_per_step > 0) {
+    in.a2a_link_bytes_per_s = f.platform == Platform::kTpu
+                                  ? f.ici_bytes_per_s
+                                  : f.intra_vm_bytes_per_s;
+  }
 }
 
 // Classical ML has no step, so its hours come from its FLOPs at the MFU

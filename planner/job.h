@@ -35,6 +35,12 @@ struct Job {
   std::string reducer_image;
   double params = 0;
   bool model_size_known = false;
+  // Mixture of experts (planner/experts.h): experts per MoE layer, experts
+  // per token (resolved), and the parameters the experts hold across all
+  // layers; 0 for a dense model or when the split is unknown.
+  int experts = 0;
+  int experts_per_token = 0;
+  double expert_params = 0;
   // The unit of work: tokens for a sequence model (a dense transformer, a
   // transformer shape, a sequence length or a dataset in tokens), examples
   // for any other model, bytes of training data for classical ML. Examples

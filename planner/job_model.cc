@@ -14,6 +14,7 @@
 #include "absl/strings/ascii.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
+#include "planner/experts.h"
 #include "planner/layouts.h"
 #include "planner/reduction_server.h"
 #include "planner/util.h"
@@ -475,6 +476,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   Job job;
   ResolveChoices(w, g, k, cur, job);
   ResolveModelSize(w, job);
+  ResolveExperts(job);  // planner/experts.h
   ResolveWork(w, job);
   StateEnumDefaults(w, g, job);
   WarnIfNoDataset(job);

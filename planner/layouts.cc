@@ -15,6 +15,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/experts.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -41,6 +42,23 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
 
 namespace {
 
+// Devices of the point's NVLink/ICI domain: a TPU slice, a GPU VM.
+int DomainDevices(const Family& f, const Config& c, int per_slice) {
+  if (f.platform == Platform::kTpu) return per_slice;
+  const MachineType* m = c.shape != nullptr ? c.shape->machine : nullptr;
+  const int per_vm =
+      m != nullptr && m->accelerator_count > 0 ? m->accelerator_count : 1;
+  return std::min(per_vm, c.devices);
+}
+
+// The layout with the experts split over the domain, when the job has
+// experts and the domain can take more than one EP rank.
+void PushWithExperts(const Job& job, int domain, ShardingLayout l,
+                     Strategy s, LayoutList& out) {
+  l.expert = ExpertParallelDegree(job, domain, l.tensor);
+  if (l.expert > 1) out.push_back({l, s});
+}
+
 LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   LayoutList out;
   const int n = c.devices;
@@ -54,6 +72,10 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   fsdp.zero_stage = 3;
   fsdp.fsdp = per_slice;
   out.push_back({fsdp, Strategy::kFsdp});
+  const int domain = DomainDevices(f, c, per_slice);
+  if (f.platform != Platform::kCpu) {
+    PushWithExperts(job, domain, fsdp, Strategy::kFsdp, out);
+  }
   // Over slices, the layouts above keep a replica in each slice; when one
   // slice cannot hold it, FSDP spans the slices too (FSDP over DCN).
   if (c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c))) {
@@ -73,6 +95,7 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
     hybrid.fsdp = per_slice / tp;
     hybrid.data = n / tp;
     out.push_back({hybrid, Strategy::kHybrid});
+    PushWithExperts(job, domain, hybrid, Strategy::kHybrid, out);
     const int layers = job.workload.transformer_shape.layers;
     if (f.platform == Platform::kGpu && c.hosts > 1) {
       for (int pp : {2, 4, 8, 16, 32}) {

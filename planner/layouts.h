@@ -24,9 +24,10 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout);
 // FSDP; tensor parallel inside the VM + pipeline across VMs + ZeRO-1 data
 // parallel. Multislice keeps FSDP/TP inside each slice. At most data
 // parallel, FSDP, TP+FSDP and five pipeline depths: a fixed array keeps
-// this inner loop free of allocation.
+// this inner loop free of allocation. A mixture of experts adds FSDP and
+// TP+FSDP with expert parallelism inside the NVLink/ICI domain.
 struct LayoutList {
-  std::array<std::pair<ShardingLayout, Strategy>, 8> items;
+  std::array<std::pair<ShardingLayout, Strategy>, 12> items;
   size_t size = 0;
   void push_back(std::pair<ShardingLayout, Strategy> v) {
     if (size < items.size()) items[size++] = v;

@@ -69,6 +69,11 @@ struct ShardingLayout {
   int fsdp = 1;        // devices the ZeRO/FSDP state is sharded over
   int tensor = 1;
   int pipeline = 1;
+  // Mixture of experts: devices each MoE layer's experts are split over
+  // (planner/experts.h), inside the FSDP group. Model-state bytes per device
+  // are those of FSDP over the group either way (experts sharded over EP
+  // and FSDP'd over the rest); what changes is the traffic.
+  int expert = 1;
   // The pipeline schedule (planner/pipeline_schedule.h). `virtual_stages`
   // model chunks per device: 1 is 1F1B, more is interleaved 1F1B
   // (Narayanan et al., arXiv:2104.04473 §2.2.2). `micro_batch` sequences

@@ -73,6 +73,7 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     w.active_parameter_count = *m->active_params;
   }
   FillIfUnset(&w.num_experts, m->experts);
+  FillIfUnset(&w.experts_per_token, m->experts_per_token);
   if (w.model_kind == ModelKind::kUnspecified) w.model_kind = KindOf(*m);
   TransformerShape& s = w.transformer_shape;
   const bool shape_given = s.layers > 0 || s.hidden_size > 0;

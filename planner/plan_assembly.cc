@@ -203,8 +203,9 @@ void ChooseWhereToRun(const Job& job, const Candidate& cand, Plan& p) {
   }
 }
 
-// Degrees multiply to the device count: data x fsdp x tensor x pipeline.
-void SetDegrees(const Config& c, Distribution& d) {
+// Degrees multiply to the device count: data x fsdp x tensor x pipeline;
+// expert parallelism splits the experts inside the FSDP group.
+void SetDegrees(const Job& job, const Config& c, Distribution& d) {
   const int tp = std::max(1, c.layout.tensor);
   const int pp = std::max(1, c.layout.pipeline);
   const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
@@ -213,6 +214,9 @@ void SetDegrees(const Config& c, Distribution& d) {
   d.zero_stage = c.layout.zero_stage;
   d.tensor_parallelism = std::max(1, c.layout.tensor);
   d.pipeline_parallelism = std::max(1, c.layout.pipeline);
+  if (job.expert_params > 0) {
+    d.expert_parallelism = std::max(1, c.layout.expert);
+  }
   if (c.layout.micro_batch > 0) {
     d.micro_batch_size = c.layout.micro_batch;
     d.micro_batches = std::max(1, c.layout.microbatches);
@@ -279,7 +283,8 @@ std::optional<ReductionServerPool> ReductionServerFor(const Config& c,
 }
 
 // Notes for what the configuration changed to fit or to keep the batch.
-void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
+void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
+                       Distribution& d) {
   if (c.recompute == Recompute::kFull && job.workload.recompute != Recompute::kFull) {
     absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
                     "Full activation recompute (8·P·D compute) to fit memory.");
@@ -293,6 +298,16 @@ void AppendLayoutNotes(const Job& job, const Config& c, Distribution& d) {
                         c.accumulation_steps, c.layout.micro_batch,
                         c.layout.micro_batch == 1 ? "" : "s",
                         job.workload.global_batch_size));
+  }
+  if (c.layout.expert > 1) {
+    absl::StrAppend(
+        &d.notes, d.notes.empty() ? "" : " ",
+        absl::StrFormat(
+            "Expert parallel %d inside each %s: %d of the %d experts per "
+            "device, tokens routed to them by all-to-all; FSDP gathers only "
+            "the local experts.",
+            c.layout.expert, f.platform == Platform::kTpu ? "slice" : "VM",
+            job.experts / c.layout.expert, job.experts));
   }
   if (c.layout.pipeline > 1) {
     absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
@@ -319,7 +334,7 @@ void FillDistribution(const Job& job,
                       const Family& f, const Config& c, Plan& p) {
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
-  SetDegrees(c, d);
+  SetDegrees(job, c, d);
   if (c.slices > 1) SetMultisliceMesh(job, f, c, d);
   const bool horovod = job.constraints.framework_agnostic_distribution &&
                        f.platform != Platform::kTpu;
@@ -345,7 +360,7 @@ void FillDistribution(const Job& job,
             c.step.overlappable_comm_seconds + c.step.critical_comm_seconds));
   }
   d.framework_api = FrameworkApi(job, f, c, horovod);
-  AppendLayoutNotes(job, c, d);
+  AppendLayoutNotes(job, f, c, d);
 }
 
 bool FinitePositive(double v) { return v > 0 && std::isfinite(v); }

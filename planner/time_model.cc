@@ -142,16 +142,20 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
                                          in.tp_size, in.tp_link_bytes_per_s);
+  const double a2a = in.a2a_bytes_per_step > 0 && in.a2a_link_bytes_per_s > 0
+                         ? in.a2a_bytes_per_step / in.a2a_link_bytes_per_s
+                         : 0;
   const double pp = in.pp_bytes_per_step > 0 && in.pp_link_bytes_per_s > 0
                         ? in.pp_bytes_per_step / in.pp_link_bytes_per_s
                         : 0;
   out.overlappable_comm_seconds =
       dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
-  out.critical_comm_seconds = sync + tp;
+  out.critical_comm_seconds = sync + tp + a2a;
   if (in.overheads_in_mfu) {
-    // Measured end-to-end MFU already includes tensor-parallel traffic; a
-    // stated gradient-sync symptom stays on the critical path.
-    out.overlappable_comm_seconds += tp;
+    // Measured end-to-end MFU already includes tensor-parallel and expert
+    // all-to-all traffic; a stated gradient-sync symptom stays on the
+    // critical path.
+    out.overlappable_comm_seconds += tp + a2a;
     out.critical_comm_seconds = sync;
   }
 

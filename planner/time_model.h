@@ -116,6 +116,11 @@ struct StepTimeInput {
   double tp_bytes_allreduce_per_step = 0;
   int tp_size = 1;
   double tp_link_bytes_per_s = 0;
+  // Expert parallelism: bytes one device sends per step in the MoE
+  // all-to-alls (planner/experts.h), over the NVLink/ICI domain. On the
+  // critical path, like TP traffic: the experts wait for their tokens.
+  double a2a_bytes_per_step = 0;
+  double a2a_link_bytes_per_s = 0;
   // Multislice: gradient all-reduce across slices over DCN.
   double dcn_bytes_allreduce_per_step = 0;
   int dcn_size = 1;

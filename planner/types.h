@@ -152,6 +152,7 @@ struct Workload {
   double active_parameter_count = 0;
   int32_t num_experts = 0;
   bool cpu_only_custom_ops = false;
+  int32_t experts_per_token = 0;  // top-k; 0: the preset's, else 2
 };
 
 struct Goal {
@@ -243,6 +244,9 @@ struct Distribution {
   int32_t micro_batch_size = 0;
   int32_t micro_batches = 0;
   int32_t virtual_pipeline_stages = 0;
+  // Mixture of experts: devices the experts of a layer are split over
+  // (1: none; 0: a dense model).
+  int32_t expert_parallelism = 0;
   std::optional<ReductionServerPool> reduction_server;
   bool horovod = false;
   std::string framework_api;

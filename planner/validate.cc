@@ -185,6 +185,13 @@ void CheckModelDetails(const Workload& w, Checker& c) {
                           w.active_parameter_count, w.parameter_count));
   }
   c.Integer("workload.num_experts", w.num_experts, L::kMaxExperts);
+  c.Integer("workload.experts_per_token", w.experts_per_token, L::kMaxExperts);
+  if (w.experts_per_token > 0 && w.num_experts > 0 &&
+      w.experts_per_token > w.num_experts) {
+    c.Add("workload.experts_per_token",
+          absl::StrCat("must not exceed num_experts (", w.experts_per_token,
+                       " > ", w.num_experts, ")"));
+  }
   c.Integer("workload.edge.unmapped_op_count", w.edge.unmapped_op_count,
             L::kMaxUnmappedOps);
 }

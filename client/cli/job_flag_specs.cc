@@ -27,6 +27,15 @@ std::vector<FlagSpec> ModelAndDataSpecs() {
       {"params", "N", "",
        "Parameter count: 7e9, 7000000000, 7B, 70b, 1.5T. Sets "
        "workload.parameter_count."},
+      {"active_params", "N", "",
+       "Mixture of experts: parameters active per token (12.9B for Mixtral "
+       "8x7B). Sets workload.active_parameter_count."},
+      {"experts", "N", "",
+       "Mixture of experts: experts per MoE layer. Sets "
+       "workload.num_experts."},
+      {"experts_per_token", "K", "",
+       "Mixture of experts: experts each token is routed to (top-k). Sets "
+       "workload.experts_per_token (unset: the preset's, else 2)."},
       {"method", "NAME", "",
        "Training method: pre_training|full_fine_tune|lora|qlora. Sets "
        "workload.training_method (unset: pre_training)."},

@@ -105,6 +105,10 @@ absl::Status ApplyModel(const ParsedFlags& flags, v1::Workload* w) {
     w->set_model_kind(static_cast<v1::ModelKind>(*v));
   }
   ACCELPLAN_SET("params", NumberFlag, w->set_parameter_count);
+  ACCELPLAN_SET("active_params", NumberFlag, w->set_active_parameter_count);
+  ACCELPLAN_SET("experts", SmallCountFlag, w->set_num_experts);
+  ACCELPLAN_SET("experts_per_token", SmallCountFlag,
+                w->set_experts_per_token);
   if (flags.Has("method")) {
     absl::StatusOr<int> v =
         EnumFlag(flags, "method", v1::TrainingMethod_descriptor());

@@ -139,6 +139,19 @@ TEST(BuildPlanRequestTest, FlagsFillTheRequest) {
   EXPECT_EQ(request->view(), v1::BASIC);
 }
 
+TEST(BuildPlanRequestTest, MixtureOfExpertsFlagsFillTheWorkload) {
+  ParsedFlags flags =
+      MustParse(PlanSpecs(), {"--params=46.7B", "--active_params=12.9B",
+                              "--experts=8", "--experts_per_token=2"});
+  absl::StatusOr<v1::PlanTrainingRequest> request = BuildPlanRequest(flags);
+  ASSERT_TRUE(request.ok()) << request.status();
+  EXPECT_EQ(request->workload().active_parameter_count(), 12.9e9);
+  EXPECT_EQ(request->workload().num_experts(), 8);
+  EXPECT_EQ(request->workload().experts_per_token(), 2);
+  EXPECT_FALSE(BuildPlanRequest(MustParse(PlanSpecs(), {"--experts=many"}))
+                   .ok());
+}
+
 TEST(BuildPlanRequestTest, FlagsOverrideAndExtendTheJsonFile) {
   // Proto field names and lowerCamelCase may be mixed, as the parser allows.
   TempJson file(R"({"workload": {"framework": "TENSORFLOW",

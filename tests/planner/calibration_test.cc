@@ -10,6 +10,7 @@
 // the same code for comparison, never asserted.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -183,6 +184,23 @@ double PublishedStepSeconds(const Row& r) {
 
 constexpr int kSteps = 100;
 
+// The routed experts and top-k the model column states ("MoE 8 experts
+// top-2", "MoE 256 routed top-8 + 1 shared"); 0 when it states none.
+struct Moe {
+  int experts = 0;
+  int per_token = 0;
+};
+Moe MoeOf(const Row& r) {
+  Moe out;
+  const std::string& m = r.at("model");
+  const size_t moe = m.find("MoE ");
+  if (moe == std::string::npos) return out;
+  out.experts = std::atoi(m.c_str() + moe + 4);
+  const size_t top = m.find("top-", moe);
+  if (top != std::string::npos) out.per_token = std::atoi(m.c_str() + top + 4);
+  return out;
+}
+
 ReviewRequest RequestOf(const Row& r) {
   ReviewRequest q;
   Workload& w = q.workload;
@@ -191,6 +209,9 @@ ReviewRequest RequestOf(const Row& r) {
   w.model_kind = ModelKind::kDenseTransformer;
   w.parameter_count = Num(r, "params_total");
   w.active_parameter_count = Num(r, "params_active");
+  const Moe moe = MoeOf(r);
+  w.num_experts = moe.experts;
+  w.experts_per_token = moe.per_token;
   TransformerShape& s = w.transformer_shape;
   s.layers = static_cast<int>(Num(r, "layers"));
   s.hidden_size = static_cast<int>(Num(r, "hidden"));
@@ -251,9 +272,10 @@ class CalibrationTest : public CatalogPlannerTest {
     out.estimated = true;
     const Distribution& d = resp.verdicts[0].plan->distribution;
     out.layout = absl::StrFormat(
-        "dp %d fsdp %d tp %d pp %d v %d mb %dx%d, %.0f%% comm",
+        "dp %d fsdp %d tp %d pp %d ep %d v %d mb %dx%d, %.0f%% comm",
         d.data_parallelism, d.fsdp_parallelism, d.tensor_parallelism,
-        d.pipeline_parallelism, d.virtual_pipeline_stages, d.micro_batch_size,
+        d.pipeline_parallelism, d.expert_parallelism,
+        d.virtual_pipeline_stages, d.micro_batch_size,
         d.micro_batches, 100 * e.communication_fraction);
     out.low = e.total_hours.low * 3600 / kSteps;
     out.expected = e.total_hours.expected * 3600 / kSteps;

@@ -51,6 +51,7 @@ TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
   EXPECT_GT(w.active_parameter_count, 1e10);
   EXPECT_LT(w.active_parameter_count, w.parameter_count);
   EXPECT_EQ(w.num_experts, 8);
+  EXPECT_EQ(w.experts_per_token, 2);  // top-2 routing
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {

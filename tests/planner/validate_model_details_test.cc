@@ -95,6 +95,19 @@ TEST(ValidateModelDetails, ActiveParametersAreAtMostTheTotal) {
   EXPECT_THAT(ValidatePlanRequest(r), Named("workload.num_experts"));
 }
 
+TEST(ValidateModelDetails, ExpertsPerTokenAreAtMostTheExperts) {
+  PlanRequest r;
+  r.workload.parameter_count = 46.7e9;  // Mixtral 8x7B, top-2 of 8
+  r.workload.active_parameter_count = 12.9e9;
+  r.workload.num_experts = 8;
+  r.workload.experts_per_token = 2;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.workload.experts_per_token = 9;
+  EXPECT_THAT(ValidatePlanRequest(r), Named("workload.experts_per_token"));
+  r.workload.experts_per_token = -1;
+  EXPECT_THAT(ValidatePlanRequest(r), Named("workload.experts_per_token"));
+}
+
 TEST(ValidateModelDetails, EdgeUnmappedOpCountIsNotNegative) {
   PlanRequest r;
   r.workload.deployment_target = DeploymentTarget::kOnDeviceInference;

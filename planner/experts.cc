@@ -1,0 +1,71 @@
+#include "planner/experts.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/strings/str_format.h"
+#include "planner/defaults.h"
+#include "planner/job.h"
+
+namespace accelplan::planner::internal {
+
+void ResolveExperts(Job& job) {
+  const Workload& w = job.workload;
+  if (w.num_experts <= 1) return;
+  job.experts = w.num_experts;
+  job.experts_per_token = w.experts_per_token;
+  if (job.experts_per_token <= 0) {
+    job.experts_per_token = std::min(
+        job.experts, static_cast<int>(kDefaults.experts_per_token.value));
+    job.assumptions.push_back(absl::StrFormat(
+        "Mixture of experts: %d experts per token assumed (%s).",
+        job.experts_per_token, kDefaults.experts_per_token.source));
+  }
+  const double total = job.params;
+  const double active = w.active_parameter_count;
+  const int e = job.experts;
+  const int k = job.experts_per_token;
+  if (e <= k || active <= 0 || active >= total) return;
+  job.expert_params = (total - active) * e / (e - k);
+  if (job.expert_params > total) job.expert_params = 0;  // inconsistent
+  if (job.expert_params > 0) {
+    job.assumptions.push_back(absl::StrFormat(
+        "Mixture of experts: %.3g of the %.3g parameters are in the %d "
+        "experts (E·(P − A)/(E − k)); every transformer layer is taken as an "
+        "MoE layer for the all-to-all of expert parallelism, which is on the "
+        "critical path (not overlapped with compute).",
+        job.expert_params, total, e));
+  }
+}
+
+int ExpertParallelDegree(const Job& job, int domain_devices, int tensor) {
+  const TransformerShape& s = job.workload.transformer_shape;
+  if (job.expert_params <= 0 || s.layers <= 0 || s.hidden_size <= 0) return 1;
+  const int room = std::max(1, domain_devices / std::max(1, tensor));
+  // The largest common divisor of the expert count and the room: every EP
+  // rank holds E/ep whole experts and the EP group tiles the domain.
+  return std::max(1, std::gcd(job.experts, room));
+}
+
+double GatheredParams(const Job& job, const ShardingLayout& layout) {
+  const int ep = std::max(1, layout.expert);
+  if (ep <= 1 || job.expert_params <= 0) return job.params;
+  return job.params - job.expert_params + job.expert_params / ep;
+}
+
+double ExpertAllToAllBytes(const Job& job, const ShardingLayout& layout,
+                           int devices) {
+  const int ep = std::max(1, layout.expert);
+  const TransformerShape& s = job.workload.transformer_shape;
+  if (ep <= 1 || job.expert_params <= 0 || devices <= 0) return 0;
+  // Each device dispatches its own tokens: the step's tokens over the
+  // devices of one pipeline stage.
+  const double tokens_per_device =
+      job.tokens_per_step * std::max(1, layout.pipeline) / devices;
+  constexpr double kAllToAllsPerLayer = 4;  // dispatch, combine; fwd + bwd
+  constexpr double kBytesPerValue = 2;      // 16-bit activations
+  return kAllToAllsPerLayer * s.layers * tokens_per_device *
+         job.experts_per_token * s.hidden_size * kBytesPerValue * (ep - 1) / ep;
+}
+
+}  // namespace accelplan::planner::internal
