@@ -294,8 +294,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     out.remedies.push_back(*std::move(move));
   }
   if (best != nullptr && job.has_dataset && job.current_devices > 0) {
-    out.savings =
-        internal::SavingsAgainstCurrent(cat, *index_, job, *space, *best);
+    out.savings = internal::SavingsAgainstCurrent(job, *best);
   }
   if (full) {
     out.facts_used = internal::MakeFactRefs(cat, fact_ids);

@@ -212,23 +212,19 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
   return out;
 }
 
-std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
-                                             const Index& index, const Job& job,
-                                             const Space&,
+std::optional<Savings> SavingsAgainstCurrent(const Job& job,
                                              const Candidate& best) {
   if (!best.config || !best.config->price_known) return std::nullopt;
-  // Today's point as the planner models it (planner/current_evidence.h),
-  // at today's runtime: observed when given, else modelled on the work.
-  const std::optional<Config> today = CurrentPoint(catalog, index, job);
-  if (!today || !today->price_known || !(today->hours.expected > 0)) {
+  // Today's point as MakeJob modelled it (planner/current_evidence.h): its
+  // hourly price and its runtime, observed when given, else modelled on the
+  // work. The same point every RPC uses, not a second evaluation.
+  if (!(job.current_hourly > 0) || !(job.current_hours > 0)) {
     return std::nullopt;
   }
-  const double hours =
-      job.current_hours > 0 ? job.current_hours : today->hours.expected;
   Savings s;
   s.current_hardware = job.current.hardware;
-  s.current_hours = hours;
-  s.current_cost_usd = today->hourly * hours;
+  s.current_hours = job.current_hours;
+  s.current_cost_usd = job.current_hourly * job.current_hours;
   s.cost_saved_usd = s.current_cost_usd - best.config->cost.expected;
   s.hours_saved = s.current_hours - best.config->hours.expected;
   return s;

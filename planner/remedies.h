@@ -50,9 +50,9 @@ bool CurrentIsMultiHostNcclGpu(const Job& job);
 std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
                                         const Job& job);
 
-std::optional<Savings> SavingsAgainstCurrent(const catalog::Catalog& catalog,
-                                             const Index& index, const Job& job,
-                                             const Space& space,
+// The recommendation against today's setup as MakeJob modelled it
+// (job.current_hourly, job.current_hours); nullopt when either is unknown.
+std::optional<Savings> SavingsAgainstCurrent(const Job& job,
                                              const Candidate& best);
 
 }  // namespace accelplan::planner::internal
