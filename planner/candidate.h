@@ -48,6 +48,10 @@ struct Config {
   // Every layout needs more data-parallel ranks than the stated global
   // batch has sequences (`min_ranks` is the fewest any layout needs).
   bool batch_too_small = false;
+  // Every layout needs more data-parallel ranks than the assumed batch has
+  // sequences (Job::assumed_batch_rank_cap): not used while a smaller size
+  // holds the job.
+  bool over_assumed_batch = false;
   int min_ranks = 0;
   StepTimeEstimate step;
   // A Reduction Server the point takes (its price is in the hourly costs).

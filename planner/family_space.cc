@@ -29,6 +29,9 @@ struct Fitting {
   // The smallest size whose every layout needs more data-parallel ranks
   // than the stated batch has sequences.
   std::optional<Config> batch_limited;
+  // The smallest size held back by the assumed batch's cap
+  // (Job::assumed_batch_rank_cap).
+  std::optional<Config> over_assumed_batch;
 };
 
 Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
@@ -40,6 +43,8 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
     if (!c.fits) {
       if (c.batch_too_small) {
         if (!out.batch_limited) out.batch_limited = c;
+      } else if (c.over_assumed_batch) {
+        if (!out.over_assumed_batch) out.over_assumed_batch = c;
       } else {
         out.best_required = c.required_bytes;
         out.best_usable = c.usable_bytes;
@@ -125,6 +130,22 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
             job.sequence_model ? "sequences" : "examples",
             fit.best_required >= 0 ? "; fewer devices do not hold the job" : ""));
   }
+}
+
+// The sizes the assumed batch held back, said on the family (issue 13
+// item 2: the count capped to what the assumed batch allows, the cap
+// stated).
+void StateAssumedBatchCap(const Job& job, const Family& f,
+                          const Config& first_over, Candidate& cand) {
+  const char* what = job.sequence_model ? "sequences" : "examples";
+  cand.notes.push_back(
+      {ReasonCode::kAssumption,
+       absl::StrFormat("%s is searched below %d devices: from there every "
+                       "layout has more data-parallel ranks than the %.0f %s "
+                       "per step of the assumed global batch (state "
+                       "global_batch_size to plan on a larger one).",
+                       f.name, first_over.devices, job.batch_sequences,
+                       what)});
 }
 
 const Config& Fastest(const std::vector<Config>& points) {
@@ -298,8 +319,18 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   // the scan stops there, unless today's throughput is the floor (every
   // size is judged against it); rejected families only need to know that
   // something fits.
-  Fitting fit = EvaluateSizes(job, f, sizes, pins,
-                              rejected_already || !SearchesSizes(job));
+  const bool stop_at_first = rejected_already || !SearchesSizes(job);
+  Fitting fit = EvaluateSizes(job, f, sizes, pins, stop_at_first);
+  if (fit.points.empty() && fit.over_assumed_batch) {
+    // No size within the assumed batch holds the job: the cap is dropped
+    // (an assumption never rejects) and the plan says which batch it needs
+    // (planner/scorer.cc AddPointNotes).
+    Job uncapped = job;
+    uncapped.assumed_batch_rank_cap = 0;
+    fit = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
+  } else if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {
+    StateAssumedBatchCap(job, f, *fit.over_assumed_batch, cand);
+  }
   const bool any_fits = !fit.points.empty();
   if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
   if (fit.points.empty()) {

@@ -57,6 +57,13 @@ struct Job {
   // Sequences (or examples) per step: the most data-parallel ranks the
   // batch can feed.
   double batch_sequences = 0;
+  // An assumed batch caps the search (issue 13 item 2: "its count capped to
+  // what the assumed batch allows, with the cap stated"): layouts with more
+  // data-parallel ranks than it has sequences are not used while a size
+  // within it holds the job. 0: no cap (a stated batch is a hard limit
+  // instead; classical ML; no model size; or the fallback when no size
+  // within the cap holds the job, planner/family_space.cc).
+  double assumed_batch_rank_cap = 0;
   double deadline_hours = 0;   // resolved (MIN_COST default: 30 days)
   bool deadline_given = false;
   int as_of_days = 0;

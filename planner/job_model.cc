@@ -478,6 +478,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   ResolveModelSize(w, job);
   ResolveExperts(job);  // planner/experts.h
   ResolveWork(w, job);
+  if (!job.batch_given && !job.classical && job.model_size_known &&
+      w.per_device_memory_gib <= 0) {
+    job.assumed_batch_rank_cap = job.batch_sequences;
+  }
   StateEnumDefaults(w, g, job);
   WarnIfNoDataset(job);
   ResolveAsOf(catalog, as_of, job);

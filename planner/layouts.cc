@@ -237,6 +237,10 @@ class LayoutChooser {
     const int ranks = Ranks(layout);
     min_ranks_ = std::min(min_ranks_, ranks);
     if (w_.global_batch_size > 0 && ranks > w_.global_batch_size) return;
+    if (job_.assumed_batch_rank_cap > 0 &&
+        ranks > job_.assumed_batch_rank_cap) {
+      return;
+    }
     any_batch_ok_ = true;
     if (best_ && LowerBound(layout) >= best_->step.step_seconds_expected *
                                            (1 - kPolicy.tie_tolerance.value)) {
@@ -297,7 +301,9 @@ class LayoutChooser {
       c = *smallest_;
     } else {
       c.required_bytes = 0;
-      c.batch_too_small = !any_batch_ok_;
+      const bool over = !any_batch_ok_;
+      c.batch_too_small = over && w_.global_batch_size > 0;
+      c.over_assumed_batch = over && !c.batch_too_small;
     }
     c.min_ranks = min_ranks_;
     c.fits = false;

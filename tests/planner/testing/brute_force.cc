@@ -160,22 +160,35 @@ BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
   const std::vector<Size> sizes = EverySize(job, f, offer.obtainable);
   built.reserve(sizes.size());
   std::vector<bool> on_grid;
-  for (const Size& s : sizes) {
-    const bool grid = s.units == 1 || OnEngineGrid(s.units);
-    if (!grid && counts == Counts::kEngineGrid) continue;
-    internal::SizeOption o{s.shape, s.units};
-    o.provisioning = internal::ProvisioningFor(job, f, *s.shape)
-                         .value_or(Provisioning::kOnDemand);
-    Config c = internal::BuildPoint(job, f, o, Strategy::kUnspecified);
-    ++out.sizes_built;
-    // No allowed provisioning can run it (Spot over an hour without
-    // checkpoints, flex-start past its maximum run): not a point.
-    if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
-    built.push_back(std::move(c));
-    on_grid.push_back(grid);
-    // Without a data set only the smallest fitting size matters, on and
-    // off the grid: stop at the first one on it.
-    if (!job.has_dataset && grid) break;
+  bool over_assumed_batch = false, any_fits = false;
+  auto build_all = [&](const Job& j) {
+    for (const Size& s : sizes) {
+      const bool grid = s.units == 1 || OnEngineGrid(s.units);
+      if (!grid && counts == Counts::kEngineGrid) continue;
+      internal::SizeOption o{s.shape, s.units};
+      o.provisioning = internal::ProvisioningFor(j, f, *s.shape)
+                           .value_or(Provisioning::kOnDemand);
+      Config c = internal::BuildPoint(j, f, o, Strategy::kUnspecified);
+      ++out.sizes_built;
+      over_assumed_batch |= c.over_assumed_batch;
+      any_fits |= c.fits;
+      // No allowed provisioning can run it (Spot over an hour without
+      // checkpoints, flex-start past its maximum run): not a point.
+      if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
+      built.push_back(std::move(c));
+      on_grid.push_back(grid);
+      // Without a data set only the smallest fitting size matters, on and
+      // off the grid: stop at the first one on it.
+      if (!j.has_dataset && grid) break;
+    }
+  };
+  build_all(job);
+  if (!any_fits && over_assumed_batch) {
+    // No size within the assumed batch holds the job: the engine drops the
+    // cap (an assumption never rejects), and so does the brute force.
+    Job uncapped = job;
+    uncapped.assumed_batch_rank_cap = 0;
+    build_all(uncapped);
   }
   std::vector<const Config*> every, grid_points;
   for (size_t i = 0; i < built.size(); ++i) {
