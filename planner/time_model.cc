@@ -34,7 +34,10 @@ BoundCheck MinCheck(double actual, double required) {
 }  // namespace
 
 double TrainingFlops(double params, double tokens, Recompute recompute) {
-  const double factor = recompute == Recompute::kFull ? 8.0 : 6.0;
+  // Offload recomputes as full recompute does: only the inputs are kept.
+  const double factor =
+      recompute == Recompute::kFull || recompute == Recompute::kOffload ? 8.0
+                                                                        : 6.0;
   return factor * params * tokens;
 }
 

@@ -13,7 +13,7 @@ namespace accelplan::planner {
 // --- FLOPs
 
 // 6·P·D (2 forward + 4 backward per parameter per token); 8·P·D with full
-// recompute (one extra forward): the hardware FLOPs. The planner's time
+// recompute or offload (one extra forward): the hardware FLOPs. The planner's time
 // model applies its measured MFU to the model FLOPs (ModelFlopsPerToken),
 // whose published runs already include their recompute in the time.
 double TrainingFlops(double params, double tokens, Recompute recompute);

@@ -14,6 +14,8 @@ TEST(TimeModelTest, TrainingFlopsAreSixOrEightPD) {
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kNone), 4.2e22);
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kSelective), 4.2e22);
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kFull), 5.6e22);
+  // Offload keeps only the layer inputs (on the host): full's recompute.
+  EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kOffload), 5.6e22);
 }
 
 // Scaling Book (planner-anchors §8): LLaMA-3-70B, 15T tokens on 4,096 H100
