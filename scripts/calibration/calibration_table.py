@@ -25,8 +25,11 @@ def short(text, n):
 
 
 def inputs(r):
+    weights = (f", {r['weight_dtype']} weights" if r.get("weight_dtype")
+               else "")
     return (f"{r['device_count']} × {short(r['hardware'], 22)}, {r['model']}, "
-            f"{short(r['precision'], 10)}, {short(r['framework'], 22)}, "
+            f"{short(r['precision'], 10)}{weights}, "
+            f"{short(r['framework'], 22)}, "
             f"recompute {r['recompute'] or 'unstated'}")
 
 

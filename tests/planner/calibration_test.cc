@@ -206,6 +206,14 @@ ReviewRequest RequestOf(const Row& r) {
   if (Contains(r, "recompute", "full")) w.recompute = Recompute::kFull;
   if (Contains(r, "recompute", "selective")) w.recompute = Recompute::kSelective;
   if (Contains(r, "recompute", "none")) w.recompute = Recompute::kNone;
+  // MaxText custom remat with tensors set to offload: the layer inputs (or
+  // projections) in host memory, the rest recomputed.
+  if (Contains(r, "recompute", "offload")) w.recompute = Recompute::kOffload;
+  // bf16 weights keep optax's Adam moments in bf16 too (weight_dtype and
+  // its source on the row).
+  if (Contains(r, "weight_dtype", "bfloat16")) {
+    w.optimizer = Optimizer::kAdamBf16;
+  }
   w.global_batch_size = static_cast<int64_t>(BatchSeqs(r));
   w.steps = kSteps;
   q.as_of = "2026-09-26";
