@@ -532,6 +532,10 @@ void ToProto(const planner::MemoryBreakdown& in, bool parts_known,
     out->set_optimizer_gib(in.optimizer_gib);
     out->set_activations_gib(in.activations_gib);
     out->set_embeddings_gib(in.embeddings_gib);
+    if (in.host_offload_gib > 0) {
+      out->set_host_offload_gib(in.host_offload_gib);
+      if (in.host_usable_gib > 0) out->set_host_usable_gib(in.host_usable_gib);
+    }
   }
   out->set_total_gib(in.total_gib);
   out->set_device_memory_gib(in.device_memory_gib);
@@ -546,6 +550,8 @@ planner::MemoryBreakdown FromProto(const v1::MemoryBreakdown& in) {
   out.optimizer_gib = in.optimizer_gib();
   out.activations_gib = in.activations_gib();
   out.embeddings_gib = in.embeddings_gib();
+  out.host_offload_gib = in.host_offload_gib();
+  out.host_usable_gib = in.host_usable_gib();
   out.total_gib = in.total_gib();
   out.device_memory_gib = in.device_memory_gib();
   out.headroom_fraction = in.headroom_fraction();

@@ -44,6 +44,14 @@ struct Config {
   MemoryEstimate memory;
   double required_bytes = 0;  // per device
   double usable_bytes = 0;    // per device after headroom
+  // RECOMPUTE_OFFLOAD: activations per device in host memory, and the
+  // host memory usable per device (the VM's over its accelerators, after
+  // headroom; 0: the catalog does not know the VM's memory, not checked).
+  double host_required_bytes = 0;
+  double host_usable_bytes = 0;
+  bool HostTooSmall() const {
+    return host_usable_bytes > 0 && host_required_bytes > host_usable_bytes;
+  }
   bool fits = false;
   // Every layout needs more data-parallel ranks than the stated global
   // batch has sequences (`min_ranks` is the fewest any layout needs).

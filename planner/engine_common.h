@@ -31,9 +31,10 @@ inline Remedy MakeRemedy(RemedyKind kind, Symptom addresses,
 inline constexpr double kHeadroom = kPolicy.headroom_fraction.value;
 inline constexpr double kClassicalMemoryFactor =
     kDefaults.classical_memory_factor.value;
-// Scaling Book (planner-anchors §8): ~1.5e10 B/s PCIe per chip, used for
-// GPUs in one VM without NVLink (peer traffic crosses PCIe).
-inline constexpr double kPcieBytesPerS = 1.5e10;
+// PCIe per accelerator, each way: GPUs in one VM without NVLink (peer
+// traffic crosses PCIe) and offloaded activations.
+inline constexpr double kPcieBytesPerS = kPolicy.pcie_bytes_per_s.value;
+inline constexpr double kHostHeadroom = kPolicy.host_headroom_fraction.value;
 
 Platform ToPlatform(catalog::Platform p);
 const char* PlatformName(Platform p);

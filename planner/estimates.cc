@@ -269,6 +269,11 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end) {
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
   const double link = CollectiveLink(f, c);
   AddCommunication(job, f, c, link, in);
+  // Offloaded activations cross PCIe, overlapped (planner/time_model.h).
+  if (f.platform != Platform::kCpu) {
+    in.host_transfer_bytes_per_step = c.memory.host_transfer_bytes_per_step;
+    in.host_link_bytes_per_s = kPcieBytesPerS;
+  }
   c.step = EstimateStepTime(in);
   c.reducers.reset();
   ApplyReductionServer(job, f, c, in);  // planner/reduction_server.h

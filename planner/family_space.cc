@@ -26,6 +26,10 @@ struct Fitting {
   std::vector<Config> points;  // the sizes that hold the job
   double best_required = -1;   // per device, the last size that did not fit
   double best_usable = 0;
+  // That size's offloaded activations and host memory per device, when
+  // host memory is what it lacked (RECOMPUTE_OFFLOAD).
+  double host_required = 0;
+  double host_usable = 0;
   // The smallest size whose every layout needs more data-parallel ranks
   // than the stated batch has sequences.
   std::optional<Config> batch_limited;
@@ -48,6 +52,9 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
       } else {
         out.best_required = c.required_bytes;
         out.best_usable = c.usable_bytes;
+        const bool host = c.HostTooSmall() && c.required_bytes <= c.usable_bytes;
+        out.host_required = host ? c.host_required_bytes : 0;
+        out.host_usable = host ? c.host_usable_bytes : 0;
       }
       continue;
     }
@@ -90,7 +97,16 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
                 absl::StrCat("No ", name, " shape matches the requested size."));
     return;
   }
-  if (fit.best_required >= 0) {
+  if (fit.best_required >= 0 && fit.host_required > 0) {
+    cand.Reject(ReasonCode::kHbmTooSmall,
+                absl::StrFormat("%s has %.1f GiB of host memory usable per "
+                                "device (the VM's memory over its "
+                                "accelerators, less %.0f%% headroom); the "
+                                "activations RECOMPUTE_OFFLOAD moves there "
+                                "need %.1f GiB per device.",
+                                name, Gib(fit.host_usable),
+                                kHostHeadroom * 100, Gib(fit.host_required)));
+  } else if (fit.best_required >= 0) {
     // A requested micro-batch is honoured, never shrunk: say that it is
     // what does not fit.
     const Workload& w = job.workload;

@@ -242,6 +242,30 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
   }
 }
 
+// What the stated bf16 optimizer state and activation offload mean for
+// the memory and time figures.
+void StateOptimizerAndOffload(const Workload& w, Job& job) {
+  if (job.classical || !job.model_size_known) return;
+  if (w.optimizer == Optimizer::kAdamBf16) {
+    job.assumptions.push_back(
+        "ADAM_BF16: weights, gradients and both Adam moments in bf16, no "
+        "fp32 master copy: 8 B/param (optax keeps the moments in the "
+        "parameters' dtype unless mu_dtype is set).");
+  }
+  if (w.recompute == Recompute::kOffload && w.transformer_shape.layers > 0) {
+    job.assumptions.push_back(absl::StrFormat(
+        "RECOMPUTE_OFFLOAD: each layer's input is held in host memory "
+        "(at most the VM's memory over its accelerators, less %.0f%%) and "
+        "the rest recomputed, as full recompute does; the inputs cross "
+        "PCIe out in the forward pass and back in the backward pass at "
+        "%.3g B/s per accelerator each way (%s). The transfer is assumed "
+        "to overlap compute (product choice): it bounds the step, it "
+        "never adds to it.",
+        kHostHeadroom * 100, kPcieBytesPerS,
+        kPolicy.pcie_bytes_per_s.source));
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> DcnProductMismatch(const MultisliceMesh& m,
@@ -483,6 +507,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
     job.assumed_batch_rank_cap = job.batch_sequences;
   }
   StateEnumDefaults(w, g, job);
+  StateOptimizerAndOffload(w, job);
   WarnIfNoDataset(job);
   ResolveAsOf(catalog, as_of, job);
   ResolveCurrentMachine(catalog, cur, job);

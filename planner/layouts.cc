@@ -253,8 +253,8 @@ class LayoutChooser {
     const ShardingLayout frugal_layout =
         WithSchedule(layout, options.items[options.count - 1]);
     const MemoryEstimate frugal = Memory(job_, frugal_layout, frugal_level);
-    if (frugal.total_bytes > scratch_.usable_bytes) {
-      if (!smallest_ || frugal.total_bytes < smallest_->required_bytes) {
+    if (!Fits(frugal)) {
+      if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
         Apply(frugal_layout, strategy, frugal_level, frugal);
         smallest_ = scratch_;
       }
@@ -269,7 +269,7 @@ class LayoutChooser {
       for (int i = 0; i < options.count && (pipelined || !taken); ++i) {
         const ShardingLayout scheduled = WithSchedule(layout, options.items[i]);
         const MemoryEstimate m = Memory(job_, scheduled, levels_[l]);
-        if (m.total_bytes > scratch_.usable_bytes) continue;
+        if (!Fits(m)) continue;
         taken = true;
         Apply(scheduled, strategy, levels_[l], m);
         EstimateTime(job_, f_, scratch_);
@@ -310,6 +310,21 @@ class LayoutChooser {
   }
 
  private:
+  // What the device holds: on a CPU the "host" memory activations are
+  // offloaded to is the device's own.
+  double DeviceBytes(const MemoryEstimate& m) const {
+    return f_.platform == Platform::kCpu ? m.total_bytes + m.host_offload_bytes
+                                         : m.total_bytes;
+  }
+  // Device memory, and host memory for offloaded activations when the
+  // VM's is known.
+  bool Fits(const MemoryEstimate& m) const {
+    const bool host_ok = f_.platform == Platform::kCpu ||
+                         scratch_.host_usable_bytes <= 0 ||
+                         m.host_offload_bytes <= scratch_.host_usable_bytes;
+    return host_ok && DeviceBytes(m) <= scratch_.usable_bytes;
+  }
+
   void Apply(const ShardingLayout& layout, Strategy strategy, Recompute level,
              const MemoryEstimate& m) {
     scratch_.layout = layout;
@@ -321,8 +336,10 @@ class LayoutChooser {
         layout.pipeline <= 1 && layout.micro_batch > 0 ? layout.microbatches
                                                        : 1;
     scratch_.memory = m;
-    scratch_.required_bytes = m.total_bytes;
-    scratch_.fits = m.total_bytes <= scratch_.usable_bytes;
+    scratch_.required_bytes = DeviceBytes(m);
+    scratch_.host_required_bytes =
+        f_.platform == Platform::kCpu ? 0 : m.host_offload_bytes;
+    scratch_.fits = Fits(m);
   }
 
   const Job& job_;
@@ -340,6 +357,19 @@ class LayoutChooser {
   bool any_batch_ok_ = false;
 };
 
+// The VM's memory over its accelerators, after headroom: where
+// RECOMPUTE_OFFLOAD puts activations. 0 when unknown (or on a CPU, whose
+// device memory it is).
+double HostUsableBytesPerDevice(const Family& f, const Config& c) {
+  const catalog::MachineType* m =
+      c.shape != nullptr ? c.shape->machine : nullptr;
+  if (f.platform == Platform::kCpu || m == nullptr ||
+      m->accelerator_count <= 0 || !m->memory_bytes) {
+    return 0;
+  }
+  return *m->memory_bytes / m->accelerator_count * (1 - kHostHeadroom);
+}
+
 }  // namespace
 
 void ChooseLayout(const Job& job, const Family& f, Config& c, Strategy only) {
@@ -347,6 +377,7 @@ void ChooseLayout(const Job& job, const Family& f, Config& c, Strategy only) {
                         ? c.shape->machine->memory_bytes.value_or(0)
                         : f.device_memory_bytes) *
                    (1 - kHeadroom);
+  c.host_usable_bytes = HostUsableBytesPerDevice(f, c);
   const Workload& w = job.workload;
   if (w.per_device_memory_gib > 0 || job.classical || !job.model_size_known) {
     ChooseFixedFootprint(job, f, c);

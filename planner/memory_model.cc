@@ -54,6 +54,17 @@ constexpr const char* kActFull =
     "accumulation), split by tensor parallelism, layers / pipeline stages x "
     "the micro-batches in flight on the first stage (1F1B min(m, p), "
     "interleaved p + (p-1)/v)";
+constexpr const char* kActOffload =
+    "activations: full recompute with each layer's input (2·sbh bytes per "
+    "layer) offloaded to host memory and brought back for the backward "
+    "pass (JAX save_and_offload_only_these_names to pinned_host; MaxText "
+    "decoder_layer_input: offload); device memory keeps the recomputed "
+    "layer's working set (34·sbh) + 4·sbv logits/loss (Korthikanti et al. "
+    "arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), "
+    "micro-batch as scheduled (the whole per-replica batch without "
+    "accumulation), split by tensor parallelism; host memory holds the "
+    "offloaded inputs of layers / pipeline stages x the micro-batches in "
+    "flight on the first stage (1F1B min(m, p), interleaved p + (p-1)/v)";
 constexpr const char* kActNoShape =
     "activations: no transformer shape given, assumed 20% of the per-device "
     "weights + gradients + optimizer state";
@@ -116,6 +127,9 @@ int AtLeastOne(int v) { return v < 1 ? 1 : v; }
 }  // namespace
 
 ModelStateBytes BytesPerParam(Precision precision, Optimizer optimizer) {
+  // bf16 weights, gradients, m and v whatever the compute precision
+  // (validation refuses it with fp32 or fp64 training).
+  if (optimizer == Optimizer::kAdamBf16) return {2, 2, 2 + 2};
   if (precision == Precision::kFp64Required) {
     switch (optimizer) {
       case Optimizer::kSgdMomentum:
@@ -202,6 +216,8 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
   const double t = AtLeastOne(tensor);
   const double sbh = s * micro_batch * h;
   switch (recompute) {
+    case Recompute::kOffload:
+      return 0;  // the layer inputs live in host memory
     case Recompute::kFull:
       return sequence_parallel ? 2.0 * sbh / t : 2.0 * sbh;
     case Recompute::kSelective:
@@ -212,6 +228,13 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
                                : sbh * (10.0 + 24.0 / t + scores / t);
     }
   }
+}
+
+double OffloadedBytesPerLayer(const TransformerShape& shape,
+                              double micro_batch, int tensor,
+                              bool sequence_parallel) {
+  return ActivationBytesPerLayer(shape, micro_batch, Recompute::kFull, tensor,
+                                 sequence_parallel);
 }
 
 double MicrobatchesInFlight(int stages, int virtual_stages,
@@ -230,7 +253,9 @@ double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
       shape.vocab_size > 0
           ? 4.0 * s * micro_batch * shape.vocab_size / AtLeastOne(tensor)
           : 0.0;
-  if (recompute != Recompute::kFull) return logits;
+  if (recompute != Recompute::kFull && recompute != Recompute::kOffload) {
+    return logits;
+  }
   return logits + ActivationBytesPerLayer(shape, micro_batch, Recompute::kNone,
                                           tensor, sequence_parallel,
                                           score_tensor);
@@ -282,6 +307,63 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
   return m;
 }
 
+namespace {
+
+const char* ActivationAssumption(Recompute recompute) {
+  switch (recompute) {
+    case Recompute::kFull: return kActFull;
+    case Recompute::kOffload: return kActOffload;
+    case Recompute::kSelective: return kActSelective;
+    case Recompute::kNone: return kActNone;
+    default: return kActUnstated;
+  }
+}
+
+// Activations of a transformer under the layout's schedule: per-layer
+// bytes for the layers of the first stage times the micro-batches in
+// flight there, plus one micro-batch's extra buffers; under offload the
+// per-layer inputs go to host memory instead, and each micro-batch's move
+// out in the forward pass and back in the backward pass.
+void AddShapedActivations(const PreparedMemoryModel& m, Recompute recompute,
+                          int64_t global_batch_size,
+                          const ShardingLayout& layout, MemoryEstimate& out) {
+  const TransformerShape& shape = m.shape;
+  const int tensor = AtLeastOne(layout.tensor);
+  const int pipeline = AtLeastOne(layout.pipeline);
+  const int data = std::max(AtLeastOne(layout.data), AtLeastOne(layout.fsdp));
+  const double global_batch =
+      global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
+  const double per_replica = std::max(1.0, std::ceil(global_batch / data));
+  const double micro_batch =
+      layout.micro_batch > 0 ? layout.micro_batch : per_replica;
+  const double microbatches = layout.microbatches > 0
+                                  ? layout.microbatches
+                                  : std::ceil(per_replica / micro_batch);
+  const double layers_per_stage =
+      std::ceil(static_cast<double>(shape.layers) / pipeline);
+  const double in_flight =
+      MicrobatchesInFlight(pipeline, layout.virtual_stages, microbatches);
+  out.activations_bytes =
+      (layers_per_stage * in_flight *
+           ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
+                                   layout.sequence_parallel, m.score_tensor) +
+       ActivationExtraBytes(shape, micro_batch, recompute, tensor,
+                            layout.sequence_parallel, m.score_tensor)) *
+      m.activation_word_scale;
+  if (recompute == Recompute::kOffload) {
+    const double per_layer =
+        OffloadedBytesPerLayer(shape, micro_batch, tensor,
+                               layout.sequence_parallel) *
+        m.activation_word_scale;
+    out.host_offload_bytes = layers_per_stage * in_flight * per_layer;
+    out.host_transfer_bytes_per_step =
+        2.0 * layers_per_stage * microbatches * per_layer;
+  }
+  out.activation_assumption = ActivationAssumption(recompute);
+}
+
+}  // namespace
+
 MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
                                        Recompute recompute,
                                        int64_t global_batch_size,
@@ -318,42 +400,7 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
   const double model_states =
       out.weights_bytes + out.gradients_bytes + out.optimizer_bytes;
   if (m.has_shape) {
-    const TransformerShape& shape = m.shape;
-    const int data = std::max(AtLeastOne(layout.data), fsdp);
-    const double global_batch =
-        global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
-    const double per_replica = std::max(1.0, std::ceil(global_batch / data));
-    const double micro_batch =
-        layout.micro_batch > 0 ? layout.micro_batch : per_replica;
-    const double microbatches =
-        layout.microbatches > 0 ? layout.microbatches
-                                : std::ceil(per_replica / micro_batch);
-    const double layers_per_stage =
-        std::ceil(static_cast<double>(shape.layers) / pipeline);
-    out.activations_bytes =
-        (layers_per_stage *
-             MicrobatchesInFlight(pipeline, layout.virtual_stages,
-                                  microbatches) *
-             ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
-                                     layout.sequence_parallel,
-                                     m.score_tensor) +
-         ActivationExtraBytes(shape, micro_batch, recompute, tensor,
-                              layout.sequence_parallel, m.score_tensor)) *
-        m.activation_word_scale;
-    switch (recompute) {
-      case Recompute::kFull:
-        out.activation_assumption = kActFull;
-        break;
-      case Recompute::kSelective:
-        out.activation_assumption = kActSelective;
-        break;
-      case Recompute::kNone:
-        out.activation_assumption = kActNone;
-        break;
-      default:
-        out.activation_assumption = kActUnstated;
-        break;
-    }
+    AddShapedActivations(m, recompute, global_batch_size, layout, out);
   } else {
     out.activations_bytes = kActivationShareWithoutShape * model_states;
     out.activation_assumption = kActNoShape;

@@ -24,7 +24,8 @@ struct ModelStateBytes {
 
 // Mixed precision + Adam = 2 + 2 + 12 = 16; ADAM_FP32_GRADS 2 + 4 + 12 = 18;
 // ADAM_8BIT 2 + 2 + (4 master + 2 states); SGD_MOMENTUM 2 + 2 + (4 + 4);
-// ADAFACTOR 2 + 2 + (4 master + 0.05 factored moments); FP32 training keeps
+// ADAFACTOR 2 + 2 + (4 master + 0.05 factored moments); ADAM_BF16 2 + 2 +
+// (2 m + 2 v), no master copy, whatever the precision; FP32 training keeps
 // no master copy (4 + 4 + 8 for Adam); FP64 uses 8-byte words throughout.
 // Unspecified precision is bf16 mixed, unspecified optimizer is Adam.
 ModelStateBytes BytesPerParam(Precision precision, Optimizer optimizer);
@@ -100,7 +101,12 @@ struct MemoryEstimate {
   double optimizer_bytes = 0;
   double activations_bytes = 0;
   double embeddings_bytes = 0;
-  double total_bytes = 0;
+  double total_bytes = 0;  // device memory: host_offload_bytes not included
+  // RECOMPUTE_OFFLOAD: the activations held in host memory per device, and
+  // the bytes moved between device and host per device per step (out in
+  // the forward pass, back in the backward pass). 0 at other levels.
+  double host_offload_bytes = 0;
+  double host_transfer_bytes_per_step = 0;
   // Static strings (never freed, never allocated) stating how activations
   // and the method-specific weights were modelled.
   const char* activation_assumption = "";
@@ -108,15 +114,23 @@ struct MemoryEstimate {
 };
 
 // Korthikanti et al. (arXiv:2205.05198 §4) bytes per transformer layer for
-// a micro-batch of `micro_batch` sequences (16-bit activations): none
-// sbh·34 (+ 5as/h with `score_tensor`: standard attention keeps the
-// softmax scores, flash-style kernels do not), selective sbh·34, full 2·sbh
-// (the layer's input), with tensor parallelism applied as described for
+// a micro-batch of `micro_batch` sequences (16-bit activations) kept in
+// device memory: none sbh·34 (+ 5as/h with `score_tensor`: standard
+// attention keeps the softmax scores, flash-style kernels do not),
+// selective sbh·34, full 2·sbh (the layer's input), offload 0 (the input
+// is in host memory), with tensor parallelism applied as described for
 // ShardingLayout::sequence_parallel.
 double ActivationBytesPerLayer(const TransformerShape& shape,
                                double micro_batch, Recompute recompute,
                                int tensor, bool sequence_parallel,
                                bool score_tensor = false);
+
+// Bytes per layer and micro-batch that RECOMPUTE_OFFLOAD moves to host
+// memory: full recompute's checkpoint, the layer's 2·sbh input (split by
+// TP as ActivationBytesPerLayer), 16-bit.
+double OffloadedBytesPerLayer(const TransformerShape& shape,
+                              double micro_batch, int tensor,
+                              bool sequence_parallel);
 
 // Micro-batches whose activations the most loaded (first) pipeline stage
 // holds at once, in units of one micro-batch through its layers. 1F1B
@@ -130,8 +144,8 @@ double MicrobatchesInFlight(int stages, int virtual_stages,
                             double microbatches);
 
 // The buffers a device holds besides the per-layer activations:
-// under full recompute one layer's whole working set while it is
-// recomputed (its no-recompute activations), and at every level the output
+// under full recompute and offload one layer's whole working set while it
+// is recomputed (its no-recompute activations), and at every level the output
 // layer's logits and cross-entropy, 4·s·b·V bytes (Korthikanti et al. §4.3:
 // 32-bit logits), split over the TP ranks (vocab-parallel output layer).
 double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,

@@ -289,6 +289,16 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
     absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
                     "Full activation recompute (8·P·D compute) to fit memory.");
   }
+  if (c.host_required_bytes > 0) {
+    absl::StrAppend(
+        &d.notes, d.notes.empty() ? "" : " ",
+        absl::StrFormat("Activation offload: %.1f GiB of layer inputs per "
+                        "device in host memory; %.3g s of PCIe transfer per "
+                        "step, overlapped with its %.3g s.",
+                        Gib(c.host_required_bytes),
+                        c.step.host_transfer_seconds,
+                        c.step.step_seconds_expected));
+  }
   if (c.accumulation_steps > 1) {
     absl::StrAppend(
         &d.notes, d.notes.empty() ? "" : " ",
@@ -382,6 +392,8 @@ void FillMemoryEstimate(const Job& job, const Config& c, Estimates& e) {
   m.usable_gib = Gib(c.usable_bytes);
   m.device_memory_gib = Gib(c.usable_bytes / (1 - kHeadroom));
   m.headroom_fraction = kHeadroom;
+  m.host_offload_gib = Gib(c.host_required_bytes);
+  m.host_usable_gib = Gib(c.host_usable_bytes);
 }
 
 // Each figure comes with a *_known flag: a zero or infinite number means

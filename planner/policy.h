@@ -14,6 +14,19 @@ namespace accelplan::planner {
 struct PlannerPolicy {
   // ---- memory
   SourcedDefault headroom_fraction = kDefaults.headroom_fraction;
+  // Host memory a VM gives RECOMPUTE_OFFLOAD: its memory over its
+  // accelerators, less this share (the OS, the runtime and the input
+  // pipeline live there too).
+  SourcedDefault host_headroom_fraction{
+      0.10, "product choice: host memory keeps the device's 10% headroom"};
+  // The host <-> accelerator link (PCIe) per accelerator, each way: what
+  // offloaded activations cross, and GPU peer traffic in a VM without
+  // NVLink. One value for every accelerator: the catalog stores no host
+  // link per machine type, and this is the book's typical (lower) figure.
+  SourcedDefault pcie_bytes_per_s{
+      1.5e10, "Scaling Book tpus.md (jax-ml/scaling-book 0819a7d): \"PCIe "
+              "bandwidth is typically around 1.5e10 bytes / second per "
+              "chip\" (v4 16 GB/s each way; v6e 32 GB/s)"};
 
   // ---- calibrated efficiency (planner/efficiency.h)
   // A class's band is the min-max of its published runs, each end moved

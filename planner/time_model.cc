@@ -34,7 +34,10 @@ BoundCheck MinCheck(double actual, double required) {
 }  // namespace
 
 double TrainingFlops(double params, double tokens, Recompute recompute) {
-  const double factor = recompute == Recompute::kFull ? 8.0 : 6.0;
+  // Offload recomputes as full recompute does: only the inputs are kept.
+  const double factor =
+      recompute == Recompute::kFull || recompute == Recompute::kOffload ? 8.0
+                                                                        : 6.0;
   return factor * params * tokens;
 }
 
@@ -159,6 +162,11 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
     out.critical_comm_seconds = sync;
   }
 
+  out.host_transfer_seconds =
+      in.host_transfer_bytes_per_step > 0 && in.host_link_bytes_per_s > 0
+          ? in.host_transfer_bytes_per_step / in.host_link_bytes_per_s
+          : 0;
+
   auto exposed = [&](double compute) {
     return std::max(0.0, out.overlappable_comm_seconds - compute) +
            out.critical_comm_seconds;
@@ -168,8 +176,11 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   // step = max(compute, overlappable) + critical: the same as compute +
   // exposed, written so that a communication-dominated step is exactly
   // equal (never an ulp out of order) at the fast, expected and slow ends.
+  // Host offload transfers run on their own link beside both: they bound
+  // the overlapped part.
   auto step = [&](double compute) {
-    return std::max(compute, out.overlappable_comm_seconds) +
+    return std::max({compute, out.overlappable_comm_seconds,
+                     out.host_transfer_seconds}) +
            out.critical_comm_seconds;
   };
   out.step_seconds_fast = step(out.compute_seconds_fast);

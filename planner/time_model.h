@@ -13,7 +13,7 @@ namespace accelplan::planner {
 // --- FLOPs
 
 // 6·P·D (2 forward + 4 backward per parameter per token); 8·P·D with full
-// recompute (one extra forward): the hardware FLOPs. The planner's time
+// recompute or offload (one extra forward): the hardware FLOPs. The planner's time
 // model applies its measured MFU to the model FLOPs (ModelFlopsPerToken),
 // whose published runs already include their recompute in the time.
 double TrainingFlops(double params, double tokens, Recompute recompute);
@@ -136,6 +136,12 @@ struct StepTimeInput {
   // Overlapped with compute, as Megatron-core's overlap_p2p_comm does.
   double pp_bytes_per_step = 0;
   double pp_link_bytes_per_s = 0;
+  // RECOMPUTE_OFFLOAD: bytes moved between device and host per device per
+  // step (out in the forward pass, back in the backward pass) over the
+  // host link, each way. Overlapped with compute and with the collectives
+  // (its own link): it bounds the step, never adds to it.
+  double host_transfer_bytes_per_step = 0;
+  double host_link_bytes_per_s = 0;
   // The MFU band was measured end to end (published runs, planner/
   // efficiency.h): their pipeline bubbles and tensor-parallel traffic are
   // inside it. Then no bubble stretch is applied and the TP traffic joins
@@ -149,6 +155,9 @@ struct StepTimeEstimate {
   double compute_seconds_slow = 0;       // at mfu_low
   double overlappable_comm_seconds = 0;  // DP + FSDP + DCN
   double critical_comm_seconds = 0;      // TP
+  // Offloaded activations over the host link (StepTimeInput); the step
+  // is at least this long, and communication_fraction leaves it out.
+  double host_transfer_seconds = 0;
   // Overlap model: DP/FSDP/DCN traffic hides behind compute up to the
   // compute time; exposed = max(0, comm − compute) + TP traffic.
   double exposed_comm_seconds_fast = 0;

@@ -18,8 +18,8 @@ enum class Framework { kUnspecified = 0, kJax, kTensorflow, kPytorch, kXgboost, 
 enum class ModelKind { kUnspecified = 0, kDenseTransformer, kCnn, kRecommender, kTabular, kOther };
 enum class TrainingMethod { kUnspecified = 0, kPreTraining, kFullFineTune, kLora, kQlora };
 enum class Precision { kUnspecified = 0, kBf16Mixed, kFp16Mixed, kFp32, kFp8, kFp64Required };
-enum class Optimizer { kUnspecified = 0, kAdam, kAdamFp32Grads, kAdam8bit, kSgdMomentum, kAdafactor };
-enum class Recompute { kUnspecified = 0, kNone, kSelective, kFull };
+enum class Optimizer { kUnspecified = 0, kAdam, kAdamFp32Grads, kAdam8bit, kSgdMomentum, kAdafactor, kAdamBf16 };
+enum class Recompute { kUnspecified = 0, kNone, kSelective, kFull, kOffload };
 enum class TpuUnsuitedOp { kUnspecified = 0, kFrequentBranching, kElementwiseDominated, kCustomOpsInStep };
 enum class Objective { kUnspecified = 0, kMinCost, kMinTime, kBalanced };
 enum class Platform { kUnspecified = 0, kCpu, kGpu, kTpu, kEdge };
@@ -263,6 +263,10 @@ struct MemoryBreakdown {
   double device_memory_gib = 0;
   double headroom_fraction = 0;
   double usable_gib = 0;
+  // RECOMPUTE_OFFLOAD: activations in host memory (not in total_gib) and
+  // the host memory usable per device (0: unknown).
+  double host_offload_gib = 0;
+  double host_usable_gib = 0;
 };
 
 struct Range {

@@ -192,6 +192,15 @@ void CheckModelDetails(const Workload& w, Checker& c) {
           absl::StrCat("must not exceed num_experts (", w.experts_per_token,
                        " > ", w.num_experts, ")"));
   }
+  // ADAM_BF16 keeps bf16 weights: fp32 and fp64 training keep wider ones.
+  if (w.optimizer == Optimizer::kAdamBf16 &&
+      (w.precision == Precision::kFp32 ||
+       w.precision == Precision::kFp64Required)) {
+    c.Add("workload.optimizer",
+          "ADAM_BF16 keeps bf16 weights, gradients and moments; it needs a "
+          "16-bit precision (BF16_MIXED, FP16_MIXED, FP8), not FP32 or "
+          "FP64_REQUIRED");
+  }
   c.Integer("workload.edge.unmapped_op_count", w.edge.unmapped_op_count,
             L::kMaxUnmappedOps);
 }

@@ -42,6 +42,14 @@ std::vector<FlagSpec> ModelAndDataSpecs() {
       {"precision", "NAME", "",
        "Numeric precision: bf16_mixed|fp16_mixed|fp32|fp8|fp64_required. "
        "Sets workload.precision (unset: bf16_mixed)."},
+      {"optimizer", "NAME", "",
+       "Optimizer and its state: adam|adam_fp32_grads|adam_8bit|"
+       "sgd_momentum|adafactor|adam_bf16 (bf16 weights, grads, m and v: "
+       "8 B/param). Sets workload.optimizer (unset: adam)."},
+      {"recompute", "NAME", "",
+       "Activation recompute: none|selective|full|offload (full recompute, "
+       "checkpoints in host memory). Sets workload.recompute (unset: "
+       "selective, full where needed to fit)."},
       {"seq_len", "TOKENS", "",
        "Sequence length in tokens. Sets "
        "workload.transformer_shape.sequence_length."},

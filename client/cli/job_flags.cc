@@ -121,6 +121,18 @@ absl::Status ApplyModel(const ParsedFlags& flags, v1::Workload* w) {
     if (!v.ok()) return v.status();
     w->set_precision(static_cast<v1::Precision>(*v));
   }
+  if (flags.Has("optimizer")) {
+    absl::StatusOr<int> v =
+        EnumFlag(flags, "optimizer", v1::Optimizer_descriptor());
+    if (!v.ok()) return v.status();
+    w->set_optimizer(static_cast<v1::Optimizer>(*v));
+  }
+  if (flags.Has("recompute")) {
+    absl::StatusOr<int> v =
+        EnumFlag(flags, "recompute", v1::Recompute_descriptor());
+    if (!v.ok()) return v.status();
+    w->set_recompute(static_cast<v1::Recompute>(*v));
+  }
   ACCELPLAN_SET("seq_len", SmallCountFlag,
                 w->mutable_transformer_shape()->set_sequence_length);
   return absl::OkStatus();

@@ -72,6 +72,15 @@ void AppendEstimates(const v1::Estimates& e, const std::string& indent,
         indent, m.total_gib(), m.usable_gib(), m.device_memory_gib(),
         m.headroom_fraction() * 100, m.weights_gib(), m.gradients_gib(),
         m.optimizer_gib(), m.activations_gib(), m.embeddings_gib());
+    if (m.has_host_offload_gib()) {
+      absl::StrAppendFormat(out, "%shost memory/device: %.1f GiB of offloaded "
+                            "activations",
+                            indent, m.host_offload_gib());
+      if (m.has_host_usable_gib()) {
+        absl::StrAppendFormat(out, " of %.1f GiB usable", m.host_usable_gib());
+      }
+      absl::StrAppend(out, "\n");
+    }
   }
   std::vector<std::string> timing;
   if (Known(e.total_hours().expected())) {

@@ -25,8 +25,11 @@ def short(text, n):
 
 
 def inputs(r):
+    weights = (f", {r['weight_dtype']} weights" if r.get("weight_dtype")
+               else "")
     return (f"{r['device_count']} × {short(r['hardware'], 22)}, {r['model']}, "
-            f"{short(r['precision'], 10)}, {short(r['framework'], 22)}, "
+            f"{short(r['precision'], 10)}{weights}, "
+            f"{short(r['framework'], 22)}, "
             f"recompute {r['recompute'] or 'unstated'}")
 
 
@@ -34,8 +37,9 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "--stdout":
         out = pathlib.Path(argv[2]).read_text()
     elif len(argv) == 2:
-        out = subprocess.run([argv[1]], capture_output=True, text=True,
-                             cwd=pathlib.Path(argv[1]).parent).stdout
+        test = pathlib.Path(argv[1]).resolve()  # run from its own directory
+        out = subprocess.run([str(test)], capture_output=True, text=True,
+                             cwd=test.parent).stdout
     else:
         sys.exit(__doc__)
     runs = {r["id"]: r for r in csv.DictReader(RUNS.open())}

@@ -209,6 +209,8 @@ TEST(BuildPlanRequestTest, FlagsDescribeTheWholeJob) {
                               "--seq_len=4096",
                               "--batch=512",
                               "--micro_batch=4",
+                              "--optimizer=adam_bf16",
+                              "--recompute=offload",
                               "--spot",
                               "--flex_start",
                               "--reservation",
@@ -241,6 +243,8 @@ TEST(BuildPlanRequestTest, FlagsDescribeTheWholeJob) {
   EXPECT_EQ(w.transformer_shape().sequence_length(), 4096);
   EXPECT_EQ(w.global_batch_size(), 512);
   EXPECT_EQ(w.micro_batch_size(), 4);
+  EXPECT_EQ(w.optimizer(), v1::ADAM_BF16);
+  EXPECT_EQ(w.recompute(), v1::RECOMPUTE_OFFLOAD);
   EXPECT_TRUE(w.checkpoints());
   EXPECT_TRUE(w.pytorch_xla_ok());
   const v1::Constraints& c = request->constraints();

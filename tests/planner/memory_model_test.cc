@@ -64,6 +64,29 @@ TEST(MemoryModelTest, BytesPerParamPerOptimizerAndPrecision) {
       16);
 }
 
+// bf16 weights with optax Adam (moments in the parameters' dtype): 2 B
+// each of weights, gradients, m and v, no fp32 master: half of mixed
+// precision's 16 B/param. 70.6B over 32 chips: 17.65 GB, not 35.3 GB.
+TEST(MemoryModelTest, Bf16AdamIsEightBytesPerParamWithNoMasterCopy) {
+  const ModelStateBytes bf16 =
+      BytesPerParam(Precision::kBf16Mixed, Optimizer::kAdamBf16);
+  EXPECT_DOUBLE_EQ(bf16.weights, 2);
+  EXPECT_DOUBLE_EQ(bf16.gradients, 2);
+  EXPECT_DOUBLE_EQ(bf16.optimizer, 4);
+  EXPECT_DOUBLE_EQ(bf16.total(), 8);
+  EXPECT_DOUBLE_EQ(
+      BytesPerParam(Precision::kUnspecified, Optimizer::kAdamBf16).total(), 8);
+  ShardingLayout fsdp;
+  fsdp.data = fsdp.fsdp = 32;
+  fsdp.zero_stage = 3;
+  MemoryModelInput in = Full(70.6e9, Optimizer::kAdamBf16);
+  EXPECT_DOUBLE_EQ(ModelStates(EstimateMemoryPerDevice(in, fsdp)),
+                   70.6e9 * 8 / 32);
+  in.optimizer = Optimizer::kAdam;
+  EXPECT_DOUBLE_EQ(ModelStates(EstimateMemoryPerDevice(in, fsdp)),
+                   70.6e9 * 16 / 32);
+}
+
 // DeepSpeed deepspeed/runtime/zero/stage_1_and_2.py
 // estimate_zero2_model_states_mem_needs (after PR #5099):
 //   gpu_mem = 2 * total_params + int(18 * total_params / total_gpus)
@@ -194,6 +217,50 @@ TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
   EXPECT_DOUBLE_EQ(full.activations_bytes,
                    layers * 2 * sbh + 34 * sbh + logits);
   EXPECT_NE(std::strstr(full.activation_assumption, "full recompute"), nullptr);
+}
+
+// Offload (full recompute, checkpoints in host memory): the 2·sbh layer
+// inputs leave device memory, which keeps the recomputed layer's working
+// set and the logits; host memory holds the inputs, and each micro-batch's
+// inputs cross the host link twice a step (out forward, back backward).
+TEST(MemoryModelTest, OffloadMovesTheLayerInputsToHostMemory) {
+  const TransformerShape shape = Shape7B();
+  const double s = 4096, b = 2, h = 4096, layers = 32, v = 32000;
+  const double sbh = s * b * h;
+  const double logits = 4 * s * b * v;
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.shape = &shape;
+  in.global_batch_size = 16;
+  ShardingLayout layout;
+  layout.data = 8;  // micro-batch 16 / 8 = 2, no accumulation
+  in.recompute = Recompute::kFull;
+  const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
+  in.recompute = Recompute::kOffload;
+  const MemoryEstimate off = EstimateMemoryPerDevice(in, layout);
+  EXPECT_DOUBLE_EQ(off.activations_bytes, 34 * sbh + logits);
+  EXPECT_DOUBLE_EQ(full.activations_bytes - off.activations_bytes,
+                   layers * 2 * sbh);
+  EXPECT_DOUBLE_EQ(off.host_offload_bytes, layers * 2 * sbh);
+  EXPECT_DOUBLE_EQ(off.host_transfer_bytes_per_step, 2 * layers * 2 * sbh);
+  EXPECT_DOUBLE_EQ(off.total_bytes + off.host_offload_bytes,
+                   full.total_bytes);
+  EXPECT_NE(std::strstr(off.activation_assumption, "host memory"), nullptr);
+  // Every other level keeps its activations on the device.
+  EXPECT_EQ(full.host_offload_bytes, 0);
+  EXPECT_EQ(full.host_transfer_bytes_per_step, 0);
+  // Gradient accumulation: one micro-batch's inputs on the host at a time,
+  // every micro-batch's through the link.
+  layout.micro_batch = 1;
+  layout.microbatches = 2;
+  const MemoryEstimate accumulated = EstimateMemoryPerDevice(in, layout);
+  EXPECT_DOUBLE_EQ(accumulated.host_offload_bytes, layers * sbh);
+  EXPECT_DOUBLE_EQ(accumulated.host_transfer_bytes_per_step,
+                   2 * 2 * layers * sbh);
+  // Tensor parallelism splits the inputs (sequence parallel) like the
+  // device-resident activations.
+  layout.tensor = 4;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).host_offload_bytes,
+                   layers * sbh / 4);
 }
 
 TEST(MemoryModelTest, ActivationsSplitByTensorAndPipeline) {

@@ -14,6 +14,8 @@ TEST(TimeModelTest, TrainingFlopsAreSixOrEightPD) {
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kNone), 4.2e22);
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kSelective), 4.2e22);
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kFull), 5.6e22);
+  // Offload keeps only the layer inputs (on the host): full's recompute.
+  EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kOffload), 5.6e22);
 }
 
 // Scaling Book (planner-anchors §8): LLaMA-3-70B, 15T tokens on 4,096 H100
@@ -99,6 +101,32 @@ TEST(TimeModelTest, TensorParallelTrafficIsAlwaysExposed) {
   const StepTimeEstimate e = EstimateStepTime(in);
   EXPECT_DOUBLE_EQ(e.critical_comm_seconds, 7);
   EXPECT_DOUBLE_EQ(e.step_seconds_expected, 17);
+}
+
+// Offloaded activations cross the host link beside compute and beside the
+// collectives (their own link): hidden while shorter than both, the step
+// when longer; never counted as communication.
+TEST(TimeModelTest, HostOffloadTransferBoundsTheStepWithoutAddingToIt) {
+  StepTimeInput in = DpStep(4e9);  // 10 s compute, 7 s DP traffic
+  in.host_link_bytes_per_s = 1e9;
+  in.host_transfer_bytes_per_step = 6e9;  // 6 s: hidden
+  StepTimeEstimate e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.host_transfer_seconds, 6);
+  EXPECT_DOUBLE_EQ(e.step_seconds_expected, 10);
+  in.host_transfer_bytes_per_step = 12e9;  // 12 s: the step
+  e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.step_seconds_fast, 12);
+  EXPECT_DOUBLE_EQ(e.step_seconds_expected, 12);
+  EXPECT_DOUBLE_EQ(e.communication_fraction, 0);
+  // TP traffic stays on the critical path after it.
+  in.tp_bytes_allreduce_per_step = 4e9;
+  in.tp_size = 8;
+  in.tp_link_bytes_per_s = 1e9;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 12 + 7);
+  // No link known: nothing bounds.
+  in = DpStep(4e9);
+  in.host_transfer_bytes_per_step = 12e9;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 10);
 }
 
 TEST(TimeModelTest, FsdpGathersTwiceAndReduceScattersOnce) {

@@ -185,5 +185,25 @@ TEST(ValidateModelDetails, AdaptersNeedTheBaseModelsSize) {
   EXPECT_THAT(ValidatePlanRequest(full), IsEmpty());
 }
 
+// ADAM_BF16 is bf16 weights, gradients and moments: accepted with any
+// 16-bit precision (unset is BF16_MIXED), named with FP32 or FP64.
+TEST(ValidateModelDetails, Bf16AdamNeedsA16BitPrecision) {
+  PlanRequest r;
+  r.workload.parameter_count = 70e9;
+  r.workload.optimizer = Optimizer::kAdamBf16;
+  for (Precision p : {Precision::kUnspecified, Precision::kBf16Mixed,
+                      Precision::kFp16Mixed, Precision::kFp8}) {
+    r.workload.precision = p;
+    EXPECT_THAT(ValidatePlanRequest(r), IsEmpty()) << static_cast<int>(p);
+  }
+  for (Precision p : {Precision::kFp32, Precision::kFp64Required}) {
+    r.workload.precision = p;
+    EXPECT_THAT(ValidatePlanRequest(r), Named("workload.optimizer"))
+        << static_cast<int>(p);
+  }
+  r.workload.optimizer = Optimizer::kAdam;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+}
+
 }  // namespace
 }  // namespace accelplan::planner

@@ -261,7 +261,7 @@ SyntheticCatalog& SyntheticCatalog::AddTpu(const TpuSpec& spec) {
     // The same host share per chip on every VM size (an invariant of the
     // production catalog).
     m.vcpus = 24 * per_vm;
-    m.memory_bytes = 48 * kGiB * per_vm;
+    m.memory_bytes = spec.host_memory_gib_per_chip * kGiB * per_vm;
     // The planner falls back on the host NIC for DCN: with no DCN fact the
     // VMs get none, so the family has no Multislice.
     if (spec.dcn_gbps > 0) m.network_bits_per_s = spec.dcn_gbps * 1e9 * per_vm;

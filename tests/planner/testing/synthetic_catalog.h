@@ -81,6 +81,7 @@ struct TpuSpec {
   double ici_gbps = 0;         // GB/s per chip, bidirectional
   double dcn_gbps = 0;         // Gbit/s per chip; 0: none (no Multislice)
   int chips_per_vm = 4;        // VMs of a multi-host slice
+  double host_memory_gib_per_chip = 48;  // the VM's memory over its chips
   // Slice shapes such as "1x1", "2x2", "4x4": chips are the product of the
   // dimensions, VMs the chips over chips_per_vm (at least one).
   std::vector<std::string> topologies{};
