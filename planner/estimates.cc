@@ -92,9 +92,19 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
   const int replicas = std::max(1, n / (tp * pp));
   const double tokens_per_replica = job.tokens_per_step / replicas;
   out.bytes = 4.0 * shape.layers / pp * tokens_per_replica * shape.hidden_size * 2.0;
-  out.link_bytes_per_s =
-      f.platform == Platform::kTpu ? f.ici_bytes_per_s : f.intra_vm_bytes_per_s;
+  out.link_bytes_per_s = DomainLinkBytesPerS(f);
   return out;
+}
+
+double DomainLinkBytesPerS(const Family& f) {
+  return f.platform == Platform::kTpu ? f.ici_bytes_per_s
+                                      : f.intra_vm_bytes_per_s;
+}
+
+int DevicesPerVm(const Config& c) {
+  const catalog::MachineType* m =
+      c.shape != nullptr ? c.shape->machine : nullptr;
+  return m != nullptr && m->accelerator_count > 0 ? m->accelerator_count : 1;
 }
 
 namespace {
@@ -123,11 +133,7 @@ double CrossHostRankLink(const Family& f, const Config& c, int ranks_per_host) {
 // puts tensor parallelism innermost (inside the VM), then the data-parallel
 // (or FSDP) group, pipeline stages outermost.
 int GroupRanksPerHost(const Config& c, int group_size) {
-  const int per_vm = c.shape != nullptr && c.shape->machine != nullptr &&
-                             c.shape->machine->accelerator_count > 0
-                         ? c.shape->machine->accelerator_count
-                         : 1;
-  return std::clamp(per_vm / std::max(1, c.layout.tensor), 1,
+  return std::clamp(DevicesPerVm(c) / std::max(1, c.layout.tensor), 1,
                     std::max(1, group_size));
 }
 
@@ -227,9 +233,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   if (pp > 1) AddPipeline(job, f, c, replicas, in);
   in.a2a_bytes_per_step = ExpertAllToAllBytes(job, c.layout, n);
   if (in.a2a_bytes_per_step > 0) {
-    in.a2a_link_bytes_per_s = f.platform == Platform::kTpu
-                                  ? f.ici_bytes_per_s
-                                  : f.intra_vm_bytes_per_s;
+    in.a2a_link_bytes_per_s = DomainLinkBytesPerS(f);
   }
 }
 

@@ -19,6 +19,14 @@ double PeakFlops(const Family& f, const Shape& s, Precision p,
 // The MFU band's device class.
 DeviceClass ClassOf(const Family& f);
 
+// The link inside the point's NVLink/ICI domain: ICI on a TPU, NVLink (or
+// PCIe) inside a GPU VM. Tensor-parallel and expert all-to-all traffic
+// ride it.
+double DomainLinkBytesPerS(const Family& f);
+
+// Accelerators of the point's VM (1 when the catalog gives none).
+int DevicesPerVm(const Config& c);
+
 // Megatron TP: 4 activation all-reduces per layer (2 forward, 2 backward)
 // of tokens × hidden 16-bit values per TP group, inside the VM/slice; on
 // the critical path. The same whatever the pipeline depth: layers per stage

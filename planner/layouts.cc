@@ -45,10 +45,7 @@ namespace {
 // Devices of the point's NVLink/ICI domain: a TPU slice, a GPU VM.
 int DomainDevices(const Family& f, const Config& c, int per_slice) {
   if (f.platform == Platform::kTpu) return per_slice;
-  const MachineType* m = c.shape != nullptr ? c.shape->machine : nullptr;
-  const int per_vm =
-      m != nullptr && m->accelerator_count > 0 ? m->accelerator_count : 1;
-  return std::min(per_vm, c.devices);
+  return std::min(DevicesPerVm(c), c.devices);
 }
 
 // The layout with the experts split over the domain, when the job has
@@ -236,11 +233,12 @@ class LayoutChooser {
   void Try(const ShardingLayout& layout, Strategy strategy) {
     const int ranks = Ranks(layout);
     min_ranks_ = std::min(min_ranks_, ranks);
-    if (w_.global_batch_size > 0 && ranks > w_.global_batch_size) return;
-    if (job_.assumed_batch_rank_cap > 0 &&
-        ranks > job_.assumed_batch_rank_cap) {
-      return;
-    }
+    // A stated batch limits the ranks; an assumed one caps them
+    // (Job::assumed_batch_rank_cap).
+    const double rank_limit = w_.global_batch_size > 0
+                                  ? static_cast<double>(w_.global_batch_size)
+                                  : job_.assumed_batch_rank_cap;
+    if (rank_limit > 0 && ranks > rank_limit) return;
     any_batch_ok_ = true;
     if (best_ && LowerBound(layout) >= best_->step.step_seconds_expected *
                                            (1 - kPolicy.tie_tolerance.value)) {

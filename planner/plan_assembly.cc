@@ -271,11 +271,16 @@ void SetMultisliceMesh(const Job& job, const Family& f, const Config& c,
   }
 }
 
+// One more sentence in the distribution's notes.
+void AppendNote(Distribution& d, const std::string& sentence) {
+  absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ", sentence);
+}
+
 // Reduction Server: the pool the point took when its step was estimated
 // (planner/reduction_server.h), priced into its hourly cost; it runs as
 // Vertex pool 2, so only where the plan runs on Vertex.
-std::optional<ReductionServerPool> ReductionServerFor(const Config& c,
-                                                      RunPlatform run_platform) {
+std::optional<ReductionServerPool> ReductionServerFor(
+    const Config& c, RunPlatform run_platform) {
   if (!c.reducers || run_platform != RunPlatform::kVertexTraining) {
     return std::nullopt;
   }
@@ -285,63 +290,58 @@ std::optional<ReductionServerPool> ReductionServerFor(const Config& c,
 // Notes for what the configuration changed to fit or to keep the batch.
 void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                        Distribution& d) {
-  if (c.recompute == Recompute::kFull && job.workload.recompute != Recompute::kFull) {
-    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
-                    "Full activation recompute (8·P·D compute) to fit memory.");
+  if (c.recompute == Recompute::kFull &&
+      job.workload.recompute != Recompute::kFull) {
+    AppendNote(d, "Full activation recompute (8·P·D compute) to fit memory.");
   }
   if (c.host_required_bytes > 0) {
-    absl::StrAppend(
-        &d.notes, d.notes.empty() ? "" : " ",
-        absl::StrFormat("Activation offload: %.1f GiB of layer inputs per "
-                        "device in host memory; %.3g s of PCIe transfer per "
-                        "step, overlapped with its %.3g s.",
-                        Gib(c.host_required_bytes),
-                        c.step.host_transfer_seconds,
-                        c.step.step_seconds_expected));
+    AppendNote(d, absl::StrFormat(
+                      "Activation offload: %.1f GiB of layer inputs per "
+                      "device in host memory; %.3g s of PCIe transfer per "
+                      "step, overlapped with its %.3g s.",
+                      Gib(c.host_required_bytes), c.step.host_transfer_seconds,
+                      c.step.step_seconds_expected));
   }
   if (c.accumulation_steps > 1) {
-    absl::StrAppend(
-        &d.notes, d.notes.empty() ? "" : " ",
-        absl::StrFormat("Gradient accumulation over %d micro-steps (%d "
-                        "sequence%s per device each) keeps the global batch "
-                        "of %d.",
-                        c.accumulation_steps, c.layout.micro_batch,
-                        c.layout.micro_batch == 1 ? "" : "s",
-                        job.workload.global_batch_size));
+    AppendNote(
+        d, absl::StrFormat("Gradient accumulation over %d micro-steps (%d "
+                           "sequence%s per device each) keeps the global batch "
+                           "of %d.",
+                           c.accumulation_steps, c.layout.micro_batch,
+                           c.layout.micro_batch == 1 ? "" : "s",
+                           job.workload.global_batch_size));
   }
   if (c.layout.expert > 1) {
-    absl::StrAppend(
-        &d.notes, d.notes.empty() ? "" : " ",
-        absl::StrFormat(
-            "Expert parallel %d inside each %s: %d of the %d experts per "
-            "device, tokens routed to them by all-to-all; FSDP gathers only "
-            "the local experts.",
-            c.layout.expert, f.platform == Platform::kTpu ? "slice" : "VM",
-            job.experts / c.layout.expert, job.experts));
+    AppendNote(
+        d, absl::StrFormat(
+               "Expert parallel %d inside each %s: %d of the %d experts per "
+               "device, tokens routed to them by all-to-all; FSDP gathers only "
+               "the local experts.",
+               c.layout.expert, f.platform == Platform::kTpu ? "slice" : "VM",
+               job.experts / c.layout.expert, job.experts));
   }
   if (c.layout.pipeline > 1) {
-    absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ",
-                    absl::StrFormat("Tensor parallel %d inside each VM over "
-                                    "NVLink, %d pipeline stages across VMs, "
-                                    "ZeRO-1 data parallel over the rest.",
-                                    c.layout.tensor, c.layout.pipeline));
+    AppendNote(d, absl::StrFormat("Tensor parallel %d inside each VM over "
+                                  "NVLink, %d pipeline stages across VMs, "
+                                  "ZeRO-1 data parallel over the rest.",
+                                  c.layout.tensor, c.layout.pipeline));
     const std::string schedule = DescribeSchedule(job, c.layout);
     if (!schedule.empty()) absl::StrAppend(&d.notes, " ", schedule);
   }
   if (job.workload.micro_batch_size > 0 &&
       c.layout.micro_batch != job.workload.micro_batch_size &&
       c.layout.micro_batch > 0) {
-    absl::StrAppend(
-        &d.notes, " The requested micro_batch_size of ",
-        job.workload.micro_batch_size, " is more than a data-parallel rank's ",
-        c.layout.micro_batch, " sequences of the global batch; ",
-        c.layout.micro_batch, " used.");
+    absl::StrAppend(&d.notes, " The requested micro_batch_size of ",
+                    job.workload.micro_batch_size,
+                    " is more than a data-parallel rank's ",
+                    c.layout.micro_batch, " sequences of the global batch; ",
+                    c.layout.micro_batch, " used.");
   }
 }
 
 // Reads p.hardware.run_platform, so runs after ChooseWhereToRun.
-void FillDistribution(const Job& job,
-                      const Family& f, const Config& c, Plan& p) {
+void FillDistribution(const Job& job, const Family& f, const Config& c,
+                      Plan& p) {
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
   SetDegrees(job, c, d);
@@ -354,8 +354,8 @@ void FillDistribution(const Job& job,
   }
   if (auto rs = ReductionServerFor(c, p.hardware.run_platform)) {
     d.reduction_server = *rs;
-    absl::StrAppend(
-        &d.notes, d.notes.empty() ? "" : " ",
+    AppendNote(
+        d,
         absl::StrFormat(
             "Reduction Server (pool 2): %d x %s, %.0f Gbps for the workers' "
             "%.0f Gbps of host-NIC egress (Vertex AI sizing), %s/h included "

@@ -31,6 +31,11 @@ BoundCheck MinCheck(double actual, double required) {
   return check;
 }
 
+// Point-to-point bytes over one link (0 when either is unknown).
+double LinkSeconds(double bytes, double link_bytes_per_s) {
+  return bytes > 0 && link_bytes_per_s > 0 ? bytes / link_bytes_per_s : 0;
+}
+
 }  // namespace
 
 double TrainingFlops(double params, double tokens, Recompute recompute) {
@@ -145,12 +150,9 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
                                          in.tp_size, in.tp_link_bytes_per_s);
-  const double a2a = in.a2a_bytes_per_step > 0 && in.a2a_link_bytes_per_s > 0
-                         ? in.a2a_bytes_per_step / in.a2a_link_bytes_per_s
-                         : 0;
-  const double pp = in.pp_bytes_per_step > 0 && in.pp_link_bytes_per_s > 0
-                        ? in.pp_bytes_per_step / in.pp_link_bytes_per_s
-                        : 0;
+  const double a2a =
+      LinkSeconds(in.a2a_bytes_per_step, in.a2a_link_bytes_per_s);
+  const double pp = LinkSeconds(in.pp_bytes_per_step, in.pp_link_bytes_per_s);
   out.overlappable_comm_seconds =
       dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
   out.critical_comm_seconds = sync + tp + a2a;
@@ -163,9 +165,7 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   }
 
   out.host_transfer_seconds =
-      in.host_transfer_bytes_per_step > 0 && in.host_link_bytes_per_s > 0
-          ? in.host_transfer_bytes_per_step / in.host_link_bytes_per_s
-          : 0;
+      LinkSeconds(in.host_transfer_bytes_per_step, in.host_link_bytes_per_s);
 
   auto exposed = [&](double compute) {
     return std::max(0.0, out.overlappable_comm_seconds - compute) +
