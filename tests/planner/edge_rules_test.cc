@@ -22,12 +22,14 @@
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/testing/codes.h"
 #include "tests/planner/testing/synthetic_catalog.h"
 
 namespace accelplan::planner {
 namespace {
 
+using testutil::Has;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -246,9 +248,6 @@ ReviewRequest EdgeReview(const Workload& w, std::vector<RemedyKind> kinds) {
   return r;
 }
 
-bool Has(const ProposalVerdict& v, ReasonCode c) {
-  return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
-}
 
 TEST_P(EdgeRulesTest, ReviewRecommendsQuantizingAFloatModel) {
   Workload w = OnDevice(Fits());

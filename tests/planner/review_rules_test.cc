@@ -10,11 +10,14 @@
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/catalog_planner_test.h"
 
 namespace accelplan::planner {
 namespace {
 
+using testutil::ExpectEachAlone;
+using testutil::Has;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::Not;
@@ -95,9 +98,6 @@ Proposal RemedyP(RemedyKind k, const std::string& label) {
   return p;
 }
 
-bool Has(const ProposalVerdict& v, ReasonCode c) {
-  return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
-}
 
 // Reviews one remedy against one symptom set.
 ProposalVerdict One(ReviewRequest r, RemedyKind k) {
@@ -322,21 +322,10 @@ TEST_F(ReviewRulesTest, AcceptsShapesMeetingEitherTpuTiling) {
       shapes("2048/362", 2048, {362}),   // 362 is not a multiple of 8
       shapes("/384", 0, {384}),          // batch unchanged (990)
   };
-  for (const Proposal& p : accepted) {
-    r.proposals = {p};
-    const ReviewResponse out = Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
-        << p.label << ": " << out.verdicts[0].reason;
-  }
-  for (const Proposal& p : refused) {
-    r.proposals = {p};
-    const ReviewResponse out = Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected) << p.label;
-    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
-        << p.label;
-  }
+  auto review = [](const ReviewRequest& q) { return Review(q); };
+  ExpectEachAlone(review, r, accepted, Verdict::kRecommended);
+  ExpectEachAlone(review, r, refused, Verdict::kRejected,
+                  ReasonCode::kDoesNotAddressBottleneck);
 }
 
 TEST_F(ReviewRulesTest, UsesLargeRuleWhenToleratedBatchIsLarge) {

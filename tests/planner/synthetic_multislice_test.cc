@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
+#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/testing/synthetic_catalog.h"
 #include "tests/planner/testing/synthetic_fixture.h"
 #include "tests/planner/testing/workloads.h"
@@ -18,6 +19,8 @@
 namespace accelplan::planner {
 namespace {
 
+using testutil::ExpectEachAlone;
+using testutil::Has;
 using ::testing::HasSubstr;
 using testutil::SyntheticCatalog;
 
@@ -102,9 +105,6 @@ Proposal HwP(const std::string& label, const std::string& topology,
   return p;
 }
 
-bool Has(const ProposalVerdict& v, ReasonCode c) {
-  return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
-}
 
 // ------------------------------------------------------------ replica
 
@@ -281,23 +281,13 @@ TEST_F(SyntheticMultisliceTest, ShapesMeetingEitherTilingAreAccepted) {
     p.remedy->layer_widths = {width};
     return p;
   };
-  for (const Proposal& p : {shapes("1024/360", 1024, 360),
-                            shapes("1088/384", 1088, 384)}) {
-    r.proposals = {p};
-    const ReviewResponse out = Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
-        << p.label << ": " << out.verdicts[0].reason;
-  }
-  for (const Proposal& p : {shapes("1088/360", 1088, 360),
-                            shapes("1000/384", 1000, 384)}) {
-    r.proposals = {p};
-    const ReviewResponse out = Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected) << p.label;
-    EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
-        << p.label;
-  }
+  auto review = [](const ReviewRequest& q) { return Review(q); };
+  ExpectEachAlone(
+      review, r, {shapes("1024/360", 1024, 360), shapes("1088/384", 1088, 384)},
+      Verdict::kRecommended);
+  ExpectEachAlone(
+      review, r, {shapes("1088/360", 1088, 360), shapes("1000/384", 1000, 384)},
+      Verdict::kRejected, ReasonCode::kDoesNotAddressBottleneck);
 }
 
 // ------------------------------------------------------------ prices
