@@ -18,6 +18,15 @@ int Dense() { return static_cast<int>(kPolicy.dense_units.value); }
 
 bool OnGrid(int units) { return units <= Dense() || units % Dense() == 0; }
 
+// How the refinement ranks a family's points: by the objective's score,
+// or by time alone when the family only misses the assumed deadline or
+// pace (the scorer then takes its fastest).
+double RankKey(const Job& job, const Norm& norm, const Candidate& cand,
+               const Config& c) {
+  return cand.misses_assumed_deadline ? TimeMetric(job, c)
+                                      : Score(job, norm, c);
+}
+
 // The candidate's grid points of one sequence past the dense range, best
 // first (the fastest first when only the assumed deadline is missed).
 std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
@@ -27,9 +36,7 @@ std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
   for (const Config& p : cand.points) {
     if (p.shape == shape && p.units >= Dense()) out.push_back(&p);
   }
-  auto key = [&](const Config* p) {
-    return cand.misses_assumed_deadline ? TimeMetric(job, *p) : Score(job, norm, *p);
-  };
+  auto key = [&](const Config* p) { return RankKey(job, norm, cand, *p); };
   std::stable_sort(out.begin(), out.end(), [&](const Config* a, const Config* b) {
     return key(a) < key(b);
   });
@@ -70,8 +77,7 @@ class WindowSearch {
       o_.units = u;
       Config c = BuildPoint(job_, *cand_.family, o_, cand_.pinned_strategy);
       if (!Feasible(job_, cand_, c)) continue;
-      const double key = cand_.misses_assumed_deadline ? c.hours.expected
-                                                       : Score(job_, norm_, c);
+      const double key = RankKey(job_, norm_, cand_, c);
       if (kept != nullptr) kept->push_back({key, static_cast<int>(added_.size())});
       added_.push_back(std::move(c));
       if (first_only) return;
