@@ -489,6 +489,7 @@ void PrepareJobMemoryModel(Job& job) {
   mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
   mem.lora_rank = job.workload.lora_rank;
   mem.attention = job.workload.attention;
+  if (job.experts > 0) mem.ffn_streams = std::max(1, job.experts_per_token);
   job.memory_model = PrepareMemoryModel(mem);
 }
 

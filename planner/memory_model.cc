@@ -22,49 +22,52 @@ constexpr double kActivationShareWithoutShape = 0.20;
 // matrix) are tiny next to the weights; a flat allowance, not a derivation.
 constexpr double kAdafactorFactoredBytes = 0.05;
 
+// String pieces the activation assumptions below share (literal
+// concatenation keeps each assumption one static string).
+#define ACT_SCHEDULE                                                        \
+  "micro-batch as scheduled (the whole per-replica batch without "          \
+  "accumulation), split by tensor parallelism, layers / pipeline stages x " \
+  "the micro-batches in flight on the first stage (1F1B min(m, p), "        \
+  "interleaved p + (p-1)/v)"
+#define ACT_NONE_TERMS                                                      \
+  "(8 + 4 + 4r)·sbh + 4g·sbF bytes per layer (r = kv/heads, g = 2 for a " \
+  "gated FFN, F x routed experts for a mixture; Korthikanti et al. "        \
+  "arXiv:2205.05198 per-tensor count for a pre-norm, no-dropout block; "    \
+  "+5as²b attention scores only with attention STANDARD, flash-style "     \
+  "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
+
 constexpr const char* kActNone =
-    "activations: Korthikanti et al. sbh·34 bytes per layer (no recompute; "
-    "+5as/h of attention scores only with attention STANDARD, flash-style "
-    "kernels keep none) + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
-    "micro-batch as scheduled (the whole per-replica batch without "
-    "accumulation), split by tensor parallelism, layers / pipeline stages x "
-    "the micro-batches in flight on the first stage (1F1B min(m, p), "
-    "interleaved p + (p-1)/v)";
+    "activations: no recompute, " ACT_NONE_TERMS ACT_SCHEDULE;
 constexpr const char* kActUnstated =
-    "activations: recompute not stated, none assumed: Korthikanti et al. "
-    "sbh·34 bytes per layer (+5as/h scores only with attention STANDARD) + "
-    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
-    "micro-batch as scheduled (the whole per-replica batch without "
-    "accumulation), split by tensor parallelism, layers / pipeline stages x "
-    "the micro-batches in flight on the first stage (1F1B min(m, p), "
-    "interleaved p + (p-1)/v)";
+    "activations: recompute not stated, none assumed: " ACT_NONE_TERMS
+        ACT_SCHEDULE;
 constexpr const char* kActSelective =
-    "activations: selective recompute, Korthikanti et al. 34·sbh bytes per "
-    "layer + 4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), "
-    "micro-batch as scheduled (the whole per-replica batch without "
-    "accumulation), split by tensor parallelism, layers / pipeline stages x "
-    "the micro-batches in flight on the first stage (1F1B min(m, p), "
-    "interleaved p + (p-1)/v)";
+    "activations: selective recompute keeps the matmul outputs and "
+    "recomputes the element-wise ops (JAX checkpoint_dots_with_no_batch_dims, "
+    "MaxText remat minimal; torchtitan's op-level SAC recomputes every "
+    "second matmul, its measured peaks do not show it): "
+    "(6 + 4 + 4r)·sbh + 2g·sbF bytes per layer (r = "
+    "kv/heads, g = 2 for a gated FFN, F x routed experts for a mixture) + "
+    "4·sbv logits/loss, 16-bit (x2 fp32, x4 fp64), " ACT_SCHEDULE;
 constexpr const char* kActFull =
     "activations: full recompute, each layer's input kept (2·sbh bytes "
-    "per layer) + the recomputed layer's working set (34·sbh) + 4·sbv "
-    "logits/loss (Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, "
-    "x4 fp64), "
-    "micro-batch as scheduled (the whole per-replica batch without "
-    "accumulation), split by tensor parallelism, layers / pipeline stages x "
-    "the micro-batches in flight on the first stage (1F1B min(m, p), "
-    "interleaved p + (p-1)/v)";
+    "per layer) + the recomputed layer's working set (its no-recompute "
+    "tensors) + 4·sbv logits/loss (Korthikanti et al. arXiv:2205.05198), "
+    "16-bit (x2 fp32, x4 fp64), " ACT_SCHEDULE;
 constexpr const char* kActOffload =
     "activations: full recompute with each layer's input (2·sbh bytes per "
     "layer) offloaded to host memory and brought back for the backward "
     "pass (JAX save_and_offload_only_these_names to pinned_host; MaxText "
     "decoder_layer_input: offload); device memory keeps the recomputed "
-    "layer's working set (34·sbh) + 4·sbv logits/loss (Korthikanti et al. "
-    "arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), "
+    "layer's working set (its no-recompute tensors) + 4·sbv logits/loss "
+    "(Korthikanti et al. arXiv:2205.05198), 16-bit (x2 fp32, x4 fp64), "
     "micro-batch as scheduled (the whole per-replica batch without "
     "accumulation), split by tensor parallelism; host memory holds the "
     "offloaded inputs of layers / pipeline stages x the micro-batches in "
     "flight on the first stage (1F1B min(m, p), interleaved p + (p-1)/v)";
+#undef ACT_SCHEDULE
+#undef ACT_NONE_TERMS
+
 constexpr const char* kActNoShape =
     "activations: no transformer shape given, assumed 20% of the per-device "
     "weights + gradients + optimizer state";
@@ -206,33 +209,68 @@ double LargestLayerParamsFromShape(const TransformerShape& shape) {
                   h * FfnSize(shape));
 }
 
-double ActivationBytesPerLayer(const TransformerShape& shape,
-                               double micro_batch, Recompute recompute,
-                               int tensor, bool sequence_parallel,
-                               bool score_tensor) {
+namespace {
+
+// The 16-bit tensors one pre-norm decoder layer keeps for its backward
+// pass, for one micro-batch, in bytes: `replicated` is what tensor
+// parallelism without sequence parallelism leaves whole on every rank,
+// `split` what it divides by t (Korthikanti et al. §4.1's per-tensor
+// count, applied to the block as written today: RMSNorm, flash-style
+// attention, grouped-query k/v, a gated or plain FFN, no dropout).
+struct LayerTensors {
+  double replicated = 0;
+  double split = 0;
+};
+
+LayerTensors KeptTensors(const TransformerShape& shape, double micro_batch,
+                         Recompute recompute, bool score_tensor,
+                         double ffn_streams) {
   const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
   const double h = shape.hidden_size;
   const double a = shape.attention_heads > 0 ? shape.attention_heads : 1;
-  const double t = AtLeastOne(tensor);
+  const double kv = shape.num_kv_heads > 0 ? shape.num_kv_heads / a : 1.0;
   const double sbh = s * micro_batch * h;
+  // FFN intermediates per token: every routed expert's for a mixture.
+  const double sbf =
+      s * micro_batch * FfnSize(shape) * std::max(1.0, ffn_streams);
+  // q, the k and v heads, and the attention output (flash keeps only that
+  // and the per-row log-sum-exp).
+  const double attention = sbh * (2 + 2 + 4 * kv);
   switch (recompute) {
     case Recompute::kOffload:
-      return 0;  // the layer inputs live in host memory
+      return {};  // the layer inputs live in host memory
     case Recompute::kFull:
-      return sequence_parallel ? 2.0 * sbh / t : 2.0 * sbh;
+      return {2 * sbh, 0};  // the layer's input, nothing else
     case Recompute::kSelective:
-      return sequence_parallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+      // Matmul outputs kept, element-wise ops (norms, activation, gating)
+      // recomputed (JAX checkpoint_dots_with_no_batch_dims, MaxText remat
+      // "minimal"): the layer input, the attention and FFN output
+      // projections, q/k/v/attention, and the FFN's up (and gate) output.
+      return {6 * sbh, attention + (shape.gated_ffn ? 4 : 2) * sbf};
     default: {
-      const double scores = score_tensor ? 5.0 * a * s / h : 0.0;
-      return sequence_parallel ? sbh * (34.0 + scores) / t
-                               : sbh * (10.0 + 24.0 / t + scores / t);
+      // Both norms' inputs and outputs; the FFN's up (and gate) outputs,
+      // the activation, and (gated) the product feeding the down matmul.
+      const double scores = score_tensor ? 5.0 * a * s * s * micro_batch : 0;
+      return {8 * sbh, attention + (shape.gated_ffn ? 8 : 4) * sbf + scores};
     }
   }
 }
 
-double OffloadedBytesPerLayer(const TransformerShape& shape,
-                              double micro_batch, int tensor,
-                              bool sequence_parallel) {
+}  // namespace
+
+double ActivationBytesPerLayer(const TransformerShape& shape,
+                               double micro_batch, Recompute recompute,
+                               int tensor, bool sequence_parallel,
+                               bool score_tensor, double ffn_streams) {
+  const double t = AtLeastOne(tensor);
+  const LayerTensors kept =
+      KeptTensors(shape, micro_batch, recompute, score_tensor, ffn_streams);
+  return sequence_parallel ? (kept.replicated + kept.split) / t
+                           : kept.replicated + kept.split / t;
+}
+
+double OffloadedBytesPerLayer(const TransformerShape& shape, double micro_batch,
+                              int tensor, bool sequence_parallel) {
   return ActivationBytesPerLayer(shape, micro_batch, Recompute::kFull, tensor,
                                  sequence_parallel);
 }
@@ -247,7 +285,8 @@ double MicrobatchesInFlight(int stages, int virtual_stages,
 
 double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
                             Recompute recompute, int tensor,
-                            bool sequence_parallel, bool score_tensor) {
+                            bool sequence_parallel, bool score_tensor,
+                            double ffn_streams) {
   const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
   const double logits =
       shape.vocab_size > 0
@@ -258,7 +297,7 @@ double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
   }
   return logits + ActivationBytesPerLayer(shape, micro_batch, Recompute::kNone,
                                           tensor, sequence_parallel,
-                                          score_tensor);
+                                          score_tensor, ffn_streams);
 }
 
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
@@ -304,6 +343,7 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
   m.embedding_bytes = std::max(0.0, input.embedding_bytes);
   m.activation_word_scale = ActivationWordScale(input.precision);
   m.score_tensor = input.attention == Attention::kStandard;
+  m.ffn_streams = std::max(1.0, input.ffn_streams);
   return m;
 }
 
@@ -311,11 +351,16 @@ namespace {
 
 const char* ActivationAssumption(Recompute recompute) {
   switch (recompute) {
-    case Recompute::kFull: return kActFull;
-    case Recompute::kOffload: return kActOffload;
-    case Recompute::kSelective: return kActSelective;
-    case Recompute::kNone: return kActNone;
-    default: return kActUnstated;
+    case Recompute::kFull:
+      return kActFull;
+    case Recompute::kOffload:
+      return kActOffload;
+    case Recompute::kSelective:
+      return kActSelective;
+    case Recompute::kNone:
+      return kActNone;
+    default:
+      return kActUnstated;
   }
 }
 
@@ -346,15 +391,16 @@ void AddShapedActivations(const PreparedMemoryModel& m, Recompute recompute,
   out.activations_bytes =
       (layers_per_stage * in_flight *
            ActivationBytesPerLayer(shape, micro_batch, recompute, tensor,
-                                   layout.sequence_parallel, m.score_tensor) +
+                                   layout.sequence_parallel, m.score_tensor,
+                                   m.ffn_streams) +
        ActivationExtraBytes(shape, micro_batch, recompute, tensor,
-                            layout.sequence_parallel, m.score_tensor)) *
+                            layout.sequence_parallel, m.score_tensor,
+                            m.ffn_streams)) *
       m.activation_word_scale;
   if (recompute == Recompute::kOffload) {
-    const double per_layer =
-        OffloadedBytesPerLayer(shape, micro_batch, tensor,
-                               layout.sequence_parallel) *
-        m.activation_word_scale;
+    const double per_layer = OffloadedBytesPerLayer(shape, micro_batch, tensor,
+                                                    layout.sequence_parallel) *
+                             m.activation_word_scale;
     out.host_offload_bytes = layers_per_stage * in_flight * per_layer;
     out.host_transfer_bytes_per_step =
         2.0 * layers_per_stage * microbatches * per_layer;

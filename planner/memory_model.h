@@ -60,6 +60,10 @@ struct MemoryModelInput {
   // Flash-style attention (the default) never stores the s x s score
   // tensor; STANDARD keeps Korthikanti's 5as/h term.
   Attention attention = Attention::kUnspecified;
+  // FFN intermediates per token, in units of one ffn_hidden_size: the
+  // routed experts per token of a mixture of experts (ffn_hidden_size is
+  // per expert), 1 for a dense model.
+  double ffn_streams = 1;
 };
 
 struct ShardingLayout {
@@ -85,8 +89,8 @@ struct ShardingLayout {
   int micro_batch = 0;
   int microbatches = 0;
   // Megatron sequence parallelism alongside TP: every activation term is
-  // divided by the TP degree (34·sbh/t). Off: only the 24 and attention-score
-  // terms are (Korthikanti: sbh·(10 + 24/t + 5as/(ht))).
+  // divided by the TP degree. Off: only the tensors TP shards (heads, FFN
+  // columns, scores) are (Korthikanti: sbh·(10 + 24/t + 5as/(ht))).
   bool sequence_parallel = true;
   // DeepSpeed ZeRO-1/2 keep the 16-bit gradient besides the fp32 gradient
   // partition ("18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit +
@@ -113,24 +117,31 @@ struct MemoryEstimate {
   const char* method_assumption = "";
 };
 
-// Korthikanti et al. (arXiv:2205.05198 §4) bytes per transformer layer for
-// a micro-batch of `micro_batch` sequences (16-bit activations) kept in
-// device memory: none sbh·34 (+ 5as/h with `score_tensor`: standard
-// attention keeps the softmax scores, flash-style kernels do not),
-// selective sbh·34, full 2·sbh (the layer's input), offload 0 (the input
-// is in host memory), with tensor parallelism applied as described for
-// ShardingLayout::sequence_parallel.
+// Bytes per transformer layer for a micro-batch of `micro_batch`
+// sequences (16-bit activations) kept in device memory, counted tensor by
+// tensor as Korthikanti et al. (arXiv:2205.05198 §4.1) do, for a pre-norm
+// decoder layer with flash-style attention, r = kv_heads / heads, F the FFN
+// width (× `ffn_streams` routed experts), g = 2 for a gated FFN, else 1:
+//   none       8·sbh + (4 + 4r)·sbh + 4g·sbF  (+ 5as²b with `score_tensor`:
+//              standard attention keeps the softmax scores)
+//   selective  6·sbh + (4 + 4r)·sbh + 2g·sbF  (matmul outputs kept,
+//              element-wise ops recomputed)
+//   full       2·sbh (the layer's input); offload 0 (it is in host memory)
+// With sequence parallelism every term is divided by the TP degree t;
+// without it only the second and third (Korthikanti's sbh·(10 + 24/t)).
+// For a GPT-3 block (r = 1, F = 4h, plain FFN) none is 32·sbh: Korthikanti's
+// 34·sbh without his two dropout masks.
 double ActivationBytesPerLayer(const TransformerShape& shape,
                                double micro_batch, Recompute recompute,
                                int tensor, bool sequence_parallel,
-                               bool score_tensor = false);
+                               bool score_tensor = false,
+                               double ffn_streams = 1);
 
 // Bytes per layer and micro-batch that RECOMPUTE_OFFLOAD moves to host
 // memory: full recompute's checkpoint, the layer's 2·sbh input (split by
 // TP as ActivationBytesPerLayer), 16-bit.
-double OffloadedBytesPerLayer(const TransformerShape& shape,
-                              double micro_batch, int tensor,
-                              bool sequence_parallel);
+double OffloadedBytesPerLayer(const TransformerShape& shape, double micro_batch,
+                              int tensor, bool sequence_parallel);
 
 // Micro-batches whose activations the most loaded (first) pipeline stage
 // holds at once, in units of one micro-batch through its layers. 1F1B
@@ -150,7 +161,8 @@ double MicrobatchesInFlight(int stages, int virtual_stages,
 // 32-bit logits), split over the TP ranks (vocab-parallel output layer).
 double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
                             Recompute recompute, int tensor,
-                            bool sequence_parallel, bool score_tensor);
+                            bool sequence_parallel, bool score_tensor,
+                            double ffn_streams = 1);
 
 MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
                                        const ShardingLayout& layout);
@@ -161,7 +173,7 @@ MemoryEstimate EstimateMemoryPerDevice(const MemoryModelInput& input,
 struct PreparedMemoryModel {
   TransformerShape shape;  // a copy: the model outlives the input
   bool has_shape = false;
-  double weight_bytes = 0;     // unsharded totals
+  double weight_bytes = 0;  // unsharded totals
   double gradient_bytes = 0;
   double optimizer_bytes = 0;
   double grad_16bit_copy_bytes = 0;  // DeepSpeed's extra copy (ZeRO-1/2)
@@ -171,6 +183,7 @@ struct PreparedMemoryModel {
   double embedding_bytes = 0;
   double activation_word_scale = 1;
   bool score_tensor = false;  // attention STANDARD
+  double ffn_streams = 1;     // MemoryModelInput::ffn_streams
   const char* method_assumption = "";
 };
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input);

@@ -186,11 +186,14 @@ TransformerShape Shape7B() {
   return s;
 }
 
-// Korthikanti et al. (arXiv:2205.05198) via Transformer Math 101
-// (planner-anchors §6): per layer 34·sbh with flash-style attention (the
-// default; STANDARD adds the 5as/h score tensor), selective 34·sbh, full
-// 2·sbh plus the recomputed layer's working set; every level adds the
-// 4·sbv logits/loss buffer (issue 14).
+// Korthikanti et al. (arXiv:2205.05198 §4.1) count the tensors a layer
+// keeps; for a GPT-3 block without dropout (multi-head attention, F = 4h,
+// plain FFN) and flash-style attention that is 32·sbh (his 34·sbh less the
+// two dropout masks; STANDARD adds the 5as/h score tensor). Selective
+// recompute keeps the matmul outputs only, 22·sbh: the layer input and the
+// two output projections (6), q, k, v and the attention output (8), the
+// FFN's up output (2·4). Full keeps 2·sbh plus the recomputed layer's
+// working set; every level adds the 4·sbv logits/loss buffer (issue 14).
 TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
   const TransformerShape shape = Shape7B();
   const double s = 4096, b = 2, h = 4096, a = 32, layers = 32, v = 32000;
@@ -204,19 +207,69 @@ TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
 
   in.recompute = Recompute::kNone;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   layers * sbh * 34 + logits);
+                   layers * sbh * 32 + logits);
   in.attention = Attention::kStandard;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   layers * sbh * (34 + 5 * a * s / h) + logits);
+                   layers * sbh * (32 + 5 * a * s / h) + logits);
   in.attention = Attention::kUnspecified;
   in.recompute = Recompute::kSelective;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   layers * sbh * 34 + logits);
+                   layers * sbh * 22 + logits);
   in.recompute = Recompute::kFull;
   const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
   EXPECT_DOUBLE_EQ(full.activations_bytes,
-                   layers * 2 * sbh + 34 * sbh + logits);
+                   layers * 2 * sbh + 32 * sbh + logits);
   EXPECT_NE(std::strstr(full.activation_assumption, "full recompute"), nullptr);
+}
+
+// The same count for a Llama-3-style block: grouped-query attention
+// shrinks the k and v heads (r = kv/heads), a gated FFN keeps the gate and
+// up outputs (and, without recompute, the activation and the product), and
+// a mixture of experts keeps every routed expert's FFN intermediates.
+TEST(MemoryModelTest, ActivationsFollowGroupedQueryGatedAndRoutedShapes) {
+  TransformerShape shape = Shape7B();
+  shape.num_kv_heads = 8;  // r = 1/4
+  shape.ffn_hidden_size = 14336;
+  shape.gated_ffn = true;
+  const double sbh = 4096.0 * 4096, f = 14336.0 / 4096, r = 0.25;
+  auto per_layer = [&](Recompute level, double streams) {
+    return ActivationBytesPerLayer(shape, 1, level, 1, true, false, streams);
+  };
+  EXPECT_DOUBLE_EQ(per_layer(Recompute::kNone, 1),
+                   sbh * (8 + 4 + 4 * r + 8 * f));
+  EXPECT_DOUBLE_EQ(per_layer(Recompute::kSelective, 1),
+                   sbh * (6 + 4 + 4 * r + 4 * f));
+  EXPECT_DOUBLE_EQ(per_layer(Recompute::kFull, 1), 2 * sbh);
+  // Top-2 routing keeps twice the FFN intermediates, nothing else changes.
+  EXPECT_DOUBLE_EQ(
+      per_layer(Recompute::kSelective, 2) - per_layer(Recompute::kSelective, 1),
+      sbh * 4 * f);
+  EXPECT_DOUBLE_EQ(per_layer(Recompute::kFull, 2), 2 * sbh);
+  // Both ways: full multi-head attention and a plain FFN keep more k/v and
+  // fewer FFN tensors respectively.
+  TransformerShape mha = shape;
+  mha.num_kv_heads = 0;
+  EXPECT_DOUBLE_EQ(
+      ActivationBytesPerLayer(mha, 1, Recompute::kSelective, 1, true) -
+          per_layer(Recompute::kSelective, 1),
+      sbh * 4 * (1 - r));
+  TransformerShape plain = shape;
+  plain.gated_ffn = false;
+  EXPECT_DOUBLE_EQ(
+      per_layer(Recompute::kNone, 1) -
+          ActivationBytesPerLayer(plain, 1, Recompute::kNone, 1, true),
+      sbh * 4 * f);
+  // The job's routed experts reach the estimate through ffn_streams.
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  in.shape = &shape;
+  in.recompute = Recompute::kSelective;
+  in.global_batch_size = 1;
+  const double dense =
+      EstimateMemoryPerDevice(in, ShardingLayout{}).activations_bytes;
+  in.ffn_streams = 2;
+  EXPECT_DOUBLE_EQ(
+      EstimateMemoryPerDevice(in, ShardingLayout{}).activations_bytes - dense,
+      32 * sbh * 4 * f);
 }
 
 // Offload (full recompute, checkpoints in host memory): the 2·sbh layer
@@ -237,13 +290,12 @@ TEST(MemoryModelTest, OffloadMovesTheLayerInputsToHostMemory) {
   const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
   in.recompute = Recompute::kOffload;
   const MemoryEstimate off = EstimateMemoryPerDevice(in, layout);
-  EXPECT_DOUBLE_EQ(off.activations_bytes, 34 * sbh + logits);
+  EXPECT_DOUBLE_EQ(off.activations_bytes, 32 * sbh + logits);
   EXPECT_DOUBLE_EQ(full.activations_bytes - off.activations_bytes,
                    layers * 2 * sbh);
   EXPECT_DOUBLE_EQ(off.host_offload_bytes, layers * 2 * sbh);
   EXPECT_DOUBLE_EQ(off.host_transfer_bytes_per_step, 2 * layers * 2 * sbh);
-  EXPECT_DOUBLE_EQ(off.total_bytes + off.host_offload_bytes,
-                   full.total_bytes);
+  EXPECT_DOUBLE_EQ(off.total_bytes + off.host_offload_bytes, full.total_bytes);
   EXPECT_NE(std::strstr(off.activation_assumption, "host memory"), nullptr);
   // Every other level keeps its activations on the device.
   EXPECT_EQ(full.host_offload_bytes, 0);
@@ -275,14 +327,16 @@ TEST(MemoryModelTest, ActivationsSplitByTensorAndPipeline) {
   layout.data = 4;
   layout.tensor = 4;
   layout.pipeline = 2;
-  // Megatron with sequence parallelism: 34·sbh/t per layer, 16 layers/stage,
-  // and the vocab-parallel logits split over t.
+  // Megatron with sequence parallelism: 22·sbh/t per layer (selective),
+  // 16 layers/stage, and the vocab-parallel logits split over t.
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   16 * 34 * sbh / 4 + logits / 4);
-  // Without SP (Transformer Math 101): sbh(10 + 24/t).
+                   16 * 22 * sbh / 4 + logits / 4);
+  // Without SP (Transformer Math 101's sbh(10 + 24/t) pattern): the layer
+  // input and output projections stay whole, the head and FFN tensors
+  // split.
   layout.sequence_parallel = false;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
-                   16 * sbh * (10 + 24.0 / 4) + logits / 4);
+                   16 * sbh * (6 + 16.0 / 4) + logits / 4);
 }
 
 TEST(MemoryModelTest, MicroBatchIsAtLeastOneAndFp32DoublesActivations) {
@@ -294,7 +348,7 @@ TEST(MemoryModelTest, MicroBatchIsAtLeastOneAndFp32DoublesActivations) {
   ShardingLayout layout;
   layout.data = 64;  // fewer sequences than replicas: still one per device
   const double sbh = 4096.0 * 4096;
-  const double one_seq = 32 * 2 * sbh + 34 * sbh + 4 * 4096.0 * 32000;
+  const double one_seq = 32 * 2 * sbh + 32 * sbh + 4 * 4096.0 * 32000;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
                    one_seq);
   in.precision = Precision::kFp32;
@@ -389,12 +443,12 @@ TEST(TransformerParamsFromShape, CountsGroupedQueryAttentionAndGatedFfn) {
   shape.vocab_size = 128256;
   EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9, 0.02e9);
   shape.num_kv_heads = 0;  // MHA: K and V are h x h again
-  EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9 + 32 * 2 * 4096.0 * 3072,
-              0.02e9);
+  EXPECT_NEAR(TransformerParamsFromShape(shape),
+              7.50e9 + 32 * 2 * 4096.0 * 3072, 0.02e9);
   shape.num_kv_heads = 8;
   shape.gated_ffn = false;  // two FFN matrices
-  EXPECT_NEAR(TransformerParamsFromShape(shape),
-              7.50e9 - 32 * 4096.0 * 14336, 0.02e9);
+  EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9 - 32 * 4096.0 * 14336,
+              0.02e9);
 }
 
 }  // namespace
