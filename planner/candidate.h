@@ -60,6 +60,9 @@ struct Config {
   // sequences (Job::assumed_batch_rank_cap): not used while a smaller size
   // holds the job.
   bool over_assumed_batch = false;
+  // A reviewed proposal's stated degrees spell no layout at this size
+  // (they do not divide its devices).
+  bool no_layout = false;
   int min_ranks = 0;
   StepTimeEstimate step;
   // A Reduction Server the point takes (its price is in the hourly costs).
@@ -93,6 +96,32 @@ struct Config {
   std::string blocked_why;
 };
 
+// The layout a reviewed distribution proposal names: its strategy and any
+// degrees it states (0: not stated). Implicit from a strategy alone.
+struct LayoutPin {
+  Strategy strategy = Strategy::kUnspecified;
+  int data = 0;      // data-parallel replicas (of the FSDP group with FSDP)
+  int fsdp = 0;      // devices the model states are sharded over (ZeRO-3)
+  int tensor = 0;
+  int pipeline = 0;
+  LayoutPin() = default;
+  LayoutPin(Strategy s) : strategy(s) {}  // NOLINT: a strategy pins only it
+  bool degrees() const {
+    return data > 0 || fsdp > 0 || tensor > 0 || pipeline > 0;
+  }
+  bool any() const { return strategy != Strategy::kUnspecified || degrees(); }
+};
+
+// The strategy and degrees a distribution proposal states.
+inline LayoutPin PinOf(const DistributionProposal& d) {
+  LayoutPin pin(d.strategy);
+  pin.data = d.data_parallelism;
+  pin.fsdp = d.fsdp_parallelism;
+  pin.tensor = d.tensor_parallelism;
+  pin.pipeline = d.pipeline_parallelism;
+  return pin;
+}
+
 // What a caller fixes about the configurations a family yields: the current
 // hardware kept (keep_current_hardware) or a reviewed proposal. Zero/empty
 // fields fix nothing.
@@ -103,9 +132,10 @@ struct Pins {
   // A machine type kept exactly as given ("a2-highgpu-8g"): only its
   // shapes are searched, at any count of it.
   std::string machine_type;
-  // A reviewed distribution proposal: only layouts of this strategy
-  // (kDataParallel, kFsdp, kTensorParallel / kPipelineParallel / kHybrid).
-  Strategy strategy = Strategy::kUnspecified;
+  // A reviewed distribution proposal: only layouts of its strategy
+  // (kDataParallel, kFsdp, kTensorParallel / kPipelineParallel / kHybrid)
+  // and with the degrees it states.
+  LayoutPin layout;
   bool sizes() const { return devices > 0 || !topology.empty() || slices > 0; }
 };
 
@@ -131,7 +161,7 @@ struct Candidate {
   // (planner/count_refinement.h): the policy's multi-unit sequences (shape,
   // most units) and the layout a proposal pins.
   std::vector<std::pair<const Shape*, int>> sequences;
-  Strategy pinned_strategy = Strategy::kUnspecified;
+  LayoutPin pinned_layout;
   bool eos_soon = false;
   bool on_workload_list = false;
   bool price_unknown = false;

@@ -75,7 +75,7 @@ class WindowSearch {
       }
       done_.push_back(u);
       o_.units = u;
-      Config c = BuildPoint(job_, *cand_.family, o_, cand_.pinned_strategy);
+      Config c = BuildPoint(job_, *cand_.family, o_, cand_.pinned_layout);
       if (!Feasible(job_, cand_, c)) continue;
       const double key = RankKey(job_, norm_, cand_, c);
       if (kept != nullptr) kept->push_back({key, static_cast<int>(added_.size())});

@@ -96,11 +96,11 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
   if (job.current_machine != nullptr) pins.machine_type = job.current_machine->id;
   // Today's layout when the request states it (DDP, FSDP, ...); the fastest
   // that fits when it does not, or when the stated one holds no point.
-  pins.strategy = job.current.strategy;
+  pins.layout = job.current.strategy;
   std::vector<Candidate> one{EvaluateFamily(catalog, today, *family, pins)};
-  if (pins.strategy != Strategy::kUnspecified &&
+  if (pins.layout.any() &&
       (!one.front().viable() || one.front().points.empty())) {
-    pins.strategy = Strategy::kUnspecified;
+    pins.layout = {};
     one = {EvaluateFamily(catalog, today, *family, pins)};
   }
   Candidate& c = one.front();

@@ -36,6 +36,8 @@ struct Fitting {
   // The smallest size held back by the assumed batch's cap
   // (Job::assumed_batch_rank_cap).
   std::optional<Config> over_assumed_batch;
+  // Sizes where a proposal's stated degrees spell no layout.
+  size_t without_layout = 0;
 };
 
 Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
@@ -43,9 +45,11 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
   Fitting out;
   out.points.reserve(sizes.options.size());
   for (const SizeOption& o : sizes.options) {
-    Config c = BuildPoint(job, f, o, pins.strategy);
+    Config c = BuildPoint(job, f, o, pins.layout);
     if (!c.fits) {
-      if (c.batch_too_small) {
+      if (c.no_layout) {
+        ++out.without_layout;
+      } else if (c.batch_too_small) {
         if (!out.batch_limited) out.batch_limited = c;
       } else if (c.over_assumed_batch) {
         if (!out.over_assumed_batch) out.over_assumed_batch = c;
@@ -72,7 +76,7 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
   const std::string& name = f.name;
   auto fits_any = [&](const std::vector<SizeOption>& excluded) {
     for (const SizeOption& o : excluded) {
-      if (BuildPoint(job, f, o, pins.strategy).fits) return true;
+      if (BuildPoint(job, f, o, pins.layout).fits) return true;
     }
     return false;
   };
@@ -95,6 +99,15 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
                     ? ReasonCode::kNotApplicable
                     : ReasonCode::kExceedsSingleHost,
                 absl::StrCat("No ", name, " shape matches the requested size."));
+    return;
+  }
+  if (fit.without_layout == sizes.options.size()) {
+    const LayoutPin& l = pins.layout;
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrFormat("The proposed degrees (data %d, FSDP %d, "
+                                "tensor %d, pipeline %d; 0: not stated) "
+                                "divide none of the %s sizes searched.",
+                                l.data, l.fsdp, l.tensor, l.pipeline, name));
     return;
   }
   if (fit.best_required >= 0 && fit.host_required > 0) {
@@ -358,7 +371,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   for (const SizeOption& s : sizes.sequences) {
     cand.sequences.push_back({s.shape, s.units});
   }
-  cand.pinned_strategy = pins.strategy;
+  cand.pinned_layout = pins.layout;
   if (cand.viable() && f.preview) {
     cand.notes.push_back({ReasonCode::kPreviewHardware,
                           absl::StrCat(f.name, " is in preview.")});

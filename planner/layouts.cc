@@ -130,13 +130,80 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
 
 }  // namespace
 
+namespace {
+
+// The replicas of a layout's data dimension: FSDP groups under ZeRO-3,
+// every rank otherwise (ShardingLayout::data counts FSDP ranks too).
+int Replicas(const ShardingLayout& l) {
+  const int data = std::max(1, l.data);
+  return l.zero_stage >= 3 && l.fsdp > 1 ? std::max(1, data / l.fsdp) : data;
+}
+
+int ShardedOver(const ShardingLayout& l) {
+  return l.zero_stage >= 3 ? std::max(1, l.fsdp) : 1;
+}
+
+bool HasDegrees(const ShardingLayout& l, const LayoutPin& pin) {
+  return (pin.tensor <= 0 || std::max(1, l.tensor) == pin.tensor) &&
+         (pin.pipeline <= 0 || std::max(1, l.pipeline) == pin.pipeline) &&
+         (pin.fsdp <= 0 || ShardedOver(l) == pin.fsdp) &&
+         (pin.data <= 0 || Replicas(l) == pin.data);
+}
+
+// The layout a pin's degrees spell on n devices of one slice: TP × PP ×
+// the rest, the rest split into FSDP groups × replicas as stated (FSDP
+// over all of it when the strategy is FSDP or only FSDP is given; ZeRO-1
+// over the replicas of a pipeline, as the generated 3D layouts). Empty
+// when the degrees do not divide n.
+std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
+    const Job& job, const LayoutPin& pin, int n) {
+  const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
+  if (n % (tp * pp) != 0) return std::nullopt;
+  const int rest = n / (tp * pp);
+  int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
+  if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
+    fsdp = pin.data > 0 && rest % pin.data == 0 ? rest / pin.data : rest;
+  }
+  if (fsdp > 0 && rest % fsdp != 0) return std::nullopt;
+  if (pin.data > 0 && pin.data * std::max(1, fsdp) != rest) return std::nullopt;
+  if (pp > job.workload.transformer_shape.layers && pp > 1) return std::nullopt;
+  ShardingLayout l;
+  l.tensor = tp;
+  l.pipeline = pp;
+  l.data = rest;
+  if (fsdp > 1) {
+    l.zero_stage = 3;
+    l.fsdp = fsdp;
+  } else if (pp > 1 && rest > 1) {
+    l.zero_stage = 1;
+    l.fsdp = rest;
+  }
+  const Strategy s = pin.strategy != Strategy::kUnspecified ? pin.strategy
+                     : pp > 1                               ? Strategy::kPipelineParallel
+                     : tp > 1                               ? Strategy::kHybrid
+                     : fsdp > 1                             ? Strategy::kFsdp
+                                                            : Strategy::kDataParallel;
+  return std::make_pair(l, s);
+}
+
+}  // namespace
+
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
-                      Strategy only) {
-  if (only == Strategy::kUnspecified) return AllLayoutsFor(job, f, c);
+                      const LayoutPin& only) {
+  if (!only.any()) return AllLayoutsFor(job, f, c);
   const LayoutList all = AllLayoutsFor(job, f, c);
   LayoutList out;
   for (const auto& item : all) {
-    if (OfStrategy(item.first, item.second, only)) out.push_back(item);
+    if (OfStrategy(item.first, item.second, only.strategy) &&
+        HasDegrees(item.first, only)) {
+      out.push_back(item);
+    }
+  }
+  if (out.size == 0 && only.degrees() && c.slices <= 1 &&
+      f.platform != Platform::kCpu) {
+    if (auto spelled = SpelledLayout(job, only, c.devices)) {
+      out.push_back(*spelled);
+    }
   }
   return out;
 }
@@ -297,6 +364,9 @@ class LayoutChooser {
     }
     if (smallest_) {
       c = *smallest_;
+    } else if (min_ranks_ == std::numeric_limits<int>::max()) {
+      c.required_bytes = 0;
+      c.no_layout = true;  // no layout was tried: a pin allows none here
     } else {
       c.required_bytes = 0;
       const bool over = !any_batch_ok_;
@@ -370,7 +440,8 @@ double HostUsableBytesPerDevice(const Family& f, const Config& c) {
 
 }  // namespace
 
-void ChooseLayout(const Job& job, const Family& f, Config& c, Strategy only) {
+void ChooseLayout(const Job& job, const Family& f, Config& c,
+                  const LayoutPin& only) {
   c.usable_bytes = (f.platform == Platform::kCpu
                         ? c.shape->machine->memory_bytes.value_or(0)
                         : f.device_memory_bytes) *

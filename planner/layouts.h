@@ -37,17 +37,19 @@ struct LayoutList {
     return items.data() + size;
   }
 };
-// `only` (kUnspecified: every layout) keeps the layouts of one strategy: a
-// reviewed distribution proposal.
+// `only` (none: every layout) keeps the layouts a reviewed distribution
+// proposal names: of its strategy, with its stated degrees. When no
+// generated layout has those degrees, the one they spell on this point (if
+// they divide its devices) is built from them.
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
-                      Strategy only = Strategy::kUnspecified);
+                      const LayoutPin& only = {});
 
 // Chooses the point's layout and recompute level: its fastest variant that
 // fits; failing that, the variant that needs the least memory (c.fits
 // false), or c.batch_too_small when every layout needs more data-parallel
 // ranks than the stated batch has sequences.
 void ChooseLayout(const Job& job, const Family& f, Config& c,
-                  Strategy only = Strategy::kUnspecified);
+                  const LayoutPin& only = {});
 
 }  // namespace accelplan::planner::internal
 

@@ -419,8 +419,15 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
   const int pipeline = AtLeastOne(layout.pipeline);
   const int fsdp = AtLeastOne(layout.fsdp);
   const double model_split = static_cast<double>(tensor) * pipeline;
-  const double w_shard = layout.zero_stage >= 3 ? fsdp : 1;
-  const double g_shard = layout.zero_stage >= 2 ? fsdp : 1;
+  // Under a pipeline schedule FSDP keeps a stage gathered between its
+  // micro-batches (each would gather it again, exposed) and accumulates its
+  // gradients unsharded until the last one: the stage's weights and
+  // gradients stay whole, as under ZeRO-1 (torchtitan parallelize_llama.py:
+  // "For PP, do not reshard after forward to avoid per-microbatch
+  // all-gathers"; torch.distributed.pipelining reduces on the last backward).
+  const bool stage_whole = layout.zero_stage >= 3 && pipeline > 1;
+  const double w_shard = layout.zero_stage >= 3 && !stage_whole ? fsdp : 1;
+  const double g_shard = layout.zero_stage >= 2 && !stage_whole ? fsdp : 1;
   const double o_shard = layout.zero_stage >= 1 ? fsdp : 1;
 
   out.weights_bytes = m.weight_bytes / model_split / w_shard;
@@ -434,7 +441,7 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
 
   // ZeRO-3 materialises the largest module whole (16-bit weights and grads)
   // before computing with it.
-  if (layout.zero_stage >= 3 && fsdp > 1) {
+  if (layout.zero_stage >= 3 && fsdp > 1 && !stage_whole) {
     out.weights_bytes +=
         m.gathered_weight_bytes_per_param * m.largest_layer_params / tensor;
     out.gradients_bytes +=

@@ -200,9 +200,9 @@ bool ModelParallel(Strategy s) {
 // The best point with one layout: on the current hardware at its size when
 // the request names it, else on whichever viable family ranks best with it.
 std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
-                                        Strategy strategy) {
+                                        const LayoutPin& layout) {
   Pins pins;
-  pins.strategy = strategy;
+  pins.layout = layout;
   if (const Family* current = CurrentFamily(ctx.index, ctx.job)) {
     pins.devices = ctx.job.current.tpu_topology.empty() ? ctx.job.current_devices : 0;
     pins.topology = ctx.job.current.tpu_topology;
@@ -260,7 +260,7 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                                    need / kGiB, usable / kGiB));
     return;
   }
-  std::optional<Candidate> c = BestWithLayout(ctx, s);
+  std::optional<Candidate> c = BestWithLayout(ctx, PinOf(d));
   if (c && !c->viable()) {
     j.RejectWith(*c);
     return;

@@ -102,7 +102,7 @@ Pins ProposalPins(const HardwareProposal& h) {
   pins.topology = h.tpu_topology;
   pins.slices = h.slices;
   pins.machine_type = h.machine_type;
-  if (h.layout) pins.strategy = h.layout->strategy;
+  if (h.layout) pins.layout = PinOf(*h.layout);
   return pins;
 }
 
@@ -127,7 +127,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   if (RejectReplicaOverSlice(job, h, fams, j)) return;
   const Pins pins = ProposalPins(h);
   const bool pinned = pins.sizes() || !pins.machine_type.empty() ||
-                      pins.strategy != Strategy::kUnspecified;
+                      pins.layout.any();
   std::vector<Candidate> selected;
   for (const Family* f : fams) {
     if (pinned) {

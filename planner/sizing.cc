@@ -226,7 +226,7 @@ bool EnumerateSizes(const Job& job, const Family& f,
 }
 
 Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
-                  Strategy only_strategy) {
+                  const LayoutPin& only_layout) {
   Config c;
   c.shape = o.shape;
   c.units = o.units;
@@ -237,7 +237,7 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
   // Before the layout: whether a Reduction Server runs depends on it.
   c.provisioning = o.provisioning;
-  ChooseLayout(job, f, c, only_strategy);
+  ChooseLayout(job, f, c, only_layout);
   Price(job, c, c.provisioning);
   JudgePointProvisioning(job, f, c);  // planner/provisioning.h
   return c;

@@ -37,10 +37,11 @@ bool EnumerateSizes(const Job& job, const Family& f,
                     const std::vector<const Shape*>& obtainable,
                     const Pins& pins, Candidate& cand, SizeSearch& out);
 
-// One point: the size's layout (its fastest that fits), estimates and
-// price under the provisioning the request allows for that shape.
+// One point: the size's layout (its fastest that fits, among those
+// `only_layout` allows), estimates and price under the provisioning the
+// request allows for that shape.
 Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
-                  Strategy only_strategy);
+                  const LayoutPin& only_layout);
 
 }  // namespace accelplan::planner::internal
 

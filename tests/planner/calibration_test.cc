@@ -9,6 +9,7 @@
 // FIT half set the catalog's measured_efficiency table and is reported by
 // the same code for comparison, never asserted.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -406,7 +407,8 @@ TEST_F(CalibrationTest, FitHalfIsReported) {
 // micro-batch (the row's micro_batch; for a pipelined run that is its
 // local batch, which the schedule splits, so none is given), its
 // recompute level, and its layout's strategy from the parallelism column
-// (FSDP; FSDP + TP: hybrid; + PP: pipeline). Memory per device does not
+// (FSDP; FSDP + TP: hybrid; + PP: pipeline) with the degrees it states
+// (fsdp=, tp=, pp=). Memory per device does not
 // depend on the device's capacity, so each run is reviewed on its GPU
 // generation's largest-memory machine type (Hopper: a3-ultragpu-8g,
 // Blackwell: a4-highgpu-8g): the 96 GB H100s of the torchtitan rows are
@@ -424,6 +426,18 @@ struct MemoryResult {
   }
 };
 
+// The degree the parallelism column states for one dimension ("tp=8"),
+// 0 when it names none.
+int Degree(const Row& r, const std::string& key) {
+  const std::string& p = r.at("parallelism");
+  for (size_t at = p.find(key); at != std::string::npos;
+       at = p.find(key, at + 1)) {
+    if (at > 0 && std::isalnum(static_cast<unsigned char>(p[at - 1]))) continue;
+    return std::atoi(p.c_str() + at + key.size());
+  }
+  return 0;
+}
+
 ReviewRequest MemoryRequestOf(const Row& r) {
   ReviewRequest q = RequestOf(r);
   const bool pipelined = Contains(r, "parallelism", "pp=");
@@ -437,6 +451,9 @@ ReviewRequest MemoryRequestOf(const Row& r) {
   h.layout->strategy = pipelined ? Strategy::kPipelineParallel
                        : Contains(r, "parallelism", "tp=") ? Strategy::kHybrid
                                                            : Strategy::kFsdp;
+  h.layout->fsdp_parallelism = Degree(r, "fsdp=");
+  h.layout->tensor_parallelism = Degree(r, "tp=");
+  h.layout->pipeline_parallelism = Degree(r, "pp=");
   return q;
 }
 

@@ -176,6 +176,33 @@ TEST(MemoryModelTest, ZeroStagesShardProgressivelyAndModelParallelDivides) {
   EXPECT_DOUBLE_EQ(ModelStates(EstimateMemoryPerDevice(in, mp)), 2 * p);
 }
 
+// FSDP under a pipeline schedule keeps each stage gathered between
+// micro-batches and its gradients unsharded until the last one (torchtitan
+// parallelize_llama.py, reshard_after_forward off with PP): the stage's
+// weights and gradients count whole, the optimizer state stays sharded.
+// Without pipelining ZeRO-3 shards all three.
+TEST(MemoryModelTest, FsdpUnderAPipelineKeepsTheStageWhole) {
+  const double p = 8e9;
+  const MemoryModelInput in = Full(p, Optimizer::kAdam);
+  ShardingLayout l;
+  l.data = 8;
+  l.fsdp = 8;
+  l.zero_stage = 3;
+  l.pipeline = 4;
+  const MemoryEstimate piped = EstimateMemoryPerDevice(in, l);
+  EXPECT_DOUBLE_EQ(piped.weights_bytes, 2 * p / 4);
+  EXPECT_DOUBLE_EQ(piped.gradients_bytes, 2 * p / 4);
+  EXPECT_DOUBLE_EQ(piped.optimizer_bytes, 12 * p / 4 / 8);
+  l.zero_stage = 1;
+  EXPECT_DOUBLE_EQ(ModelStates(EstimateMemoryPerDevice(in, l)),
+                   ModelStates(piped));
+  l.zero_stage = 3;
+  l.pipeline = 1;
+  const MemoryEstimate flat = EstimateMemoryPerDevice(in, l);
+  EXPECT_DOUBLE_EQ(flat.weights_bytes, 2 * p / 8);
+  EXPECT_DOUBLE_EQ(flat.gradients_bytes, 2 * p / 8);
+}
+
 TransformerShape Shape7B() {
   TransformerShape s;  // LLaMA-2-7B-like
   s.layers = 32;

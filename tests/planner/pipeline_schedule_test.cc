@@ -195,5 +195,44 @@ TEST_F(PipelineScheduleTest, AMicroBatchThatDoesNotFitIsRejectedByName) {
   EXPECT_EQ(d.micro_batch_size, 1);
 }
 
+// A distribution proposal's stated degrees are the layout reviewed, not
+// only its strategy: a depth the planner would also try (tp 8 × pp 2), a
+// split it never generates (tp 4 × pp 4; FSDP 4 under tp 8 × pp 2), and
+// degrees that cannot divide the proposal's 64 GPUs, which get no plan.
+TEST_F(PipelineScheduleTest, StatedDegreesAreTheLayoutReviewed) {
+  auto reviewed = [](int tp, int pp, int fsdp) {
+    ReviewRequest q = Request(80);
+    q.proposals[0].hardware->layout->tensor_parallelism = tp;
+    q.proposals[0].hardware->layout->pipeline_parallelism = pp;
+    q.proposals[0].hardware->layout->fsdp_parallelism = fsdp;
+    return planner_->Review(q);
+  };
+  const ReviewResponse free = reviewed(0, 0, 0);
+  const Distribution& chosen = PlanOf(free).distribution;
+  ASSERT_GT(chosen.pipeline_parallelism, 1);
+  const int other_pp = chosen.pipeline_parallelism == 2 ? 4 : 2;
+  const ReviewResponse a = reviewed(8, other_pp, 0);
+  EXPECT_EQ(PlanOf(a).distribution.tensor_parallelism, 8);
+  EXPECT_EQ(PlanOf(a).distribution.pipeline_parallelism, other_pp);
+
+  const ReviewResponse b = reviewed(4, 4, 0);
+  const Distribution& db = PlanOf(b).distribution;
+  EXPECT_EQ(db.tensor_parallelism, 4);
+  EXPECT_EQ(db.pipeline_parallelism, 4);
+  EXPECT_EQ(db.data_parallelism * std::max(1, db.fsdp_parallelism), 4);
+
+  const ReviewResponse c = reviewed(8, 2, 4);
+  const Distribution& dc = PlanOf(c).distribution;
+  EXPECT_EQ(dc.tensor_parallelism, 8);
+  EXPECT_EQ(dc.pipeline_parallelism, 2);
+  EXPECT_EQ(dc.fsdp_parallelism, 4);
+
+  const ReviewResponse none = reviewed(8, 3, 0);
+  ASSERT_FALSE(none.verdicts.empty());
+  EXPECT_FALSE(none.verdicts[0].plan.has_value());
+  EXPECT_NE(none.verdicts[0].verdict, Verdict::kRecommended);
+  EXPECT_THAT(none.verdicts[0].reason, HasSubstr("divide none"));
+}
+
 }  // namespace
 }  // namespace accelplan::planner
