@@ -110,6 +110,7 @@ planner::TransformerShape FromProto(const v1::TransformerShape& in) {
   out.ffn_hidden_size = in.ffn_hidden_size();
   out.num_kv_heads = in.num_kv_heads();
   out.gated_ffn = in.gated_ffn();
+  out.head_dim = in.head_dim();
   return out;
 }
 
@@ -122,6 +123,7 @@ void ToProto(const planner::TransformerShape& in, v1::TransformerShape* out) {
   out->set_ffn_hidden_size(in.ffn_hidden_size);
   out->set_num_kv_heads(in.num_kv_heads);
   out->set_gated_ffn(in.gated_ffn);
+  out->set_head_dim(in.head_dim);
 }
 
 planner::Workload FromProto(const v1::Workload& in, const Path& path) {
@@ -1079,6 +1081,7 @@ void ToProto(const planner::ModelInfo& in, v1::ModelInfo* out) {
   out->set_num_kv_heads(in.num_kv_heads);
   out->set_ffn_hidden_size(in.ffn_hidden_size);
   out->set_gated_ffn(in.gated_ffn);
+  out->set_head_dim(in.head_dim);
   out->set_vocab_size(in.vocab_size);
   out->set_max_sequence_length(in.max_sequence_length);
   out->set_parameter_count(in.parameter_count);
@@ -1100,6 +1103,7 @@ planner::ModelInfo FromProto(const v1::ModelInfo& in) {
   out.num_kv_heads = in.num_kv_heads();
   out.ffn_hidden_size = in.ffn_hidden_size();
   out.gated_ffn = in.gated_ffn();
+  out.head_dim = in.head_dim();
   out.vocab_size = in.vocab_size();
   out.max_sequence_length = in.max_sequence_length();
   out.parameter_count = in.parameter_count();

@@ -157,7 +157,8 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
                                      : ResolveExampleWork(w, epochs, job);
   // Model FLOPs per unit: 6·P (kDefaults' training_flops_per_param) of the
   // active parameters (a mixture of experts computes with its routed
-  // experts only) plus attention, 12·L·h·s (PaLM appendix B), for a shape.
+  // experts only) plus attention, 12·L·(heads·head_dim)·s (PaLM appendix
+  // B; heads·head_dim is h unless the shape sets head_dim), for a shape.
   // Recompute is not added: the measured MFU bands already include it
   // (time_model.h, planner/efficiency.h).
   const double active = w.active_parameter_count > 0 &&
@@ -167,7 +168,7 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
   const double dense = TrainingFlops(active, 1.0, Recompute::kNone);
   job.flops_per_unit =
       job.sequence_model
-          ? ModelFlopsPerToken(active, shape.layers, shape.hidden_size,
+          ? ModelFlopsPerToken(active, shape.layers, AttentionWidth(shape),
                                job.sequence_length)
           : dense;
   if (job.method == TrainingMethod::kLora ||

@@ -184,16 +184,27 @@ double GradientWireBytesPerParam(Precision precision) {
   }
 }
 
+double AttentionWidth(const TransformerShape& shape) {
+  return shape.head_dim > 0 && shape.attention_heads > 0
+             ? static_cast<double>(shape.head_dim) * shape.attention_heads
+             : shape.hidden_size;
+}
+
+double KeyValueWidth(const TransformerShape& shape) {
+  if (shape.attention_heads <= 0 || shape.num_kv_heads <= 0) {
+    return AttentionWidth(shape);
+  }
+  return AttentionWidth(shape) * shape.num_kv_heads / shape.attention_heads;
+}
+
 double TransformerParamsFromShape(const TransformerShape& shape) {
   if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
   const double h = shape.hidden_size;
-  // Query and output projections are h x h; with grouped-query attention
-  // the key and value projections shrink to h x (kv_heads x head_dim).
-  const double kv_fraction =
-      shape.attention_heads > 0 && shape.num_kv_heads > 0
-          ? static_cast<double>(shape.num_kv_heads) / shape.attention_heads
-          : 1.0;
-  const double attention = 2.0 * h * h + 2.0 * h * h * kv_fraction;
+  // Query and output projections are h x (heads·head_dim); with
+  // grouped-query attention the key and value projections shrink to
+  // h x (kv_heads·head_dim).
+  const double attention =
+      2.0 * h * AttentionWidth(shape) + 2.0 * h * KeyValueWidth(shape);
   // A gated FFN (SwiGLU) has gate, up and down matrices; a plain one two.
   const double ffn = (shape.gated_ffn ? 3.0 : 2.0) * h * FfnSize(shape);
   // One vocab x h embedding (tied with the output head); norms and biases
@@ -228,14 +239,16 @@ LayerTensors KeptTensors(const TransformerShape& shape, double micro_batch,
   const double s = shape.sequence_length > 0 ? shape.sequence_length : 1;
   const double h = shape.hidden_size;
   const double a = shape.attention_heads > 0 ? shape.attention_heads : 1;
-  const double kv = shape.num_kv_heads > 0 ? shape.num_kv_heads / a : 1.0;
   const double sbh = s * micro_batch * h;
+  const double sb = s * micro_batch;
   // FFN intermediates per token: every routed expert's for a mixture.
   const double sbf =
       s * micro_batch * FfnSize(shape) * std::max(1.0, ffn_streams);
   // q, the k and v heads, and the attention output (flash keeps only that
-  // and the per-row log-sum-exp).
-  const double attention = sbh * (2 + 2 + 4 * kv);
+  // and the per-row log-sum-exp): 2·sb·(2·w_q + 2·w_kv) bytes, which is
+  // sbh·(4 + 4r) when a head is h / heads wide.
+  const double attention =
+      2 * sb * (2 * AttentionWidth(shape) + 2 * KeyValueWidth(shape));
   switch (recompute) {
     case Recompute::kOffload:
       return {};  // the layer inputs live in host memory

@@ -34,10 +34,19 @@ ModelStateBytes BytesPerParam(Precision precision, Optimizer optimizer);
 // 2 for 16-bit mixed precision, 4 for fp32, 8 for fp64.
 double GradientWireBytesPerParam(Precision precision);
 
-// Dense decoder parameter count from the shape: L·(4h² + 2·h·F) + V·h
-// (attention q,k,v,o + a two-matrix MLP, untied embedding counted once;
+// Dense decoder parameter count from the shape: L·(2·h·w_q + 2·h·w_kv +
+// m·h·F) + V·h (attention q, o and k, v at AttentionWidth / KeyValueWidth,
+// m = 3 for a gated FFN, else 2; the embedding counted once, as if tied;
 // norms and biases ignored). F defaults to 4h. 0 when the shape is empty.
 double TransformerParamsFromShape(const TransformerShape& shape);
+
+// Width of the attention's q (and output) projection, heads · head_dim:
+// hidden_size unless the shape sets head_dim (Gemma, Qwen3).
+double AttentionWidth(const TransformerShape& shape);
+
+// Width of the k (and v) projection: kv_heads · head_dim (the q width
+// with multi-head attention).
+double KeyValueWidth(const TransformerShape& shape);
 
 // The largest single module DeepSpeed ZeRO-3 gathers whole: the bigger of
 // the embedding (V·h) and one MLP matrix (h·F). 0 when the shape is empty.

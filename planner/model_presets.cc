@@ -87,6 +87,7 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     FillIfUnset(&s.attention_heads, m->attention_heads);
     FillIfUnset(&s.num_kv_heads, m->kv_heads);
     FillIfUnset(&s.ffn_hidden_size, m->ffn_size);
+    FillIfUnset(&s.head_dim, m->head_dim);
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
   }
@@ -111,6 +112,7 @@ std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {
     info.num_kv_heads = m.kv_heads.value_or(0);
     info.ffn_hidden_size = m.ffn_size.value_or(0);
     info.gated_ffn = m.gated_ffn;
+    info.head_dim = m.HeadDim();
     info.vocab_size = m.vocab_size.value_or(0);
     info.max_sequence_length = m.max_sequence.value_or(0);
     info.parameter_count = m.total_params;

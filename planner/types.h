@@ -108,6 +108,7 @@ struct TransformerShape {
   int32_t ffn_hidden_size = 0;
   int32_t num_kv_heads = 0;  // 0: attention_heads
   bool gated_ffn = false;
+  int32_t head_dim = 0;  // 0: hidden_size / attention_heads
 };
 
 struct EdgeDeployment {
@@ -537,6 +538,7 @@ struct ModelInfo {
   int32_t num_kv_heads = 0;
   int32_t ffn_hidden_size = 0;
   bool gated_ffn = false;
+  int32_t head_dim = 0;
   int32_t vocab_size = 0;
   int32_t max_sequence_length = 0;
   double parameter_count = 0;

@@ -132,7 +132,10 @@ void CheckWorkload(const Workload& w, Checker& c) {
             L::kMaxVocabSize);
   c.Integer("workload.transformer_shape.ffn_hidden_size", s.ffn_hidden_size,
             L::kMaxFfnHiddenSize);
-  if (s.hidden_size > 0 && s.attention_heads > 0 &&
+  c.Integer("workload.transformer_shape.head_dim", s.head_dim,
+            L::kMaxHiddenSize);
+  // Without head_dim a head is hidden_size / attention_heads wide.
+  if (s.head_dim <= 0 && s.hidden_size > 0 && s.attention_heads > 0 &&
       s.hidden_size % s.attention_heads != 0) {
     c.Add("workload.transformer_shape.attention_heads",
           absl::StrCat("must divide hidden_size (", s.hidden_size, " % ",

@@ -286,6 +286,14 @@ TEST(MemoryModelTest, ActivationsFollowGroupedQueryGatedAndRoutedShapes) {
       per_layer(Recompute::kNone, 1) -
           ActivationBytesPerLayer(plain, 1, Recompute::kNone, 1, true),
       sbh * 4 * f);
+  // Heads set apart from h / heads (head_dim): q and the attention output
+  // are sb·heads·head_dim wide, k and v sb·kv_heads·head_dim.
+  TransformerShape wide = shape;
+  wide.head_dim = 256;  // 32 x 256 = 8192 = 2h
+  EXPECT_DOUBLE_EQ(
+      ActivationBytesPerLayer(wide, 1, Recompute::kSelective, 1, true) -
+          per_layer(Recompute::kSelective, 1),
+      sbh * (4 + 4 * r));
   // The job's routed experts reach the estimate through ffn_streams.
   MemoryModelInput in = Full(7e9, Optimizer::kAdam);
   in.shape = &shape;

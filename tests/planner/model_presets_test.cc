@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "planner/memory_model.h"
 #include "tests/planner/catalog_planner_test.h"
 
 namespace accelplan::planner {
@@ -52,6 +53,34 @@ TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
   EXPECT_LT(w.active_parameter_count, w.parameter_count);
   EXPECT_EQ(w.num_experts, 8);
   EXPECT_EQ(w.experts_per_token, 2);  // top-2 routing
+}
+
+// Gemma 2 9B's heads are 256 wide, not hidden/heads = 224 (catalog source
+// HF-GEMMA-2-9B): the preset carries head_dim, the shape then counts its
+// published 9.24e9 parameters (one tied 256,000 x 3584 embedding), and the
+// attention FLOPs per token use heads·head_dim = 4096, not the hidden 3584.
+TEST_F(ModelPresetsTest, AWideHeadPresetCarriesItsHeadDim) {
+  Workload w;
+  w.model_name = "gemma-2-9b";
+  ApplyModelPreset(planner_->catalog(), &w);
+  EXPECT_EQ(w.transformer_shape.head_dim, 256);
+  EXPECT_NEAR(TransformerParamsFromShape(w.transformer_shape), 9.24e9, 0.02e9);
+  EXPECT_EQ(AttentionWidth(w.transformer_shape), 16 * 256);
+  TransformerShape narrow = w.transformer_shape;
+  narrow.head_dim = 0;  // both ways: without it a head is 224 wide
+  EXPECT_EQ(AttentionWidth(narrow), 3584);
+  // q, o lose 2·h·(4096 − 3584), k, v 2·h·(2048 − 1792), in each of 42.
+  EXPECT_DOUBLE_EQ(TransformerParamsFromShape(w.transformer_shape) -
+                       TransformerParamsFromShape(narrow),
+                   42 * (2 * 3584 * 512.0 + 2 * 3584 * 256.0));
+  const ListResponse list = planner_->List(ListRequest{});
+  for (const ModelInfo& m : list.models) {
+    if (m.id == "gemma-2-9b") {
+      EXPECT_EQ(m.head_dim, 256);
+    } else if (m.id == "llama-3.1-8b") {
+      EXPECT_EQ(m.head_dim, 128);  // not in its config: hidden / heads
+    }
+  }
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {
