@@ -106,7 +106,9 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     cand.Reject(ReasonCode::kNotApplicable,
                 absl::StrFormat("The proposed degrees (data %d, FSDP %d, "
                                 "tensor %d, pipeline %d; 0: not stated) "
-                                "divide none of the %s sizes searched.",
+                                "spell no layout on any %s size searched: "
+                                "they must multiply to its devices, with "
+                                "tensor parallelism inside one VM or slice.",
                                 l.data, l.fsdp, l.tensor, l.pipeline, name));
     return;
   }

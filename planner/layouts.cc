@@ -154,11 +154,13 @@ bool HasDegrees(const ShardingLayout& l, const LayoutPin& pin) {
 // the rest, the rest split into FSDP groups × replicas as stated (FSDP
 // over all of it when the strategy is FSDP or only FSDP is given; ZeRO-1
 // over the replicas of a pipeline, as the generated 3D layouts). Empty
-// when the degrees do not divide n.
+// when the degrees do not divide n, or when TP would leave the
+// NVLink/ICI domain (`domain` devices: TP over the network is never
+// offered).
 std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
-    const Job& job, const LayoutPin& pin, int n) {
+    const Job& job, const LayoutPin& pin, int n, int domain) {
   const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
-  if (n % (tp * pp) != 0) return std::nullopt;
+  if (n % (tp * pp) != 0 || tp > domain) return std::nullopt;
   const int rest = n / (tp * pp);
   int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
   if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
@@ -199,11 +201,21 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
       out.push_back(item);
     }
   }
-  if (out.size == 0 && only.degrees() && c.slices <= 1 &&
-      f.platform != Platform::kCpu) {
-    if (auto spelled = SpelledLayout(job, only, c.devices)) {
-      out.push_back(*spelled);
+  if (out.size > 0 || !only.degrees()) return out;
+  if (c.slices > 1) {
+    // Across slices the generated Multislice layouts are the only ones:
+    // when none has the stated degrees, the strategy alone selects.
+    for (const auto& item : all) {
+      if (OfStrategy(item.first, item.second, only.strategy)) {
+        out.push_back(item);
+      }
     }
+    return out;
+  }
+  if (f.platform == Platform::kCpu) return out;
+  if (auto spelled =
+          SpelledLayout(job, only, c.devices, DomainDevices(f, c, c.devices))) {
+    out.push_back(*spelled);
   }
   return out;
 }

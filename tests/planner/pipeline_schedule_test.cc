@@ -198,7 +198,8 @@ TEST_F(PipelineScheduleTest, AMicroBatchThatDoesNotFitIsRejectedByName) {
 // A distribution proposal's stated degrees are the layout reviewed, not
 // only its strategy: a depth the planner would also try (tp 8 × pp 2), a
 // split it never generates (tp 4 × pp 4; FSDP 4 under tp 8 × pp 2), and
-// degrees that cannot divide the proposal's 64 GPUs, which get no plan.
+// degrees that cannot divide the proposal's 64 GPUs or put TP across VMs,
+// which get no plan.
 TEST_F(PipelineScheduleTest, StatedDegreesAreTheLayoutReviewed) {
   auto reviewed = [](int tp, int pp, int fsdp) {
     ReviewRequest q = Request(80);
@@ -231,7 +232,12 @@ TEST_F(PipelineScheduleTest, StatedDegreesAreTheLayoutReviewed) {
   ASSERT_FALSE(none.verdicts.empty());
   EXPECT_FALSE(none.verdicts[0].plan.has_value());
   EXPECT_NE(none.verdicts[0].verdict, Verdict::kRecommended);
-  EXPECT_THAT(none.verdicts[0].reason, HasSubstr("divide none"));
+  EXPECT_THAT(none.verdicts[0].reason, HasSubstr("spell no layout"));
+  // TP 16 divides 64 but leaves the 8-GPU VM: never over the network.
+  const ReviewResponse wide = reviewed(16, 2, 0);
+  ASSERT_FALSE(wide.verdicts.empty());
+  EXPECT_FALSE(wide.verdicts[0].plan.has_value());
+  EXPECT_THAT(wide.verdicts[0].reason, HasSubstr("inside one VM"));
 }
 
 }  // namespace
