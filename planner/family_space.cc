@@ -101,6 +101,13 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
                 absl::StrCat("No ", name, " shape matches the requested size."));
     return;
   }
+  if (fit.without_layout == sizes.options.size() && !pins.layout.degrees()) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat("The proposed strategy has no layout on any ",
+                             name, " size searched (model parallelism needs a "
+                             "transformer shape and more than one device)."));
+    return;
+  }
   if (fit.without_layout == sizes.options.size()) {
     const LayoutPin& l = pins.layout;
     cand.Reject(ReasonCode::kNotApplicable,

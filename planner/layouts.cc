@@ -154,13 +154,20 @@ bool HasDegrees(const ShardingLayout& l, const LayoutPin& pin) {
 // the rest, the rest split into FSDP groups × replicas as stated (FSDP
 // over all of it when the strategy is FSDP or only FSDP is given; ZeRO-1
 // over the replicas of a pipeline, as the generated 3D layouts). Empty
-// when the degrees do not divide n, or when TP would leave the
-// NVLink/ICI domain (`domain` devices: TP over the network is never
-// offered).
+// when the degrees do not divide n, when TP would leave the NVLink/ICI
+// domain (`domain` devices: TP over the network is never offered), when
+// model parallelism has no shape to split, or when the result is not of
+// the pinned strategy.
 std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
     const Job& job, const LayoutPin& pin, int n, int domain) {
   const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
-  if (n % (tp * pp) != 0 || tp > domain) return std::nullopt;
+  // Degrees are validated up to the accelerator cap: compare before any
+  // product can overflow.
+  if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
+  if (n % (tp * pp) != 0 || domain % tp != 0) return std::nullopt;
+  if ((tp > 1 || pp > 1) && job.workload.transformer_shape.layers <= 0) {
+    return std::nullopt;
+  }
   const int rest = n / (tp * pp);
   int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
   if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
@@ -185,6 +192,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
                      : tp > 1                               ? Strategy::kHybrid
                      : fsdp > 1                             ? Strategy::kFsdp
                                                             : Strategy::kDataParallel;
+  if (!OfStrategy(l, s, pin.strategy)) return std::nullopt;
   return std::make_pair(l, s);
 }
 

@@ -137,7 +137,8 @@ struct MemoryEstimate {
 //              element-wise ops recomputed)
 //   full       2·sbh (the layer's input); offload 0 (it is in host memory)
 // With sequence parallelism every term is divided by the TP degree t;
-// without it only the second and third (Korthikanti's sbh·(10 + 24/t)).
+// without it only the second and third (none 8 + 24/t, selective
+// 6 + 16/t for a GPT-3 block: Korthikanti's sbh·(10 + 24/t) pattern).
 // For a GPT-3 block (r = 1, F = 4h, plain FFN) none is 32·sbh: Korthikanti's
 // 34·sbh without his two dropout masks.
 double ActivationBytesPerLayer(const TransformerShape& shape,

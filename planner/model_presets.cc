@@ -84,10 +84,11 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
                     ? std::optional<int>(*m->layers + *m->decoder_layers)
                     : m->layers);
     FillIfUnset(&s.hidden_size, m->hidden_size);
+    // A head width belongs to the preset's own head count.
+    if (s.attention_heads == 0) FillIfUnset(&s.head_dim, m->head_dim);
     FillIfUnset(&s.attention_heads, m->attention_heads);
     FillIfUnset(&s.num_kv_heads, m->kv_heads);
     FillIfUnset(&s.ffn_hidden_size, m->ffn_size);
-    FillIfUnset(&s.head_dim, m->head_dim);
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
   }

@@ -46,11 +46,12 @@ double TrainingFlops(double params, double tokens, Recompute recompute) {
   return factor * params * tokens;
 }
 
-double ModelFlopsPerToken(double active_params, int layers, int hidden_size,
-                          int sequence_length) {
+double ModelFlopsPerToken(double active_params, int layers,
+                          double attention_width, int sequence_length) {
   const double attention =
-      layers > 0 && hidden_size > 0 && sequence_length > 0
-          ? 12.0 * layers * hidden_size * static_cast<double>(sequence_length)
+      layers > 0 && attention_width > 0 && sequence_length > 0
+          ? 12.0 * layers * attention_width *
+                static_cast<double>(sequence_length)
           : 0.0;
   return 6.0 * std::max(0.0, active_params) + attention;
 }

@@ -20,11 +20,12 @@ double TrainingFlops(double params, double tokens, Recompute recompute);
 
 // Model FLOPs per token on the basis of the calibrated MFU bands (PaLM,
 // arXiv:2204.02311 appendix B): 6·P for the (active) parameters plus the
-// attention score and value matmuls, 12·L·h·s forward and backward for L
-// layers of width h at sequence length s (0 without a shape). Recompute
-// FLOPs excluded.
-double ModelFlopsPerToken(double active_params, int layers, int hidden_size,
-                          int sequence_length);
+// attention score and value matmuls, 12·L·w·s forward and backward for L
+// layers of attention width w = heads·head_dim (AttentionWidth: the hidden
+// size unless the shape sets head_dim) at sequence length s (0 without a
+// shape). Recompute FLOPs excluded.
+double ModelFlopsPerToken(double active_params, int layers,
+                          double attention_width, int sequence_length);
 
 // --- MFU
 

@@ -134,6 +134,10 @@ void CheckWorkload(const Workload& w, Checker& c) {
             L::kMaxFfnHiddenSize);
   c.Integer("workload.transformer_shape.head_dim", s.head_dim,
             L::kMaxHiddenSize);
+  if (s.head_dim > 0 && s.attention_heads <= 0) {
+    c.Add("workload.transformer_shape.head_dim",
+          "needs attention_heads (the attention width is heads x head_dim)");
+  }
   // Without head_dim a head is hidden_size / attention_heads wide.
   if (s.head_dim <= 0 && s.hidden_size > 0 && s.attention_heads > 0 &&
       s.hidden_size % s.attention_heads != 0) {

@@ -74,13 +74,24 @@ TEST_F(ModelPresetsTest, AWideHeadPresetCarriesItsHeadDim) {
                        TransformerParamsFromShape(narrow),
                    42 * (2 * 3584 * 512.0 + 2 * 3584 * 256.0));
   const ListResponse list = planner_->List(ListRequest{});
+  int found = 0;
   for (const ModelInfo& m : list.models) {
     if (m.id == "gemma-2-9b") {
       EXPECT_EQ(m.head_dim, 256);
+      ++found;
     } else if (m.id == "llama-3.1-8b") {
       EXPECT_EQ(m.head_dim, 128);  // not in its config: hidden / heads
+      ++found;
     }
   }
+  EXPECT_EQ(found, 2);
+  // A request's own heads keep their own width: the preset's 256 belongs
+  // to its 16 heads.
+  Workload own;
+  own.model_name = "gemma-2-9b";
+  own.transformer_shape.attention_heads = 28;
+  ApplyModelPreset(planner_->catalog(), &own);
+  EXPECT_EQ(own.transformer_shape.head_dim, 0);
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {

@@ -233,6 +233,13 @@ TEST_F(PipelineScheduleTest, StatedDegreesAreTheLayoutReviewed) {
   EXPECT_FALSE(none.verdicts[0].plan.has_value());
   EXPECT_NE(none.verdicts[0].verdict, Verdict::kRecommended);
   EXPECT_THAT(none.verdicts[0].reason, HasSubstr("spell no layout"));
+  // A data-parallel proposal that states a TP degree names no layout.
+  ReviewRequest dp = Request(80);
+  dp.proposals[0].hardware->layout->strategy = Strategy::kDataParallel;
+  dp.proposals[0].hardware->layout->tensor_parallelism = 4;
+  const ReviewResponse mixed = planner_->Review(dp);
+  ASSERT_FALSE(mixed.verdicts.empty());
+  EXPECT_FALSE(mixed.verdicts[0].plan.has_value());
   // TP 16 divides 64 but leaves the 8-GPU VM: never over the network.
   const ReviewResponse wide = reviewed(16, 2, 0);
   ASSERT_FALSE(wide.verdicts.empty());

@@ -43,6 +43,26 @@ TEST(ValidateModelDetails, AcceptsAConsistentDetailedRequest) {
   EXPECT_THAT(ValidatePlanRequest(Llama70bShaped()), IsEmpty());
 }
 
+// head_dim sets a head's width apart from hidden / heads (Gemma, Qwen3):
+// then heads need not divide hidden, but there must be heads to widen.
+TEST(ValidateModelDetails, HeadDimNeedsHeadsAndFreesTheDivisibility) {
+  PlanRequest r = Llama70bShaped();
+  r.workload.transformer_shape.attention_heads = 48;  // 8192 % 48 != 0
+  EXPECT_THAT(ValidatePlanRequest(r),
+              Named("workload.transformer_shape.attention_heads"));
+  r.workload.transformer_shape.num_kv_heads = 8;
+  r.workload.transformer_shape.head_dim = 128;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.workload.transformer_shape.attention_heads = 0;
+  r.workload.transformer_shape.num_kv_heads = 0;
+  EXPECT_THAT(ValidatePlanRequest(r),
+              Named("workload.transformer_shape.head_dim"));
+  r.workload.transformer_shape.attention_heads = 64;
+  r.workload.transformer_shape.head_dim = -1;
+  EXPECT_THAT(ValidatePlanRequest(r),
+              Named("workload.transformer_shape.head_dim"));
+}
+
 TEST(ValidateModelDetails, KvHeadsMustDivideTheAttentionHeads) {
   PlanRequest r = Llama70bShaped();
   r.workload.transformer_shape.num_kv_heads = 64;  // MHA: fine
