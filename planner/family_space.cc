@@ -68,6 +68,25 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
   return out;
 }
 
+// Every size searched lacks a layout the reviewed proposal allows.
+void RejectWithoutLayout(const LayoutPin& l, const std::string& name,
+                         Candidate& cand) {
+  if (!l.degrees()) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat("The proposed strategy has no layout on any ",
+                             name, " size searched (model parallelism needs a "
+                             "transformer shape and more than one device)."));
+    return;
+  }
+  cand.Reject(ReasonCode::kNotApplicable,
+              absl::StrFormat("The proposed degrees (data %d, FSDP %d, "
+                              "tensor %d, pipeline %d; 0: not stated) "
+                              "spell no layout on any %s size searched: "
+                              "they must multiply to its devices, with "
+                              "tensor parallelism inside one VM or slice.",
+                              l.data, l.fsdp, l.tensor, l.pipeline, name));
+}
+
 // Nothing fits: the codes that say why (a size the constraints excluded
 // would have held it; too little memory; too small a batch).
 void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
@@ -101,22 +120,8 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
                 absl::StrCat("No ", name, " shape matches the requested size."));
     return;
   }
-  if (fit.without_layout == sizes.options.size() && !pins.layout.degrees()) {
-    cand.Reject(ReasonCode::kNotApplicable,
-                absl::StrCat("The proposed strategy has no layout on any ",
-                             name, " size searched (model parallelism needs a "
-                             "transformer shape and more than one device)."));
-    return;
-  }
   if (fit.without_layout == sizes.options.size()) {
-    const LayoutPin& l = pins.layout;
-    cand.Reject(ReasonCode::kNotApplicable,
-                absl::StrFormat("The proposed degrees (data %d, FSDP %d, "
-                                "tensor %d, pipeline %d; 0: not stated) "
-                                "spell no layout on any %s size searched: "
-                                "they must multiply to its devices, with "
-                                "tensor parallelism inside one VM or slice.",
-                                l.data, l.fsdp, l.tensor, l.pipeline, name));
+    RejectWithoutLayout(pins.layout, name, cand);
     return;
   }
   if (fit.best_required >= 0 && fit.host_required > 0) {
