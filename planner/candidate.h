@@ -60,8 +60,8 @@ struct Config {
   // sequences (Job::assumed_batch_rank_cap): not used while a smaller size
   // holds the job.
   bool over_assumed_batch = false;
-  // A reviewed proposal's stated degrees spell no layout at this size
-  // (they do not divide its devices).
+  // A reviewed proposal's strategy and degrees leave no layout at this size
+  // (planner/layouts.h, LayoutsFor).
   bool no_layout = false;
   int min_ranks = 0;
   StepTimeEstimate step;

@@ -128,26 +128,14 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
   }
 }
 
-}  // namespace
-
-namespace {
-
-// The replicas of a layout's data dimension: FSDP groups under ZeRO-3,
-// every rank otherwise (ShardingLayout::data counts FSDP ranks too).
-int Replicas(const ShardingLayout& l) {
-  const int data = std::max(1, l.data);
-  return l.zero_stage >= 3 && l.fsdp > 1 ? std::max(1, data / l.fsdp) : data;
-}
-
-int ShardedOver(const ShardingLayout& l) {
-  return l.zero_stage >= 3 ? std::max(1, l.fsdp) : 1;
-}
-
-bool HasDegrees(const ShardingLayout& l, const LayoutPin& pin) {
-  return (pin.tensor <= 0 || std::max(1, l.tensor) == pin.tensor) &&
-         (pin.pipeline <= 0 || std::max(1, l.pipeline) == pin.pipeline) &&
-         (pin.fsdp <= 0 || ShardedOver(l) == pin.fsdp) &&
-         (pin.data <= 0 || Replicas(l) == pin.data);
+// Whether a layout on n devices has every degree the pin states, as the
+// plan's Distribution would report them.
+bool HasDegrees(const ShardingLayout& l, int n, const LayoutPin& pin) {
+  const LayoutDegrees g = DegreesOf(l, n);
+  return (pin.tensor <= 0 || g.tensor == pin.tensor) &&
+         (pin.pipeline <= 0 || g.pipeline == pin.pipeline) &&
+         (pin.fsdp <= 0 || g.fsdp == pin.fsdp) &&
+         (pin.data <= 0 || g.data == pin.data);
 }
 
 // The layout a pin's degrees spell on n devices of one slice: TP × PP ×
@@ -201,25 +189,21 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
                       const LayoutPin& only) {
   if (!only.any()) return AllLayoutsFor(job, f, c);
-  const LayoutList all = AllLayoutsFor(job, f, c);
+  LayoutList of_strategy;
+  for (const auto& item : AllLayoutsFor(job, f, c)) {
+    if (OfStrategy(item.first, item.second, only.strategy)) {
+      of_strategy.push_back(item);
+    }
+  }
+  if (!only.degrees()) return of_strategy;
   LayoutList out;
-  for (const auto& item : all) {
-    if (OfStrategy(item.first, item.second, only.strategy) &&
-        HasDegrees(item.first, only)) {
-      out.push_back(item);
-    }
+  for (const auto& item : of_strategy) {
+    if (HasDegrees(item.first, c.devices, only)) out.push_back(item);
   }
-  if (out.size > 0 || !only.degrees()) return out;
-  if (c.slices > 1) {
-    // Across slices the generated Multislice layouts are the only ones:
-    // when none has the stated degrees, the strategy alone selects.
-    for (const auto& item : all) {
-      if (OfStrategy(item.first, item.second, only.strategy)) {
-        out.push_back(item);
-      }
-    }
-    return out;
-  }
+  if (out.size > 0) return out;
+  // Across slices the generated Multislice layouts are the only ones: when
+  // none has the stated degrees, the strategy alone selects.
+  if (c.slices > 1) return of_strategy;
   if (f.platform == Platform::kCpu) return out;
   if (auto spelled =
           SpelledLayout(job, only, c.devices, DomainDevices(f, c, c.devices))) {

@@ -38,9 +38,10 @@ struct LayoutList {
   }
 };
 // `only` (none: every layout) keeps the layouts a reviewed distribution
-// proposal names: of its strategy, with its stated degrees. When no
-// generated layout has those degrees, the one they spell on this point (if
-// they divide its devices) is built from them.
+// proposal names: of its strategy, with its stated degrees (DegreesOf, as
+// the plan reports them). When no generated layout has those degrees, the
+// one they spell on this point is built from them, if it can be (one slice,
+// degrees that multiply to its devices, TP inside the VM or slice).
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
                       const LayoutPin& only = {});
 

@@ -242,8 +242,7 @@ LayerTensors KeptTensors(const TransformerShape& shape, double micro_batch,
   const double sbh = s * micro_batch * h;
   const double sb = s * micro_batch;
   // FFN intermediates per token: every routed expert's for a mixture.
-  const double sbf =
-      s * micro_batch * FfnSize(shape) * std::max(1.0, ffn_streams);
+  const double sbf = sb * FfnSize(shape) * std::max(1.0, ffn_streams);
   // q, the k and v heads, and the attention output (flash keeps only that
   // and the per-row log-sum-exp): 2·sb·(2·w_q + 2·w_kv) bytes, which is
   // sbh·(4 + 4r) when a head is h / heads wide.
@@ -280,6 +279,15 @@ double ActivationBytesPerLayer(const TransformerShape& shape,
       KeptTensors(shape, micro_batch, recompute, score_tensor, ffn_streams);
   return sequence_parallel ? (kept.replicated + kept.split) / t
                            : kept.replicated + kept.split / t;
+}
+
+LayoutDegrees DegreesOf(const ShardingLayout& layout, int devices) {
+  LayoutDegrees g;
+  g.tensor = AtLeastOne(layout.tensor);
+  g.pipeline = AtLeastOne(layout.pipeline);
+  g.fsdp = layout.zero_stage >= 3 ? AtLeastOne(layout.fsdp) : 1;
+  g.data = AtLeastOne(devices / (g.fsdp * g.tensor * g.pipeline));
+  return g;
 }
 
 double OffloadedBytesPerLayer(const TransformerShape& shape, double micro_batch,

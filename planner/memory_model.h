@@ -108,6 +108,18 @@ struct ShardingLayout {
   bool keep_16bit_grad_copy = false;
 };
 
+// The degrees a layout has on `devices` devices, as Distribution reports
+// them: `data` replicas (of the FSDP group under ZeRO-3), `fsdp` devices
+// the model states are sharded over (1 below ZeRO-3), tensor and pipeline;
+// each at least 1.
+struct LayoutDegrees {
+  int data = 1;
+  int fsdp = 1;
+  int tensor = 1;
+  int pipeline = 1;
+};
+LayoutDegrees DegreesOf(const ShardingLayout& layout, int devices);
+
 struct MemoryEstimate {
   double weights_bytes = 0;
   double gradients_bytes = 0;

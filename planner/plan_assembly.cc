@@ -206,14 +206,12 @@ void ChooseWhereToRun(const Job& job, const Candidate& cand, Plan& p) {
 // Degrees multiply to the device count: data x fsdp x tensor x pipeline;
 // expert parallelism splits the experts inside the FSDP group.
 void SetDegrees(const Job& job, const Config& c, Distribution& d) {
-  const int tp = std::max(1, c.layout.tensor);
-  const int pp = std::max(1, c.layout.pipeline);
-  const int fsdp = c.layout.zero_stage == 3 ? std::max(1, c.layout.fsdp) : 1;
-  d.data_parallelism = std::max(1, c.devices / (fsdp * tp * pp));
-  d.fsdp_parallelism = c.layout.zero_stage == 3 ? fsdp : 0;
+  const LayoutDegrees g = DegreesOf(c.layout, c.devices);
+  d.data_parallelism = g.data;
+  d.fsdp_parallelism = c.layout.zero_stage >= 3 ? g.fsdp : 0;
   d.zero_stage = c.layout.zero_stage;
-  d.tensor_parallelism = std::max(1, c.layout.tensor);
-  d.pipeline_parallelism = std::max(1, c.layout.pipeline);
+  d.tensor_parallelism = g.tensor;
+  d.pipeline_parallelism = g.pipeline;
   if (job.expert_params > 0) {
     d.expert_parallelism = std::max(1, c.layout.expert);
   }

@@ -213,6 +213,25 @@ TransformerShape Shape7B() {
   return s;
 }
 
+// Shape7B trained on 8 replicas with a global batch of 16: micro-batch 2,
+// no accumulation. `in` points at `shape`, so the setup is not copied.
+struct MicroBatchOfTwo {
+  static constexpr double s = 4096, b = 2, h = 4096, a = 32, layers = 32,
+                          v = 32000;
+  static constexpr double sbh = s * b * h;
+  static constexpr double logits = 4 * s * b * v;
+  TransformerShape shape = Shape7B();
+  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
+  ShardingLayout layout;
+  MicroBatchOfTwo() {
+    in.shape = &shape;
+    in.global_batch_size = 16;
+    layout.data = 8;
+  }
+  MicroBatchOfTwo(const MicroBatchOfTwo&) = delete;
+  MicroBatchOfTwo& operator=(const MicroBatchOfTwo&) = delete;
+};
+
 // Korthikanti et al. (arXiv:2205.05198 §4.1) count the tensors a layer
 // keeps; for a GPT-3 block without dropout (multi-head attention, F = 4h,
 // plain FFN) and flash-style attention that is 32·sbh (his 34·sbh less the
@@ -222,15 +241,12 @@ TransformerShape Shape7B() {
 // FFN's up output (2·4). Full keeps 2·sbh plus the recomputed layer's
 // working set; every level adds the 4·sbv logits/loss buffer (issue 14).
 TEST(MemoryModelTest, ActivationsFollowKorthikantiPerRecomputeLevel) {
-  const TransformerShape shape = Shape7B();
-  const double s = 4096, b = 2, h = 4096, a = 32, layers = 32, v = 32000;
-  const double sbh = s * b * h;
-  const double logits = 4 * s * b * v;
-  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
-  in.shape = &shape;
-  in.global_batch_size = 16;
-  ShardingLayout layout;
-  layout.data = 8;  // micro-batch 16 / 8 = 2
+  using M = MicroBatchOfTwo;
+  const double s = M::s, h = M::h, a = M::a, layers = M::layers;
+  const double sbh = M::sbh, logits = M::logits;
+  M setup;
+  MemoryModelInput& in = setup.in;
+  const ShardingLayout& layout = setup.layout;
 
   in.recompute = Recompute::kNone;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).activations_bytes,
@@ -312,15 +328,11 @@ TEST(MemoryModelTest, ActivationsFollowGroupedQueryGatedAndRoutedShapes) {
 // set and the logits; host memory holds the inputs, and each micro-batch's
 // inputs cross the host link twice a step (out forward, back backward).
 TEST(MemoryModelTest, OffloadMovesTheLayerInputsToHostMemory) {
-  const TransformerShape shape = Shape7B();
-  const double s = 4096, b = 2, h = 4096, layers = 32, v = 32000;
-  const double sbh = s * b * h;
-  const double logits = 4 * s * b * v;
-  MemoryModelInput in = Full(7e9, Optimizer::kAdam);
-  in.shape = &shape;
-  in.global_batch_size = 16;
-  ShardingLayout layout;
-  layout.data = 8;  // micro-batch 16 / 8 = 2, no accumulation
+  using M = MicroBatchOfTwo;
+  const double layers = M::layers, sbh = M::sbh, logits = M::logits;
+  M setup;
+  MemoryModelInput& in = setup.in;
+  ShardingLayout& layout = setup.layout;
   in.recompute = Recompute::kFull;
   const MemoryEstimate full = EstimateMemoryPerDevice(in, layout);
   in.recompute = Recompute::kOffload;
