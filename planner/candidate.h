@@ -136,6 +136,9 @@ struct Pins {
   // (kDataParallel, kFsdp, kTensorParallel / kPipelineParallel / kHybrid)
   // and with the degrees it states.
   LayoutPin layout;
+  // More accelerators than today (ReviewPlan's ADD_ACCELERATORS remedy):
+  // only sizes with at least this many devices.
+  int min_devices = 0;
   bool sizes() const { return devices > 0 || !topology.empty() || slices > 0; }
 };
 
@@ -162,6 +165,7 @@ struct Candidate {
   // most units) and the layout a proposal pins.
   std::vector<std::pair<const Shape*, int>> sequences;
   LayoutPin pinned_layout;
+  int min_devices = 0;  // Pins::min_devices
   bool eos_soon = false;
   bool on_workload_list = false;
   bool price_unknown = false;

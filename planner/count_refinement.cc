@@ -45,7 +45,10 @@ std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
 
 // A refined point is kept on the same terms as the grid's (KeepFeasible).
 bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
-  if (!c.fits || c.blocked != ReasonCode::kUnspecified) return false;
+  if (!c.fits || c.blocked != ReasonCode::kUnspecified ||
+      c.devices < cand.min_devices) {
+    return false;
+  }
   if (!job.has_dataset) {
     return cand.misses_assumed_deadline || !BelowPaceFloor(job, c);
   }

@@ -92,11 +92,9 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
   const Family* family = CurrentFamily(index, job);
   if (family == nullptr) return std::nullopt;
   const Job today = TodaysJob(job);
-  Pins pins = CurrentPins(job);
-  if (job.current_machine != nullptr) pins.machine_type = job.current_machine->id;
   // Today's layout when the request states it (DDP, FSDP, ...); the fastest
   // that fits when it does not, or when the stated one holds no point.
-  pins.layout = job.current.strategy;
+  Pins pins = CurrentSetupPins(job);
   std::vector<Candidate> one{EvaluateFamily(catalog, today, *family, pins)};
   if (pins.layout.any() &&
       (!one.front().viable() || one.front().points.empty())) {

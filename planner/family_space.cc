@@ -114,10 +114,11 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
   }
   if (sizes.options.empty()) {
     if (!cand.codes.empty()) return;
-    cand.Reject(pins.devices > 0 || !pins.topology.empty()
-                    ? ReasonCode::kNotApplicable
-                    : ReasonCode::kExceedsSingleHost,
-                absl::StrCat("No ", name, " shape matches the requested size."));
+    cand.Reject(
+        pins.devices > 0 || !pins.topology.empty() || pins.min_devices > 0
+            ? ReasonCode::kNotApplicable
+            : ReasonCode::kExceedsSingleHost,
+        absl::StrCat("No ", name, " shape matches the requested size."));
     return;
   }
   if (fit.without_layout == sizes.options.size()) {
@@ -386,6 +387,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
     cand.sequences.push_back({s.shape, s.units});
   }
   cand.pinned_layout = pins.layout;
+  cand.min_devices = pins.min_devices;
   if (cand.viable() && f.preview) {
     cand.notes.push_back({ReasonCode::kPreviewHardware,
                           absl::StrCat(f.name, " is in preview.")});

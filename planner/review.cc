@@ -92,6 +92,11 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
   }
 }
 
+// "A", or "#2" for an unlabelled proposal.
+std::string Name(const std::vector<Proposal>& proposals, int i) {
+  return proposals[i].label.empty() ? absl::StrCat("#", i) : proposals[i].label;
+}
+
 ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
                             const std::vector<Proposal>& proposals, size_t i,
                             int best, std::vector<Judged>& judged) {
@@ -108,14 +113,23 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
     v.verdict = Verdict::kViable;
     const Candidate* best_hw =
         best >= 0 && judged[best].candidate ? &*judged[best].candidate : nullptr;
+    bool said = false;
     if (hw != nullptr && best_hw != nullptr && hw->config && best_hw->config) {
-      LosesTo(job, *hw, *best_hw, j);
+      if (j.tier == judged[best].tier) {
+        LosesTo(job, *hw, *best_hw, j);
+      } else if (judged[best].tier <= 1 && internal::AnySymptom(job)) {
+        // Ranked by the stated problem first, not by the numbers.
+        j.why.push_back(absl::StrCat(
+            "Proposal ", Name(proposals, best),
+            " ranks first: it acts on the stated problem, and remedies on "
+            "the current hardware rank before moves to other hardware, "
+            "which rank before hardware alone."));
+        said = true;
+      }
     }
-    if (j.codes.empty() && best >= 0) {
+    if (j.codes.empty() && best >= 0 && !said) {
       j.why.push_back(absl::StrCat("Works, but proposal ",
-                                   proposals[best].label.empty()
-                                       ? absl::StrCat("#", best)
-                                       : proposals[best].label,
+                                   Name(proposals, best),
                                    " is better for this job."));
     }
   }

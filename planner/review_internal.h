@@ -49,6 +49,12 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
 void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j);
+// A remedy the rules left standing, as a query on the space: the current
+// setup with the remedy applied (a move: the hardware it names) selects a
+// point, whose estimates the verdict carries and the scorer ranks
+// (planner/review_remedy_point.cc).
+void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
+                        Judged& j);
 
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.

@@ -3,6 +3,7 @@
 // what each leaves per device and the hard rules of its target.
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,19 @@ void RejectIfSpotLosesWork(const Job& job, Judged& j) {
   }
 }
 
+// A remedy that is already in place today.
+std::optional<std::string> AlreadyInPlace(const Job& job, RemedyKind kind) {
+  if (kind == RemedyKind::kShardOptimizerState &&
+      job.current.strategy == Strategy::kFsdp) {
+    return "The job already shards its model states (FSDP).";
+  }
+  if (kind == RemedyKind::kActivationRecompute &&
+      job.workload.recompute == Recompute::kFull) {
+    return "The job already recomputes every layer's activations.";
+  }
+  return std::nullopt;
+}
+
 // Applicability: a remedy that cannot act in this job's setting at all
 // (wrong hardware, pinned hardware, already done, unsafe) is rejected before
 // any number is compared.
@@ -205,6 +219,9 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
              "back to the CPU are ones the Edge TPU compiler does not map.");
   }
   if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
+  if (auto why = AlreadyInPlace(job, m.kind)) {
+    j.Reject(ReasonCode::kNotApplicable, *why);
+  }
 }
 
 // The device a memory remedy leaves the job on: the current accelerator, or
@@ -283,7 +300,12 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m, Judged& j) {
              absl::StrCat(RemedyLabel(m.kind), " does not act on the "
                           "problem: the job is ", SymptomsText(job), "."));
   } else if (!j.rejected) {
-    j.tier = 0;
+    // Remedies on the current hardware first; a move re-plans the job on
+    // other hardware (product choice: it also costs a migration the model
+    // does not price), ahead of bare hardware proposals (tier 2).
+    const bool moves = m.kind == RemedyKind::kMoveToHardware ||
+                       m.kind == RemedyKind::kMoreMemoryPerDevice;
+    j.tier = moves ? 1 : 0;
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
                       : Directness(m.kind);
@@ -365,6 +387,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   if (m.kind == RemedyKind::kMoveToHardware && m.target) {
     RejectIfTargetFails(ctx, m, j);
   }
+  JudgeRemedyInSpace(ctx, m, j);
 }
 
 }  // namespace accelplan::planner::internal

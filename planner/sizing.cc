@@ -218,6 +218,14 @@ bool EnumerateSizes(const Job& job, const Family& f,
       }
     }
   }
+  if (pins.min_devices > 0) {
+    auto fewer = [&](const SizeOption& o) {
+      return o.shape->devices * o.units < pins.min_devices;
+    };
+    out.options.erase(
+        std::remove_if(out.options.begin(), out.options.end(), fewer),
+        out.options.end());
+  }
   for (SizeOption& o : out.options) {
     o.provisioning =
         ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);

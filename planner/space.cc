@@ -26,6 +26,15 @@ Pins CurrentPins(const Job& job) {
   return pins;
 }
 
+Pins CurrentSetupPins(const Job& job) {
+  Pins pins = CurrentPins(job);
+  if (job.current_machine != nullptr) {
+    pins.machine_type = job.current_machine->id;
+  }
+  pins.layout = job.current.strategy;
+  return pins;
+}
+
 const Family* CurrentFamily(const Index& index, const Job& job) {
   if (job.current_machine != nullptr) {
     for (const Family& f : index.families) {

@@ -59,6 +59,10 @@ const Family* CurrentFamily(const Index& index, const Job& job);
 // Pins that reproduce the current setup's size.
 Pins CurrentPins(const Job& job);
 
+// The current setup as it runs: its size, its machine type and its stated
+// layout (today's point, planner/current_evidence.h; ReviewPlan's remedies).
+Pins CurrentSetupPins(const Job& job);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_SPACE_H_

@@ -26,6 +26,7 @@
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/random_requests.h"
+#include "tests/planner/testing/verdicts.h"
 
 namespace accelplan::planner {
 namespace {
@@ -329,14 +330,10 @@ TEST_F(ReviewConsistencyTest, TpuSlicesDoNotDependOnProposalOrder) {
             24);
 }
 
-// PLANNER BUG (left failing, issue #12): a data-parallel Multislice
-// distribution proposal is judged with tier 1 and no candidate
-// (planner/review_distribution.cc JudgeMultislice), so JudgedBefore
-// (planner/review.cc) falls through to `secondary` (0 for both) against a
-// hardware proposal: the two are incomparable and whichever is listed first
-// is RECOMMENDED. Listed first, "multislice" is RECOMMENDED and every
-// hardware proposal VIABLE; listed after them, "v6e 2x256" is RECOMMENDED
-// and "multislice" VIABLE.
+// The case of an order-dependence bug (fixed in engine v2): a data-parallel
+// Multislice distribution proposal was judged with no candidate, so it and
+// a hardware proposal were incomparable and whichever was listed first was
+// RECOMMENDED. A distribution proposal now selects its point in the space.
 TEST_F(ReviewConsistencyTest, MultisliceLayoutBesideHardwareDoesNotDependOnOrder) {
   EXPECT_EQ(ExpectOrderIndependent(
                 ReviewOf(TpuSlices(),
@@ -411,14 +408,12 @@ TEST_F(ReviewConsistencyTest, SameHardwareGivesSameEstimatesInPlanAndReview) {
   EXPECT_GE(compared, 12);
 }
 
-// PLANNER BUG (left failing, issue #12): the 27B LoRA plan lists A2
-// Standard at a2-megagpu-16g x16 as a viable alternative; proposed as that
-// machine type at that count, ReviewPlan REJECTS it OVERSIZED_FOR_WORKLOAD
-// ("A2 Standard's smallest shape has 596 GiB ... 9x the 64.8 GiB the job
-// needs"). The machine-type pin leaves a2-megagpu-16g as the only shape, so
-// smallest_obtainable_devices becomes 16 and OversizeRule's "its chosen
-// size needed those devices" exemption (planner/relative_rules.cc) no longer
-// applies, while in the plan the family's smallest shape is one GPU.
+// The case of a plan/review contradiction (fixed in engine v2): the 27B
+// LoRA plan listed A2 Standard at a2-megagpu-16g x16 as an alternative;
+// proposed as that machine type at that count, ReviewPlan rejected it
+// OVERSIZED_FOR_WORKLOAD, because the machine-type pin made the family's
+// smallest obtainable shape 16 GPUs. The oversize rule now judges the
+// family's smallest shape before a proposal narrows it.
 TEST_F(ReviewConsistencyTest, PlansOptionsAreNotRejectedWhenProposed) {
   for (const PlanRequest& job : PlannedJobs()) {
     const PlanResponse plan = planner_->Plan(job);
@@ -559,6 +554,164 @@ TEST_F(ReviewConsistencyTest, LaterDeadlineNeverCostsMoreThanTheListSlackUnderMi
             << ", costlier within the list slack: " << within_slack << "\n";
   EXPECT_GE(steps, testutil::PropertyJobCount(150));
   EXPECT_GT(cheaper, 0);
+}
+
+// ------------------------------------------------------------ e. remedies
+
+// A remedy is the current setup with the remedy applied, selected in the
+// same space (planner/review_remedy_point.cc): its verdict carries that
+// point's estimates and the scorer ranks it.
+
+// 7B on one a2-highgpu-8g (8 x A100 40GB), out of memory: 112 GB of Adam
+// state does not fit one 40 GB GPU whole, and fits sharded over 8.
+PlanRequest OutOfMemory7B(Strategy today, Objective o = Objective::kMinCost) {
+  PlanRequest r =
+      Llm(Framework::kPytorch, 7e9, Shape(32, 4096, 32, 2048, 16384), o);
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = today;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  return r;
+}
+
+Proposal MoveTo(const std::string& label, const std::string& machine_type) {
+  Proposal p = Remedy(label, RemedyKind::kMoveToHardware);
+  p.remedy->target = HardwareProposal{};
+  p.remedy->target->machine_type = machine_type;
+  return p;
+}
+
+// The SPEC S3 setup: 1.5B PyTorch DDP on 16 x a2-highgpu-8g on Vertex AI.
+PlanRequest SyncBound(Strategy today) {
+  PlanRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 1.5e9;
+  r.workload.precision = Precision::kBf16Mixed;
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 16;
+  r.current_setup.strategy = today;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// The one verdict, by value: the response is often a temporary.
+ProposalVerdict Only(const ReviewResponse& r) {
+  EXPECT_EQ(r.verdicts.size(), 1u);
+  return r.verdicts.empty() ? ProposalVerdict{} : r.verdicts.front();
+}
+
+TEST_F(ReviewConsistencyTest, AReductionServerVerdictCarriesThePooledSetup) {
+  const ReviewResponse ddp = Review(ReviewOf(
+      SyncBound(Strategy::kDataParallel),
+      {Remedy("rs", RemedyKind::kAddReductionServer)}));
+  const ProposalVerdict v = Only(ddp);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  EXPECT_EQ(v.plan->hardware.machine_type, "a2-highgpu-8g");
+  EXPECT_EQ(v.plan->hardware.total_accelerators, 128);
+  EXPECT_TRUE(v.plan->distribution.reduction_server.has_value()) << v.reason;
+  EXPECT_NE(v.reason.find("today's"), std::string::npos) << v.reason;
+  // FSDP's gathers and reduce-scatters are not the all-reduce a pool
+  // serves: the same remedy's point adds none and says so.
+  const ReviewResponse fsdp = Review(ReviewOf(
+      SyncBound(Strategy::kFsdp), {Remedy("rs", RemedyKind::kAddReductionServer)}));
+  const ProposalVerdict w = Only(fsdp);
+  ASSERT_TRUE(w.plan.has_value()) << w.reason;
+  EXPECT_FALSE(w.plan->distribution.reduction_server.has_value());
+  EXPECT_NE(w.reason.find("no change from today"), std::string::npos) << w.reason;
+}
+
+TEST_F(ReviewConsistencyTest, MoreAcceleratorsKeepTodaysLayout) {
+  // Under DDP every GPU holds the whole state, at any count: no fix.
+  const ProposalVerdict ddp = Only(Review(ReviewOf(
+      OutOfMemory7B(Strategy::kDataParallel),
+      {Remedy("more", RemedyKind::kAddAccelerators)})));
+  EXPECT_EQ(ddp.verdict, Verdict::kRejected) << ddp.reason;
+  EXPECT_TRUE(testutil::Has(ddp, ReasonCode::kHbmTooSmall)) << ddp.reason;
+  // Under FSDP more GPUs shard it further: a point with more devices.
+  const ProposalVerdict fsdp = Only(Review(ReviewOf(
+      OutOfMemory7B(Strategy::kFsdp), {Remedy("more", RemedyKind::kAddAccelerators)})));
+  EXPECT_NE(fsdp.verdict, Verdict::kRejected) << fsdp.reason;
+  ASSERT_TRUE(fsdp.plan.has_value()) << fsdp.reason;
+  EXPECT_GT(fsdp.plan->hardware.total_accelerators, 8);
+  EXPECT_EQ(fsdp.plan->hardware.machine_type, "a2-highgpu-8g");
+}
+
+TEST_F(ReviewConsistencyTest, RemediesAlreadyInPlaceAreNotApplicable) {
+  const auto shard = [&](Strategy today) {
+    return Only(Review(ReviewOf(OutOfMemory7B(today),
+                                {Remedy("shard", RemedyKind::kShardOptimizerState)})));
+  };
+  EXPECT_TRUE(testutil::Has(shard(Strategy::kFsdp), ReasonCode::kNotApplicable));
+  const ProposalVerdict ddp = shard(Strategy::kDataParallel);
+  EXPECT_EQ(ddp.verdict, Verdict::kRecommended) << ddp.reason;
+  ASSERT_TRUE(ddp.plan.has_value());
+  EXPECT_EQ(ddp.plan->distribution.zero_stage, 3);
+  const auto recompute = [&](Recompute level) {
+    PlanRequest job = OutOfMemory7B(Strategy::kFsdp);
+    job.workload.recompute = level;
+    return Only(Review(ReviewOf(
+        job, {Remedy("recompute", RemedyKind::kActivationRecompute)})));
+  };
+  EXPECT_TRUE(testutil::Has(recompute(Recompute::kFull), ReasonCode::kNotApplicable));
+  EXPECT_FALSE(
+      testutil::Has(recompute(Recompute::kSelective), ReasonCode::kNotApplicable));
+}
+
+TEST_F(ReviewConsistencyTest, WithoutSymptomsTheObjectiveRanksTheRemedies) {
+  for (Objective o : {Objective::kMinCost, Objective::kMinTime}) {
+    PlanRequest job = GpuCluster();
+    job.goal.objective = o;
+    job.current_setup.strategy = Strategy::kFsdp;
+    job.constraints.spot_allowed = true;
+    job.workload.checkpoints = true;
+    // A deadline both meet: without one MIN_COST assumes today's runtime,
+    // which Spot's restarts miss.
+    job.goal.deadline_hours = 24 * 60;
+    const ReviewResponse out =
+        Review(ReviewOf(job, {Remedy("spot", RemedyKind::kUseSpot),
+                              Remedy("more", RemedyKind::kAddAccelerators)}));
+    const ProposalVerdict* spot = ByLabel(out, "spot");
+    const ProposalVerdict* more = ByLabel(out, "more");
+    ASSERT_TRUE(spot && more && spot->plan && more->plan) << Verdicts(out);
+    EXPECT_EQ(spot->plan->hardware.provisioning, Provisioning::kSpot);
+    EXPECT_GT(more->plan->hardware.total_accelerators, 32);
+    const ProposalVerdict* winner = o == Objective::kMinCost ? spot : more;
+    EXPECT_EQ(winner->verdict, Verdict::kRecommended) << Verdicts(out);
+  }
+}
+
+TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
+  const PlanRequest job = OutOfMemory7B(Strategy::kDataParallel);
+  const ReviewResponse both =
+      Review(ReviewOf(job, {MoveTo("h100", "a3-highgpu-8g"),
+                            Remedy("shard", RemedyKind::kShardOptimizerState)}));
+  EXPECT_EQ(ByLabel(both, "shard")->verdict, Verdict::kRecommended) << Verdicts(both);
+  const ProposalVerdict* move = ByLabel(both, "h100");
+  EXPECT_EQ(move->verdict, Verdict::kViable) << Verdicts(both);
+  ASSERT_TRUE(move->plan.has_value());
+  EXPECT_EQ(move->plan->hardware.machine_type, "a3-highgpu-8g");
+  // Alone, the move is the best proposal.
+  EXPECT_EQ(Only(Review(ReviewOf(job, {MoveTo("h100", "a3-highgpu-8g")}))).verdict,
+            Verdict::kRecommended);
+}
+
+TEST_F(ReviewConsistencyTest, OutOfMemoryRemediesDoNotDependOnProposalOrder) {
+  EXPECT_EQ(ExpectOrderIndependent(
+                ReviewOf(OutOfMemory7B(Strategy::kFsdp, Objective::kMinTime),
+                         {Remedy("more", RemedyKind::kAddAccelerators),
+                          Remedy("recompute", RemedyKind::kActivationRecompute),
+                          Remedy("bigger", RemedyKind::kMoreMemoryPerDevice),
+                          MoveTo("h100", "a3-highgpu-8g")}),
+                "out-of-memory remedies"),
+            24);
 }
 
 }  // namespace

@@ -1,0 +1,236 @@
+// ReviewPlan: a remedy as a query on the candidate space. The current setup
+// with the remedy applied is built by the same stages and judged by the
+// same scorer as every other point, so the verdict carries its estimates
+// and ranks against the other proposals by the objective (issue 12 item 3).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "planner/engine_common.h"
+#include "planner/remedies.h"
+#include "planner/review_internal.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// What a remedy changes about the current setup. False for the remedies
+// the space does not model (storage, evaluators, tensor shapes, Horovod,
+// the edge), which are judged by their rules alone.
+bool ApplyToCurrent(RemedyKind kind, const Job& request, Job& job, Pins& pins) {
+  switch (kind) {
+    case RemedyKind::kAddReductionServer:
+      // The planner adds the pool to a point where it pays
+      // (planner/reduction_server.h); the remedy is that point.
+      job.reducer_machine = request.reducer_machine;
+      return true;
+    case RemedyKind::kUseSpot:
+      job.constraints.spot_allowed = true;
+      return true;
+    case RemedyKind::kShardOptimizerState:
+      pins.layout = Strategy::kFsdp;
+      return true;
+    case RemedyKind::kActivationRecompute:
+      job.workload.recompute = Recompute::kFull;
+      return true;
+    case RemedyKind::kAddAccelerators:
+      // The same machine type at any larger size, today's layout kept.
+      pins.devices = 0;
+      pins.topology.clear();
+      pins.slices = 0;
+      pins.min_devices = job.current_devices + 1;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The job as the current setup runs it: on-demand (the request states no
+// provisioning for today) and without a Reduction Server pool, which the
+// USE_SPOT and ADD_REDUCTION_SERVER remedies add.
+Job AsToday(const Job& job) {
+  Job today = job;
+  today.constraints.spot_allowed = false;
+  today.constraints.flex_start_allowed = false;
+  today.reducer_machine = nullptr;
+  return today;
+}
+
+// Today's point is what runs now: no deadline, budget or pace to meet.
+Job TodayUnconstrained(const Job& job) {
+  Job today = AsToday(job);
+  today.deadline_hours = std::numeric_limits<double>::infinity();
+  today.deadline_given = false;
+  today.goal.budget_usd = 0;
+  today.goal.hard_deadline = false;
+  today.pace_floor_units_per_s = 0;
+  return today;
+}
+
+// "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2" / the family at its devices.
+std::string PointLabel(const Candidate& c) {
+  const Config& p = *c.config;
+  if (p.shape != nullptr && p.shape->topology != nullptr) {
+    return p.slices > 1
+               ? absl::StrFormat("%s %s x %d", c.family->name,
+                                 p.shape->topology->topology, p.slices)
+               : absl::StrCat(c.family->name, " ", p.shape->topology->topology);
+  }
+  if (p.shape != nullptr && p.shape->machine != nullptr) {
+    return absl::StrFormat("%d x %s", p.units, p.shape->machine->id);
+  }
+  return absl::StrFormat("%s at %d devices", c.family->name, p.devices);
+}
+
+bool Same(double a, double b) {
+  return std::abs(a - b) <= kPolicy.tie_tolerance.value * std::max(a, b);
+}
+
+// The remedied point's numbers against the current setup's point in the
+// same space (same job, same pins, no remedy), when it has one.
+std::string AgainstToday(const Job& job, const Candidate& c,
+                         const Candidate& today) {
+  const Config& p = *c.config;
+  const Config* t = today.has_point() ? &*today.config : nullptr;
+  std::string line = absl::StrCat("Modelled after it: ", PointLabel(c));
+  if (p.reducers) {
+    absl::StrAppend(&line, absl::StrFormat(" with %d Reduction Server replicas",
+                                           p.reducers->replicas));
+  }
+  if (p.tokens_per_second > 0) {
+    absl::StrAppend(
+        &line, absl::StrFormat(" at %.4g %s/s", p.tokens_per_second, job.unit));
+    if (t != nullptr && t->tokens_per_second > 0) {
+      absl::StrAppend(
+          &line, absl::StrFormat(" (%.2fx today's %.4g)",
+                                 p.tokens_per_second / t->tokens_per_second,
+                                 t->tokens_per_second));
+    }
+  }
+  const auto per_million = [](const Config& x) {
+    return x.hourly / (x.tokens_per_second * 3600) * 1e6;
+  };
+  const auto priced = [](const Config& x) {
+    return x.price_known && x.hourly > 0 && x.tokens_per_second > 0;
+  };
+  if (priced(p)) {
+    absl::StrAppend(&line, absl::StrFormat(", $%.3g per million %s",
+                                           per_million(p), job.unit));
+    if (t != nullptr && priced(*t)) {
+      absl::StrAppend(
+          &line, absl::StrFormat(" vs $%.3g today (%+.0f%%)", per_million(*t),
+                                 100 * (per_million(p) / per_million(*t) - 1)));
+    }
+  }
+  if (job.has_dataset && p.hours.expected > 0) {
+    absl::StrAppend(&line, ", ", FormatHours(p.hours.expected));
+    if (p.price_known)
+      absl::StrAppend(&line, " for ", FormatUsd(p.cost.expected));
+    if (t != nullptr && t->hours.expected > 0) {
+      absl::StrAppend(&line, " vs ", FormatHours(t->hours.expected), " today");
+    }
+  }
+  if (t == nullptr) {
+    absl::StrAppend(&line,
+                    "; today's setup as stated does not hold the job "
+                    "in the model");
+  } else if (Same(p.tokens_per_second, t->tokens_per_second) &&
+             Same(p.hourly, t->hourly)) {
+    absl::StrAppend(&line, "; the model sees no change from today");
+  }
+  return absl::StrCat(line, ".");
+}
+
+// The current setup's family and pins, when the space holds it.
+struct Current {
+  const Family* family = nullptr;
+  Pins pins;
+};
+
+std::optional<Current> CurrentInSpace(const ReviewContext& ctx) {
+  const Job& job = ctx.job;
+  if (job.on_device || job.current_devices <= 0) return std::nullopt;
+  const Family* family = CurrentFamily(ctx.index, job);
+  if (family == nullptr) return std::nullopt;
+  return Current{family, CurrentSetupPins(job)};
+}
+
+// A setup the team already runs: the rules that compare families
+// (oversize, list cost) do not judge it.
+Candidate Evaluate(const ReviewContext& ctx, const Job& job,
+                   const Current& at) {
+  return EvaluateInSpace(ctx.catalog, job, ctx.space, *at.family, at.pins,
+                         /*compare_families=*/false);
+}
+
+// The current setup with the remedy applied; nullopt for a remedy the space
+// does not model.
+std::optional<Candidate> Remedied(const ReviewContext& ctx,
+                                  const RemedyProposal& m, Current at) {
+  Job remedied = AsToday(ctx.job);
+  if (!ApplyToCurrent(m.kind, ctx.job, remedied, at.pins)) return std::nullopt;
+  Candidate c = Evaluate(ctx, remedied, at);
+  const bool keeps_layout = m.kind == RemedyKind::kShardOptimizerState ||
+                            m.kind == RemedyKind::kAddAccelerators;
+  if (!c.has_point() && at.pins.layout.any() && !keeps_layout) {
+    // Today's stated layout holds no point: the fastest that fits, as for
+    // today's own point. Sharding is the layout; more accelerators keep
+    // today's, or they are not the same setup with more devices.
+    at.pins.layout = {};
+    c = Evaluate(ctx, remedied, at);
+  }
+  return c;
+}
+
+// No size of the remedied setup holds the job: that does not fix an
+// out-of-memory job; a miss on time or money is said, not rejected (the
+// other remedies may miss it too, and the verdicts compare them).
+void StillFails(const Job& job, const Candidate& c, Judged& j) {
+  std::vector<std::string> codes;
+  for (ReasonCode code : c.codes) codes.push_back(ReasonCodeName(code));
+  std::string after = absl::StrCat("After it the current setup still fails (",
+                                   absl::StrJoin(codes, ", "),
+                                   "): ", absl::StrJoin(c.why, " "));
+  const bool memory = std::find(c.codes.begin(), c.codes.end(),
+                                ReasonCode::kHbmTooSmall) != c.codes.end();
+  if (memory && HasSymptom(job, Symptom::kOutOfMemory)) {
+    j.Reject(ReasonCode::kHbmTooSmall, std::move(after));
+  } else {
+    j.why.push_back(std::move(after));
+  }
+}
+
+}  // namespace
+
+void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
+                        Judged& j) {
+  if (j.rejected) return;
+  const std::optional<Current> at = CurrentInSpace(ctx);
+  std::optional<Candidate> after;
+  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+    // A move is the hardware proposal it names, in the same space.
+    Judged target;
+    JudgeHardware(ctx, *m.target, target);
+    if (!target.rejected && target.candidate)
+      after = std::move(target.candidate);
+  } else if (at) {
+    after = Remedied(ctx, m, *at);
+  }
+  if (!after) return;
+  if (!after->has_point()) {
+    StillFails(ctx.job, *after, j);
+    return;
+  }
+  const Candidate today =
+      at ? Evaluate(ctx, TodayUnconstrained(ctx.job), *at) : Candidate{};
+  j.why.push_back(AgainstToday(ctx.job, *after, today));
+  j.candidate = std::move(after);
+}
+
+}  // namespace accelplan::planner::internal
