@@ -316,18 +316,28 @@ class LayoutChooser {
       return;
     }
     const ScheduleOptions options = SchedulesFor(job_, layout, ranks);
-    const Recompute frugal_level = levels_[level_count_ - 1];
-    // The most frugal variant first (the last schedule holds the fewest
-    // activations): when it does not fit, none does.
-    const ShardingLayout frugal_layout =
-        WithSchedule(layout, options.items[options.count - 1]);
-    const MemoryEstimate frugal = Memory(job_, frugal_layout, frugal_level);
-    if (!Fits(frugal)) {
-      if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
-        Apply(frugal_layout, strategy, frugal_level, frugal);
-        smallest_ = scratch_;
+    // The first variant (the requested level, the first schedule) is the
+    // one tried first below; its estimate is kept for it.
+    const MemoryEstimate first =
+        Memory(job_, WithSchedule(layout, options.items[0]), levels_[0]);
+    // When it does not fit, the most frugal variant (the last schedule
+    // holds the fewest activations, at the last level) is checked: when
+    // that does not fit either, none does. Memory only shrinks along both,
+    // so a first variant that fits means the frugal one does.
+    if (!Fits(first)) {
+      const Recompute frugal_level = levels_[level_count_ - 1];
+      const ShardingLayout frugal_layout =
+          WithSchedule(layout, options.items[options.count - 1]);
+      const bool same = options.count == 1 && level_count_ == 1;
+      const MemoryEstimate frugal =
+          same ? first : Memory(job_, frugal_layout, frugal_level);
+      if (!Fits(frugal)) {
+        if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
+          Apply(frugal_layout, strategy, frugal_level, frugal);
+          smallest_ = scratch_;
+        }
+        return;
       }
-      return;
     }
     // Without pipelining the first schedule that fits is the fastest
     // (accumulation costs no compute); pipelined schedules differ in
@@ -337,7 +347,8 @@ class LayoutChooser {
       bool taken = false;
       for (int i = 0; i < options.count && (pipelined || !taken); ++i) {
         const ShardingLayout scheduled = WithSchedule(layout, options.items[i]);
-        const MemoryEstimate m = Memory(job_, scheduled, levels_[l]);
+        const MemoryEstimate m =
+            l == 0 && i == 0 ? first : Memory(job_, scheduled, levels_[l]);
         if (!Fits(m)) continue;
         taken = true;
         Apply(scheduled, strategy, levels_[l], m);
@@ -363,7 +374,12 @@ class LayoutChooser {
   void Finish(Config& c) {
     if (best_) {
       c = *best_;
-      EstimateTime(job_, f_, c, /*end_to_end=*/true);  // the chosen layout
+      // The chosen layout end to end: a measured band holds the bubble and
+      // the TP traffic (EstimateTime). Without one the estimate is the one
+      // the layout was ranked with.
+      if (c.mfu.runs > 0 && c.layout.pipeline <= 1) {
+        EstimateTime(job_, f_, c, /*end_to_end=*/true);
+      }
       return;
     }
     if (smallest_) {
