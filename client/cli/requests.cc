@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -15,7 +16,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "client/cli/proposals.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/type_resolver_util.h"
 
 namespace accelplan::cli {
 namespace {
@@ -269,9 +273,28 @@ std::string ToJson(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;
   options.preserve_proto_field_names = false;  // lowerCamelCase
+  // Through a deterministic binary form: map fields (a job spec's node
+  // selector) then print in key order, so the same plan prints the same
+  // bytes on every run (MessageToJsonString follows the map's hash order).
+  std::string binary;
+  {
+    google::protobuf::io::StringOutputStream stream(&binary);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    (void)message.SerializeToCodedStream(&coded);
+  }
+  const google::protobuf::DescriptorPool* pool =
+      message.GetDescriptor()->file()->pool();
+  std::unique_ptr<google::protobuf::util::TypeResolver> resolver(
+      google::protobuf::util::NewTypeResolverForDescriptorPool(
+          "type.googleapis.com", pool));
   std::string json;
   // Printing a valid message cannot fail; an empty object is the fallback.
-  if (!google::protobuf::util::MessageToJsonString(message, &json, options)
+  if (!google::protobuf::util::BinaryToJsonString(
+           resolver.get(),
+           absl::StrCat("type.googleapis.com/",
+                        message.GetDescriptor()->full_name()),
+           binary, &json, options)
            .ok()) {
     return "{}";
   }

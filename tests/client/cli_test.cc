@@ -419,6 +419,26 @@ TEST(ToJsonTest, PrintsLowerCamelCase) {
   EXPECT_THAT(json, ::testing::Not(HasSubstr("catalog_version")));
 }
 
+// A map field prints in key order, however it was filled: the same plan
+// prints the same bytes on every run (the map's own order is its hash's).
+TEST(ToJsonTest, PrintsMapKeysInOrder) {
+  const std::vector<std::string> keys = {"h", "c", "f", "a", "g", "b", "e", "d"};
+  v1::PlanTrainingResponse response;
+  auto* selectors = response.mutable_recommendation()
+                        ->mutable_job_spec()
+                        ->mutable_gke()
+                        ->mutable_node_selectors();
+  for (const std::string& k : keys) (*selectors)[k] = "v";
+  const std::string json = ToJson(response);
+  size_t last = 0;
+  for (const char* k : {"a", "b", "c", "d", "e", "f", "g", "h"}) {
+    const size_t at = json.find(absl::StrCat("\"", k, "\": \"v\""));
+    ASSERT_NE(at, std::string::npos) << k << " in " << json;
+    EXPECT_GT(at, last) << k << " out of order in " << json;
+    last = at;
+  }
+}
+
 TEST(PlanTableTest, ShowsRecommendationAlternativesAndEveryRejection) {
   v1::PlanTrainingResponse response;
   v1::Plan* best = response.mutable_recommendation();
