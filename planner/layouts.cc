@@ -316,28 +316,19 @@ class LayoutChooser {
       return;
     }
     const ScheduleOptions options = SchedulesFor(job_, layout, ranks);
-    // The first variant (the requested level, the first schedule) is the
-    // one tried first below; its estimate is kept for it.
-    const MemoryEstimate first =
-        Memory(job_, WithSchedule(layout, options.items[0]), levels_[0]);
-    // When it does not fit, the most frugal variant (the last schedule
-    // holds the fewest activations, at the last level) is checked: when
-    // that does not fit either, none does. Memory only shrinks along both,
-    // so a first variant that fits means the frugal one does.
-    if (!Fits(first)) {
-      const Recompute frugal_level = levels_[level_count_ - 1];
-      const ShardingLayout frugal_layout =
-          WithSchedule(layout, options.items[options.count - 1]);
-      const bool same = options.count == 1 && level_count_ == 1;
-      const MemoryEstimate frugal =
-          same ? first : Memory(job_, frugal_layout, frugal_level);
-      if (!Fits(frugal)) {
-        if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
-          Apply(frugal_layout, strategy, frugal_level, frugal);
-          smallest_ = scratch_;
-        }
-        return;
+    const Recompute frugal_level = levels_[level_count_ - 1];
+    // The most frugal variant first (the last schedule holds the fewest
+    // activations): when it does not fit, none does. Its estimate is kept
+    // for when the search below reaches it.
+    const ShardingLayout frugal_layout =
+        WithSchedule(layout, options.items[options.count - 1]);
+    const MemoryEstimate frugal = Memory(job_, frugal_layout, frugal_level);
+    if (!Fits(frugal)) {
+      if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
+        Apply(frugal_layout, strategy, frugal_level, frugal);
+        smallest_ = scratch_;
       }
+      return;
     }
     // Without pipelining the first schedule that fits is the fastest
     // (accumulation costs no compute); pipelined schedules differ in
@@ -347,8 +338,9 @@ class LayoutChooser {
       bool taken = false;
       for (int i = 0; i < options.count && (pipelined || !taken); ++i) {
         const ShardingLayout scheduled = WithSchedule(layout, options.items[i]);
+        const bool last = l == level_count_ - 1 && i == options.count - 1;
         const MemoryEstimate m =
-            l == 0 && i == 0 ? first : Memory(job_, scheduled, levels_[l]);
+            last ? frugal : Memory(job_, scheduled, levels_[l]);
         if (!Fits(m)) continue;
         taken = true;
         Apply(scheduled, strategy, levels_[l], m);
