@@ -231,6 +231,9 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
       at ? Evaluate(ctx, TodayUnconstrained(ctx.job), *at) : Candidate{};
   j.why.push_back(AgainstToday(ctx.job, *after, today));
   j.candidate = std::move(after);
+  // Without a stated problem a remedy with a point is one more option for
+  // the job: it ranks with the hardware and layouts, by the scorer.
+  if (!AnySymptom(ctx.job)) j.tier = std::min(j.tier, 1);
 }
 
 }  // namespace accelplan::planner::internal

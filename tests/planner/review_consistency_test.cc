@@ -15,6 +15,7 @@
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -686,6 +687,33 @@ TEST_F(ReviewConsistencyTest, WithoutSymptomsTheObjectiveRanksTheRemedies) {
     const ProposalVerdict* winner = o == Objective::kMinCost ? spot : more;
     EXPECT_EQ(winner->verdict, Verdict::kRecommended) << Verdicts(out);
   }
+}
+
+// Without a stated problem a remedy is one more option: beside hardware it
+// wins or loses on the objective's numbers, not on its kind.
+TEST_F(ReviewConsistencyTest, WithoutSymptomsARemedyAndHardwareRankByCost) {
+  PlanRequest job = GpuCluster();
+  job.current_setup.strategy = Strategy::kFsdp;
+  job.constraints.spot_allowed = true;
+  job.workload.checkpoints = true;
+  job.goal.deadline_hours = 24 * 60;
+  std::set<std::string> winners;
+  for (const char* machine : {"a2-ultragpu-8g", "a3-megagpu-8g"}) {
+    const ReviewResponse out = Review(ReviewOf(
+        job, {Remedy("spot", RemedyKind::kUseSpot), Hw("hardware", machine)}));
+    const ProposalVerdict* spot = ByLabel(out, "spot");
+    const ProposalVerdict* hw = ByLabel(out, "hardware");
+    ASSERT_TRUE(spot && hw && spot->plan && hw->plan) << machine << Verdicts(out);
+    const double spot_cost = spot->plan->estimates.spot_cost_usd.expected;
+    const double hw_cost = hw->plan->estimates.spot_cost_usd.expected;
+    const ProposalVerdict* cheaper = spot_cost <= hw_cost ? spot : hw;
+    EXPECT_EQ(cheaper->verdict, Verdict::kRecommended)
+        << machine << ": spot $" << spot_cost << ", hardware $" << hw_cost
+        << Verdicts(out);
+    winners.insert(cheaper->label);
+  }
+  // One pair goes each way, so neither kind wins by rule.
+  EXPECT_EQ(winners.size(), 2u);
 }
 
 TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
