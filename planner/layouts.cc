@@ -128,8 +128,8 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
   }
 }
 
-// Whether a layout on n devices has every degree the pin states, as the
-// plan's Distribution would report them.
+}  // namespace
+
 bool HasDegrees(const ShardingLayout& l, int n, const LayoutPin& pin) {
   const LayoutDegrees g = DegreesOf(l, n);
   return (pin.tensor <= 0 || g.tensor == pin.tensor) &&
@@ -137,6 +137,8 @@ bool HasDegrees(const ShardingLayout& l, int n, const LayoutPin& pin) {
          (pin.fsdp <= 0 || g.fsdp == pin.fsdp) &&
          (pin.data <= 0 || g.data == pin.data);
 }
+
+namespace {
 
 // The layout a pin's degrees spell on n devices of one slice: TP × PP ×
 // the rest, the rest split into FSDP groups × replicas as stated (FSDP

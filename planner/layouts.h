@@ -37,6 +37,10 @@ struct LayoutList {
     return items.data() + size;
   }
 };
+// Whether a layout on n devices has every degree the pin states, as the
+// plan's Distribution reports them (DegreesOf).
+bool HasDegrees(const ShardingLayout& layout, int n, const LayoutPin& pin);
+
 // `only` (none: every layout) keeps the layouts a reviewed distribution
 // proposal names: of its strategy, with its stated degrees (DegreesOf, as
 // the plan reports them). When no generated layout has those degrees, the

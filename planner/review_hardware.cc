@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/layouts.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -96,6 +98,22 @@ bool RejectReplicaOverSlice(const Job& job, const HardwareProposal& h,
   return true;
 }
 
+// Across slices a layout's stated degrees that no Multislice layout has
+// fall back on its strategy (planner/layouts.h): the verdict says so and
+// names the degrees it was judged at.
+void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
+  const Config& p = *c.config;
+  if (HasDegrees(p.layout, p.devices, pin)) return;
+  const LayoutDegrees g = DegreesOf(p.layout, p.devices);
+  j.why.push_back(absl::StrFormat(
+      "No layout of %s across %d slices has the stated degrees (data %d, "
+      "FSDP %d, tensor %d, pipeline %d; 0: not stated); judged at the one "
+      "its strategy selects there (data %d, FSDP %d, tensor %d, "
+      "pipeline %d).",
+      c.family->name, p.slices, pin.data, pin.fsdp, pin.tensor, pin.pipeline,
+      g.data, g.fsdp, g.tensor, g.pipeline));
+}
+
 Pins ProposalPins(const HardwareProposal& h) {
   Pins pins;
   pins.devices = h.count;
@@ -163,6 +181,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     ctx.fact_ids.push_back(id);
   }
   j.candidate = *best;
+  if (pins.layout.degrees()) NoteUnmatchedDegrees(pins.layout, *best, j);
 }
 
 }  // namespace accelplan::planner::internal

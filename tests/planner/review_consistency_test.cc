@@ -346,6 +346,32 @@ TEST_F(ReviewConsistencyTest, MultisliceLayoutBesideHardwareDoesNotDependOnOrder
             24);
 }
 
+// Across slices, stated degrees no Multislice layout has fall back on the
+// strategy: the verdict names the degrees it was judged at; degrees a
+// Multislice layout has are judged as stated, without that line.
+TEST_F(ReviewConsistencyTest, UnmatchedDegreesAcrossSlicesAreNamed) {
+  const auto reviewed = [&](int fsdp, int pipeline) {
+    Proposal p = Hw("v5e 2x256", "ct5lp-hightpu-4t", 0, "16x16", 2);
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = Strategy::kFsdp;
+    p.hardware->layout->fsdp_parallelism = fsdp;
+    p.hardware->layout->pipeline_parallelism = pipeline;
+    const ReviewResponse out = Review(ReviewOf(TpuSlices(), {p}));
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts.front();
+  };
+  const ProposalVerdict unmatched = reviewed(0, 4);
+  ASSERT_TRUE(unmatched.plan.has_value()) << unmatched.reason;
+  EXPECT_NE(unmatched.reason.find("has the stated degrees"), std::string::npos)
+      << unmatched.reason;
+  EXPECT_LE(unmatched.plan->distribution.pipeline_parallelism, 1);
+  const ProposalVerdict matched = reviewed(256, 0);
+  ASSERT_TRUE(matched.plan.has_value()) << matched.reason;
+  EXPECT_EQ(matched.reason.find("has the stated degrees"), std::string::npos)
+      << matched.reason;
+  EXPECT_EQ(matched.plan->distribution.fsdp_parallelism, 256);
+}
+
 // ------------------------------------------------------------ b, c
 
 std::vector<PlanRequest> PlannedJobs() {
