@@ -327,22 +327,23 @@ std::string CatalogTable(const v1::ListAcceleratorsResponse& response) {
 }
 
 std::string ModelsTable(const v1::ListAcceleratorsResponse& response) {
-  std::string out = absl::StrFormat("%-16s %-22s %-16s %6s %6s %5s %4s %8s %9s\n",
-                                    "MODEL (--model)", "NAME", "ARCHITECTURE",
-                                    "LAYERS", "HIDDEN", "HEADS", "KV",
-                                    "PARAMS", "ACTIVE");
+  std::string out = absl::StrFormat(
+      "%-16s %-22s %-16s %6s %6s %5s %4s %8s %8s %9s\n", "MODEL (--model)",
+      "NAME", "ARCHITECTURE", "LAYERS", "HIDDEN", "HEADS", "KV", "HEAD_DIM",
+      "PARAMS", "ACTIVE");
+  const auto shown = [](int32_t v) {
+    return v > 0 ? absl::StrCat(v) : std::string();
+  };
   for (const v1::ModelInfo& m : response.models()) {
     const std::string active =
         m.active_parameter_count() > 0
             ? absl::StrFormat("%.3gB", m.active_parameter_count() / 1e9)
             : "";
-    absl::StrAppendFormat(&out, "%-16s %-22s %-16s %6s %6s %5s %4s %7.3gB %9s\n",
-                          m.id(), m.name(), m.architecture(),
-                          m.layers() > 0 ? absl::StrCat(m.layers()) : "",
-                          m.hidden_size() > 0 ? absl::StrCat(m.hidden_size()) : "",
-                          m.attention_heads() > 0 ? absl::StrCat(m.attention_heads()) : "",
-                          m.num_kv_heads() > 0 ? absl::StrCat(m.num_kv_heads()) : "",
-                          m.parameter_count() / 1e9, active);
+    absl::StrAppendFormat(
+        &out, "%-16s %-22s %-16s %6s %6s %5s %4s %8s %7.3gB %9s\n", m.id(),
+        m.name(), m.architecture(), shown(m.layers()), shown(m.hidden_size()),
+        shown(m.attention_heads()), shown(m.num_kv_heads()),
+        shown(m.head_dim()), m.parameter_count() / 1e9, active);
   }
   absl::StrAppend(&out, "\n", response.models_size(),
                   " model presets; catalog ", response.catalog_version(), "\n");

@@ -273,6 +273,12 @@ def test_catalog_models_lists_the_presets():
     result = run("catalog", "--catalog", CATALOG, "--models", "--output=table")
     assert result.returncode == 0, result.stderr
     assert "llama-3.1-8b" in result.stdout and "mixtral-8x7b" in result.stdout
+    # Gemma's heads are wider than hidden/heads (3584/16 = 224): the
+    # table shows the preset's own head_dim.
+    header, *rows = result.stdout.splitlines()
+    assert "HEAD_DIM" in header.split()
+    gemma = next(r for r in rows if r.startswith("gemma-2-9b "))
+    assert "256" in gemma.split(), gemma
 
 
 def test_verbose_keeps_every_figure_and_rejection():
