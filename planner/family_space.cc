@@ -286,8 +286,11 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
   cand.points = std::move(points);
 }
 
-// Only the shapes of one machine type (a proposal names it exactly).
-void KeepMachineType(const std::string& machine_type, Offer& offer) {
+// Only the shapes of one machine type (a proposal names it exactly). One
+// the family offers but the request cannot obtain (a3-highgpu-1g is Spot
+// or flex-start only) is rejected as such, not sized.
+void KeepMachineType(const Job& job, const std::string& machine_type,
+                     Offer& offer, Candidate& cand) {
   const std::string want = NormalizeName(machine_type);
   auto other = [&](const Shape* s) {
     return s->machine == nullptr ||
@@ -296,6 +299,9 @@ void KeepMachineType(const std::string& machine_type, Offer& offer) {
   };
   for (std::vector<const Shape*>* v : {&offer.offered, &offer.obtainable}) {
     v->erase(std::remove_if(v->begin(), v->end(), other), v->end());
+  }
+  if (offer.obtainable.empty() && !offer.offered.empty() && cand.viable()) {
+    RejectUnobtainable(job, machine_type, offer.offered, cand);
   }
 }
 
@@ -320,7 +326,9 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
     cand.smallest_obtainable_devices = offer.obtainable.front()->devices;
   }
   DescribeNeededProvisioning(catalog, job, f, pins, cand);
-  if (!pins.machine_type.empty()) KeepMachineType(pins.machine_type, offer);
+  if (!pins.machine_type.empty()) {
+    KeepMachineType(job, pins.machine_type, offer, cand);
+  }
   std::vector<const Shape*>& obtainable = offer.obtainable;
   // A family already rejected by a hard rule is still sized, so that every
   // code that applies (HBM_TOO_SMALL, EXCEEDS_*) is reported; the checks

@@ -59,14 +59,19 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
 namespace {
 
 // The reasons a VIABLE proposal loses to the RECOMMENDED one.
+// `best_name` names the winner: its family, or its proposal when both are
+// on one family (two remedies on the current hardware).
 void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
-             Judged& j) {
+             const std::string& best_proposal, Judged& j) {
   const internal::Config& a = *hw.config;
   const internal::Config& b = *best.config;
+  const std::string best_name = hw.family == best.family
+                                    ? absl::StrCat("proposal ", best_proposal)
+                                    : best.family->name;
   if (a.price_known && b.price_known && a.hourly > 0 &&
       internal::CostMetric(job, a) > internal::CostMetric(job, b)) {
     j.Add(ReasonCode::kHigherCost,
-          absl::StrFormat("Costs more than %s.", best.family->name));
+          absl::StrFormat("Costs more than %s.", best_name));
   }
   if (job.has_dataset && a.hours.expected > b.hours.expected * 1.0001) {
     j.Add(ReasonCode::kSlower,
@@ -83,7 +88,7 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
     j.Add(ReasonCode::kCommunicationBound,
           absl::StrCat(internal::CommunicationDetail(job, hw),
                        "; without that exposed communication it would beat ",
-                       best.family->name, "."));
+                       best_name, "."));
   }
   if (job.sparsecore_ranking && hw.family->sparse_cores <= 0) {
     j.Add(ReasonCode::kSlower,
@@ -115,15 +120,18 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
         best >= 0 && judged[best].candidate ? &*judged[best].candidate : nullptr;
     bool said = false;
     if (hw != nullptr && best_hw != nullptr && hw->config && best_hw->config) {
-      if (j.tier == judged[best].tier) {
-        LosesTo(job, *hw, *best_hw, j);
-      } else if (judged[best].tier <= 1 && internal::AnySymptom(job)) {
+      const bool remedy_first = proposals[best].remedy.has_value() &&
+                                j.tier != judged[best].tier &&
+                                internal::AnySymptom(job);
+      if (!remedy_first) {
+        LosesTo(job, *hw, *best_hw, Name(proposals, best), j);
+      } else {
         // Ranked by the stated problem first, not by the numbers.
         j.why.push_back(absl::StrCat(
             "Proposal ", Name(proposals, best),
-            " ranks first: it acts on the stated problem, and remedies on "
-            "the current hardware rank before moves to other hardware, "
-            "which rank before hardware alone."));
+            " ranks first: it is a remedy for the stated problem, and "
+            "remedies on the current hardware rank before moves to other "
+            "hardware and layouts, which rank before hardware alone."));
         said = true;
       }
     }

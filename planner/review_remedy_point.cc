@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/engine_common.h"
+#include "planner/reduction_server.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
 
@@ -62,9 +63,12 @@ Job AsToday(const Job& job) {
   return today;
 }
 
-// Today's point is what runs now: no deadline, budget or pace to meet.
+// Today's point is what runs now: no deadline, budget or pace to meet, on
+// capacity the team has (a reservation where on-demand is not offered, as
+// today's point in planner/current_evidence.cc).
 Job TodayUnconstrained(const Job& job) {
   Job today = AsToday(job);
+  today.constraints.reservation_available = true;
   today.deadline_hours = std::numeric_limits<double>::infinity();
   today.deadline_given = false;
   today.goal.budget_usd = 0;
@@ -95,9 +99,10 @@ bool Same(double a, double b) {
 // The remedied point's numbers against the current setup's point in the
 // same space (same job, same pins, no remedy), when it has one.
 std::string AgainstToday(const Job& job, const Candidate& c,
-                         const Candidate& today) {
+                         const Candidate* today) {
   const Config& p = *c.config;
-  const Config* t = today.has_point() ? &*today.config : nullptr;
+  const Config* t =
+      today != nullptr && today->has_point() ? &*today->config : nullptr;
   std::string line = absl::StrCat("Modelled after it: ", PointLabel(c));
   if (p.reducers) {
     absl::StrAppend(&line, absl::StrFormat(" with %d Reduction Server replicas",
@@ -136,11 +141,12 @@ std::string AgainstToday(const Job& job, const Candidate& c,
       absl::StrAppend(&line, " vs ", FormatHours(t->hours.expected), " today");
     }
   }
-  if (t == nullptr) {
+  if (today != nullptr && t == nullptr) {
     absl::StrAppend(&line,
-                    "; today's setup as stated does not hold the job "
-                    "in the model");
-  } else if (Same(p.tokens_per_second, t->tokens_per_second) &&
+                    "; today's setup as stated has no point in the model "
+                    "(it does not hold the job there)");
+  } else if (t != nullptr && p.tokens_per_second > 0 &&
+             Same(p.tokens_per_second, t->tokens_per_second) &&
              Same(p.hourly, t->hourly)) {
     absl::StrAppend(&line, "; the model sees no change from today");
   }
@@ -188,25 +194,64 @@ std::optional<Candidate> Remedied(const ReviewContext& ctx,
   return c;
 }
 
-// No size of the remedied setup holds the job: that does not fix an
-// out-of-memory job; a miss on time or money is said, not rejected (the
-// other remedies may miss it too, and the verdicts compare them).
-void StillFails(const Job& job, const Candidate& c, Judged& j) {
-  std::vector<std::string> codes;
-  for (ReasonCode code : c.codes) codes.push_back(ReasonCodeName(code));
-  std::string after = absl::StrCat("After it the current setup still fails (",
-                                   absl::StrJoin(codes, ", "),
-                                   "): ", absl::StrJoin(c.why, " "));
-  const bool memory = std::find(c.codes.begin(), c.codes.end(),
-                                ReasonCode::kHbmTooSmall) != c.codes.end();
-  if (memory && HasSymptom(job, Symptom::kOutOfMemory)) {
-    j.Reject(ReasonCode::kHbmTooSmall, std::move(after));
-  } else {
-    j.why.push_back(std::move(after));
+// No point of the remedied setup is feasible: the remedy is rejected with
+// the codes its setup fails, as a hardware proposal would be (a stated
+// deadline or budget it misses, memory it lacks, a size the request
+// excludes).
+void StillFails(const Candidate& c, Judged& j) {
+  for (size_t k = 0; k < c.codes.size(); ++k) {
+    j.Reject(c.codes[k], k == 0 ? absl::StrCat("After it the current setup "
+                                               "still fails: ",
+                                               c.why[k])
+                                : c.why[k]);
   }
 }
 
+// ADD_REDUCTION_SERVER where the remedied point takes no pool because its
+// traffic is not the one a pool serves (planner/reduction_server.h).
+bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
+                           const Candidate& after, Judged& j) {
+  const Config& p = *after.config;
+  if (m.kind != RemedyKind::kAddReductionServer || p.reducers ||
+      ReductionServerApplies(job, *after.family, p)) {
+    return false;
+  }
+  j.Reject(ReasonCode::kNotApplicable,
+           absl::StrFormat(
+               "A Reduction Server serves the gradient all-reduce of data "
+               "parallelism (plain or ZeRO-1/2) across GPU hosts with NCCL "
+               "on Vertex AI; the current setup's point (%s, ZeRO stage "
+               "%d, pipeline %d, %d hosts) has no such all-reduce for a "
+               "pool to take.",
+               PointLabel(after), p.layout.zero_stage,
+               std::max(1, p.layout.pipeline), p.hosts));
+  return true;
+}
+
 }  // namespace
+
+// A move is the hardware proposal it names, in the same space, on today's
+// provisioning (the one change is the hardware): its point, or its codes.
+std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
+                                    const HardwareProposal& target, Judged& j) {
+  const Job as_today = AsToday(ctx.job);
+  const ReviewContext today{ctx.catalog, ctx.index, as_today, ctx.space,
+                            ctx.fact_ids};
+  Judged t;
+  JudgeHardware(today, target, t);
+  if (t.rejected) {
+    for (size_t k = 0; k < t.codes.size(); ++k) {
+      j.Reject(t.codes[k], k < t.why.size() ? t.why[k] : "");
+    }
+    return std::nullopt;
+  }
+  if (!t.recommendable) {  // unpriced under a budget: never recommended
+    j.recommendable = false;
+    for (ReasonCode code : t.codes) j.Add(code, "");
+    for (std::string& line : t.why) j.why.push_back(std::move(line));
+  }
+  return std::move(t.candidate);
+}
 
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j) {
@@ -214,22 +259,19 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   const std::optional<Current> at = CurrentInSpace(ctx);
   std::optional<Candidate> after;
   if (m.kind == RemedyKind::kMoveToHardware && m.target) {
-    // A move is the hardware proposal it names, in the same space.
-    Judged target;
-    JudgeHardware(ctx, *m.target, target);
-    if (!target.rejected && target.candidate)
-      after = std::move(target.candidate);
+    after = MoveTarget(ctx, *m.target, j);
   } else if (at) {
     after = Remedied(ctx, m, *at);
   }
-  if (!after) return;
+  if (!after || j.rejected) return;
   if (!after->has_point()) {
-    StillFails(ctx.job, *after, j);
+    StillFails(*after, j);
     return;
   }
-  const Candidate today =
-      at ? Evaluate(ctx, TodayUnconstrained(ctx.job), *at) : Candidate{};
-  j.why.push_back(AgainstToday(ctx.job, *after, today));
+  if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
+  std::optional<Candidate> today;
+  if (at) today = Evaluate(ctx, TodayUnconstrained(ctx.job), *at);
+  j.why.push_back(AgainstToday(ctx.job, *after, today ? &*today : nullptr));
   j.candidate = std::move(after);
   // Without a stated problem a remedy with a point is one more option for
   // the job: it ranks with the hardware and layouts, by the scorer.

@@ -366,8 +366,16 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
     if (ProvisioningFor(job, f, *s).has_value()) out.obtainable.push_back(s);
   }
   if (!out.obtainable.empty()) return out;
+  RejectUnobtainable(job, name, out.offered, cand);
+  return out;
+}
+
+void RejectUnobtainable(const Job& job, const std::string& name,
+                        const std::vector<const Shape*>& offered,
+                        Candidate& cand) {
+  const Constraints& k = job.constraints;
   bool spot_blocked = false;
-  for (const Shape* s : out.offered) {
+  for (const Shape* s : offered) {
     if (k.spot_allowed && SpotUnsafe(job) && s->spot_hourly) spot_blocked = true;
   }
   if (spot_blocked) {
@@ -381,7 +389,6 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
               absl::StrCat(name, " is not offered on-demand; it needs Spot, "
                                  "DWS flex-start or a reservation, none of "
                                  "which the request allows."));
-  return out;
 }
 
 }  // namespace accelplan::planner::internal

@@ -27,6 +27,14 @@ struct Offer {
 // PREEMPTION_RISK when nothing can be obtained.
 Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand);
 
+// Shapes `offered` that no provisioning the request allows can obtain:
+// NOT_AVAILABLE_ON_DEMAND (and PREEMPTION_RISK when only an unsafe Spot
+// is offered), naming `name` (the family, or a machine type a proposal
+// keeps).
+void RejectUnobtainable(const Job& job, const std::string& name,
+                        const std::vector<const Shape*>& offered,
+                        Candidate& cand);
+
 // How a shape is obtained: Spot when allowed and priced (and safe), else
 // on-demand when offered, else flex-start / reservation / Spot as allowed;
 // nullopt when the request allows nothing that offers it.

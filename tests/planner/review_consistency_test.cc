@@ -372,6 +372,26 @@ TEST_F(ReviewConsistencyTest, UnmatchedDegreesAcrossSlicesAreNamed) {
   EXPECT_EQ(matched.plan->distribution.fsdp_parallelism, 256);
 }
 
+// A machine type the family offers but the request cannot obtain (A3
+// High's 1-GPU shape is Spot or flex-start only) is rejected for that, not
+// for a missing throughput; allowed Spot, that code goes.
+TEST_F(ReviewConsistencyTest, AMachineTypeTheRequestCannotObtainSaysWhy) {
+  PlanRequest job = Job13B(Objective::kMinCost);
+  const auto one_gpu = [&](const PlanRequest& r) {
+    const ReviewResponse out = Review(ReviewOf(r, {Hw("one", "a3-highgpu-1g", 1)}));
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts.front();
+  };
+  const ProposalVerdict on_demand = one_gpu(job);
+  EXPECT_TRUE(testutil::Has(on_demand, ReasonCode::kNotAvailableOnDemand))
+      << on_demand.reason;
+  EXPECT_EQ(on_demand.reason.find("throughput"), std::string::npos)
+      << on_demand.reason;
+  job.constraints.spot_allowed = true;
+  job.workload.checkpoints = true;
+  EXPECT_FALSE(testutil::Has(one_gpu(job), ReasonCode::kNotAvailableOnDemand));
+}
+
 // ------------------------------------------------------------ b, c
 
 std::vector<PlanRequest> PlannedJobs() {
@@ -646,13 +666,13 @@ TEST_F(ReviewConsistencyTest, AReductionServerVerdictCarriesThePooledSetup) {
   EXPECT_TRUE(v.plan->distribution.reduction_server.has_value()) << v.reason;
   EXPECT_NE(v.reason.find("today's"), std::string::npos) << v.reason;
   // FSDP's gathers and reduce-scatters are not the all-reduce a pool
-  // serves: the same remedy's point adds none and says so.
+  // serves: the remedied point takes none, and the remedy is rejected.
   const ReviewResponse fsdp = Review(ReviewOf(
       SyncBound(Strategy::kFsdp), {Remedy("rs", RemedyKind::kAddReductionServer)}));
   const ProposalVerdict w = Only(fsdp);
-  ASSERT_TRUE(w.plan.has_value()) << w.reason;
-  EXPECT_FALSE(w.plan->distribution.reduction_server.has_value());
-  EXPECT_NE(w.reason.find("no change from today"), std::string::npos) << w.reason;
+  EXPECT_EQ(w.verdict, Verdict::kRejected) << w.reason;
+  EXPECT_TRUE(testutil::Has(w, ReasonCode::kNotApplicable)) << w.reason;
+  EXPECT_FALSE(w.plan.has_value());
 }
 
 TEST_F(ReviewConsistencyTest, MoreAcceleratorsKeepTodaysLayout) {
@@ -676,20 +696,28 @@ TEST_F(ReviewConsistencyTest, RemediesAlreadyInPlaceAreNotApplicable) {
     return Only(Review(ReviewOf(OutOfMemory7B(today),
                                 {Remedy("shard", RemedyKind::kShardOptimizerState)})));
   };
-  EXPECT_TRUE(testutil::Has(shard(Strategy::kFsdp), ReasonCode::kNotApplicable));
+  const ProposalVerdict sharded = shard(Strategy::kFsdp);
+  EXPECT_EQ(sharded.verdict, Verdict::kRejected);
+  EXPECT_TRUE(testutil::Has(sharded, ReasonCode::kNotApplicable));
+  EXPECT_NE(sharded.reason.find("already"), std::string::npos) << sharded.reason;
   const ProposalVerdict ddp = shard(Strategy::kDataParallel);
   EXPECT_EQ(ddp.verdict, Verdict::kRecommended) << ddp.reason;
   ASSERT_TRUE(ddp.plan.has_value());
   EXPECT_EQ(ddp.plan->distribution.zero_stage, 3);
+  // No symptom: recompute is judged by the space alone (for the OOM the
+  // model states cause, recompute is rejected HBM_TOO_SMALL).
   const auto recompute = [&](Recompute level) {
     PlanRequest job = OutOfMemory7B(Strategy::kFsdp);
+    job.current_setup.symptoms = {};
     job.workload.recompute = level;
     return Only(Review(ReviewOf(
         job, {Remedy("recompute", RemedyKind::kActivationRecompute)})));
   };
-  EXPECT_TRUE(testutil::Has(recompute(Recompute::kFull), ReasonCode::kNotApplicable));
-  EXPECT_FALSE(
-      testutil::Has(recompute(Recompute::kSelective), ReasonCode::kNotApplicable));
+  const ProposalVerdict full = recompute(Recompute::kFull);
+  EXPECT_EQ(full.verdict, Verdict::kRejected);
+  EXPECT_NE(full.reason.find("already"), std::string::npos) << full.reason;
+  const ProposalVerdict selective = recompute(Recompute::kSelective);
+  EXPECT_NE(selective.verdict, Verdict::kRejected) << selective.reason;
 }
 
 TEST_F(ReviewConsistencyTest, WithoutSymptomsTheObjectiveRanksTheRemedies) {
@@ -744,17 +772,50 @@ TEST_F(ReviewConsistencyTest, WithoutSymptomsARemedyAndHardwareRankByCost) {
 
 TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
   const PlanRequest job = OutOfMemory7B(Strategy::kDataParallel);
-  const ReviewResponse both =
-      Review(ReviewOf(job, {MoveTo("h100", "a3-highgpu-8g"),
-                            Remedy("shard", RemedyKind::kShardOptimizerState)}));
-  EXPECT_EQ(ByLabel(both, "shard")->verdict, Verdict::kRecommended) << Verdicts(both);
-  const ProposalVerdict* move = ByLabel(both, "h100");
-  EXPECT_EQ(move->verdict, Verdict::kViable) << Verdicts(both);
+  const ReviewRequest both =
+      ReviewOf(job, {MoveTo("h100", "a3-highgpu-8g"),
+                     Remedy("shard", RemedyKind::kShardOptimizerState)});
+  EXPECT_EQ(ExpectOrderIndependent(both, "a move beside sharding"), 2);
+  const ReviewResponse out = Review(both);
+  const ProposalVerdict* shard = ByLabel(out, "shard");
+  const ProposalVerdict* move = ByLabel(out, "h100");
+  ASSERT_TRUE(shard && move) << Verdicts(out);
+  EXPECT_EQ(shard->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_EQ(move->verdict, Verdict::kViable) << Verdicts(out);
+  EXPECT_NE(move->reason.find("ranks first"), std::string::npos) << move->reason;
   ASSERT_TRUE(move->plan.has_value());
   EXPECT_EQ(move->plan->hardware.machine_type, "a3-highgpu-8g");
-  // Alone, the move is the best proposal.
-  EXPECT_EQ(Only(Review(ReviewOf(job, {MoveTo("h100", "a3-highgpu-8g")}))).verdict,
-            Verdict::kRecommended);
+  // Beside a remedy that does not fix it, the move is the one recommended.
+  const ReviewResponse beside = Review(ReviewOf(
+      job, {MoveTo("h100", "a3-highgpu-8g"),
+            Remedy("recompute", RemedyKind::kActivationRecompute)}));
+  EXPECT_EQ(ByLabel(beside, "recompute")->verdict, Verdict::kRejected);
+  EXPECT_EQ(ByLabel(beside, "h100")->verdict, Verdict::kRecommended)
+      << Verdicts(beside);
+}
+
+// A remedy whose setup has no feasible point is rejected with its codes,
+// as a hardware proposal would be: more GPUs than the request allows, a
+// move to a machine that cannot hold the job.
+TEST_F(ReviewConsistencyTest, ARemedyWhoseSetupStillFailsIsRejected) {
+  PlanRequest capped = OutOfMemory7B(Strategy::kFsdp);
+  capped.constraints.max_accelerators = 8;
+  const ReviewResponse out = Review(ReviewOf(
+      capped, {Remedy("more", RemedyKind::kAddAccelerators),
+               MoveTo("h100", "a3-highgpu-8g")}));
+  EXPECT_EQ(ByLabel(out, "more")->verdict, Verdict::kRejected) << Verdicts(out);
+  EXPECT_EQ(ByLabel(out, "h100")->verdict, Verdict::kRecommended) << Verdicts(out);
+  // Uncapped, more GPUs are a point of the space.
+  const ProposalVerdict more = Only(Review(ReviewOf(
+      OutOfMemory7B(Strategy::kFsdp), {Remedy("more", RemedyKind::kAddAccelerators)})));
+  EXPECT_NE(more.verdict, Verdict::kRejected) << more.reason;
+  // One 80 GB H100 does not hold 112 GB of state; eight do.
+  Proposal one = MoveTo("one h100", "a3-highgpu-1g");
+  one.remedy->target->count = 1;
+  const ProposalVerdict small =
+      Only(Review(ReviewOf(OutOfMemory7B(Strategy::kFsdp), {one})));
+  EXPECT_EQ(small.verdict, Verdict::kRejected) << small.reason;
+  EXPECT_TRUE(testutil::Has(small, ReasonCode::kHbmTooSmall)) << small.reason;
 }
 
 TEST_F(ReviewConsistencyTest, OutOfMemoryRemediesDoNotDependOnProposalOrder) {
