@@ -609,17 +609,25 @@ TEST_F(ReviewConsistencyTest, LaterDeadlineNeverCostsMoreThanTheListSlackUnderMi
 // same space (planner/review_remedy_point.cc): its verdict carries that
 // point's estimates and the scorer ranks it.
 
-// 7B on one a2-highgpu-8g (8 x A100 40GB), out of memory: 112 GB of Adam
-// state does not fit one 40 GB GPU whole, and fits sharded over 8.
+// `nodes` x a2-highgpu-8g (8 x A100 40GB each) running `today` over NCCL,
+// with one symptom.
+CurrentSetup OnA2(int nodes, Strategy today, Symptom symptom) {
+  CurrentSetup c;
+  c.hardware = "a2-highgpu-8g";
+  c.accelerator_count = 8;
+  c.node_count = nodes;
+  c.strategy = today;
+  c.uses_nccl = true;
+  c.symptoms = {symptom};
+  return c;
+}
+
+// 7B on one a2-highgpu-8g, out of memory: 112 GB of Adam state does not
+// fit one 40 GB GPU whole, and fits sharded over 8.
 PlanRequest OutOfMemory7B(Strategy today, Objective o = Objective::kMinCost) {
   PlanRequest r =
       Llm(Framework::kPytorch, 7e9, Shape(32, 4096, 32, 2048, 16384), o);
-  r.current_setup.hardware = "a2-highgpu-8g";
-  r.current_setup.accelerator_count = 8;
-  r.current_setup.node_count = 1;
-  r.current_setup.strategy = today;
-  r.current_setup.uses_nccl = true;
-  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.current_setup = OnA2(1, today, Symptom::kOutOfMemory);
   return r;
 }
 
@@ -638,12 +646,7 @@ PlanRequest SyncBound(Strategy today) {
   r.workload.parameter_count = 1.5e9;
   r.workload.precision = Precision::kBf16Mixed;
   r.constraints.run_platform = RunPlatform::kVertexTraining;
-  r.current_setup.hardware = "a2-highgpu-8g";
-  r.current_setup.accelerator_count = 8;
-  r.current_setup.node_count = 16;
-  r.current_setup.strategy = today;
-  r.current_setup.uses_nccl = true;
-  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.current_setup = OnA2(16, today, Symptom::kGradientSyncBound);
   r.as_of = "2026-09-26";
   return r;
 }
