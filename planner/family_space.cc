@@ -300,9 +300,15 @@ void KeepMachineType(const Job& job, const std::string& machine_type,
   for (std::vector<const Shape*>* v : {&offer.offered, &offer.obtainable}) {
     v->erase(std::remove_if(v->begin(), v->end(), other), v->end());
   }
-  if (offer.obtainable.empty() && !offer.offered.empty() && cand.viable()) {
-    RejectUnobtainable(job, machine_type, offer.offered, cand);
+  if (!offer.obtainable.empty() || !cand.viable()) return;
+  if (offer.offered.empty()) {
+    cand.Reject(ReasonCode::kNotOfferedOnPlatform,
+                absl::StrCat(machine_type, " is not offered on ",
+                             RunPlatformLabel(job.constraints.run_platform),
+                             "."));
+    return;
   }
+  RejectUnobtainable(job, machine_type, offer.offered, cand);
 }
 
 }  // namespace

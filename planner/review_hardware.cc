@@ -127,7 +127,7 @@ Pins ProposalPins(const HardwareProposal& h) {
 }  // namespace
 
 void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
-                   Judged& j) {
+                   Judged& j, bool evaluate) {
   const Job& job = ctx.job;
   // A layout stated with the hardware: its mesh's DCN degrees must multiply
   // to the proposal's slice count (else the current one).
@@ -144,8 +144,8 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   }
   if (RejectReplicaOverSlice(job, h, fams, j)) return;
   const Pins pins = ProposalPins(h);
-  const bool pinned = pins.sizes() || !pins.machine_type.empty() ||
-                      pins.layout.any();
+  const bool pinned = evaluate || pins.sizes() ||
+                      !pins.machine_type.empty() || pins.layout.any();
   std::vector<Candidate> selected;
   for (const Family* f : fams) {
     if (pinned) {

@@ -44,8 +44,11 @@ struct Judged {
   void RejectWith(const Candidate& c);  // every code of a rejected candidate
 };
 
+// `evaluate`: the proposal's families are evaluated with the context's job
+// even when it pins nothing (a move judged on today's capacity), instead of
+// taking their points in the space.
 void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
-                   Judged& j);
+                   Judged& j, bool evaluate = false);
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
 void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j);

@@ -52,23 +52,35 @@ bool ApplyToCurrent(RemedyKind kind, const Job& request, Job& job, Pins& pins) {
   }
 }
 
-// The job as the current setup runs it: on-demand (the request states no
-// provisioning for today) and without a Reduction Server pool, which the
-// USE_SPOT and ADD_REDUCTION_SERVER remedies add.
+// The job as the current setup runs it: on capacity the team has —
+// on-demand, or a reservation where on-demand is not offered, as today's
+// point in planner/current_evidence.cc (the request states no provisioning
+// for today) — and without a Reduction Server pool, which the USE_SPOT and
+// ADD_REDUCTION_SERVER remedies add.
 Job AsToday(const Job& job) {
   Job today = job;
   today.constraints.spot_allowed = false;
   today.constraints.flex_start_allowed = false;
+  today.constraints.reservation_available = true;
   today.reducer_machine = nullptr;
   return today;
 }
 
-// Today's point is what runs now: no deadline, budget or pace to meet, on
-// capacity the team has (a reservation where on-demand is not offered, as
-// today's point in planner/current_evidence.cc).
+bool HasCode(const Candidate& c, ReasonCode code) {
+  return std::find(c.codes.begin(), c.codes.end(), code) != c.codes.end();
+}
+
+// Hardware today's capacity cannot obtain (Spot- or flex-start-only
+// shapes): on the provisioning the request allows instead.
+Job WithRequestedProvisioning(const Job& request, Job job) {
+  job.constraints.spot_allowed |= request.constraints.spot_allowed;
+  job.constraints.flex_start_allowed |= request.constraints.flex_start_allowed;
+  return job;
+}
+
+// Today's point is what runs now: no deadline, budget or pace to meet.
 Job TodayUnconstrained(const Job& job) {
   Job today = AsToday(job);
-  today.constraints.reservation_available = true;
   today.deadline_hours = std::numeric_limits<double>::infinity();
   today.deadline_given = false;
   today.goal.budget_usd = 0;
@@ -168,11 +180,16 @@ std::optional<Current> CurrentInSpace(const ReviewContext& ctx) {
 }
 
 // A setup the team already runs: the rules that compare families
-// (oversize, list cost) do not judge it.
+// (oversize, list cost) do not judge it. On today's capacity first.
 Candidate Evaluate(const ReviewContext& ctx, const Job& job,
                    const Current& at) {
-  return EvaluateInSpace(ctx.catalog, job, ctx.space, *at.family, at.pins,
-                         /*compare_families=*/false);
+  auto once = [&](const Job& j) {
+    return EvaluateInSpace(ctx.catalog, j, ctx.space, *at.family, at.pins,
+                           /*compare_families=*/false);
+  };
+  Candidate c = once(job);
+  if (c.has_point() || !HasCode(c, ReasonCode::kNotAvailableOnDemand)) return c;
+  return once(WithRequestedProvisioning(ctx.job, job));
 }
 
 // The current setup with the remedy applied; nullopt for a remedy the space
@@ -220,9 +237,9 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
            absl::StrFormat(
                "A Reduction Server serves the gradient all-reduce of data "
                "parallelism (plain or ZeRO-1/2) across GPU hosts with NCCL "
-               "on Vertex AI; the current setup's point (%s, ZeRO stage "
-               "%d, pipeline %d, %d hosts) has no such all-reduce for a "
-               "pool to take.",
+               "on Vertex AI (not flex-start); the current setup's point "
+               "(%s, ZeRO stage %d, pipeline %d, %d hosts) does not meet "
+               "those, so no pool can take its traffic.",
                PointLabel(after), p.layout.zero_stage,
                std::max(1, p.layout.pipeline), p.hosts));
   return true;
@@ -234,21 +251,30 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
 // provisioning (the one change is the hardware): its point, or its codes.
 std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
                                     const HardwareProposal& target, Judged& j) {
-  const Job as_today = AsToday(ctx.job);
-  const ReviewContext today{ctx.catalog, ctx.index, as_today, ctx.space,
-                            ctx.fact_ids};
   Judged t;
-  JudgeHardware(today, target, t);
-  if (t.rejected) {
-    for (size_t k = 0; k < t.codes.size(); ++k) {
-      j.Reject(t.codes[k], k < t.why.size() ? t.why[k] : "");
+  for (const Job& job : {AsToday(ctx.job), WithRequestedProvisioning(
+                                               ctx.job, AsToday(ctx.job))}) {
+    const ReviewContext as{ctx.catalog, ctx.index, job, ctx.space,
+                           ctx.fact_ids};
+    t = Judged{};
+    JudgeHardware(as, target, t, /*evaluate=*/true);
+    if (!t.rejected ||
+        std::find(t.codes.begin(), t.codes.end(),
+                  ReasonCode::kNotAvailableOnDemand) == t.codes.end()) {
+      break;
     }
+  }
+  if (t.rejected) {
+    for (ReasonCode code : t.codes) j.Reject(code, "");
+    for (std::string& line : t.why) j.why.push_back(std::move(line));
     return std::nullopt;
   }
+  // The target's own lines (an unmatched layout's degrees, a price it
+  // lacks) travel with the move.
+  for (std::string& line : t.why) j.why.push_back(std::move(line));
   if (!t.recommendable) {  // unpriced under a budget: never recommended
     j.recommendable = false;
     for (ReasonCode code : t.codes) j.Add(code, "");
-    for (std::string& line : t.why) j.why.push_back(std::move(line));
   }
   return std::move(t.candidate);
 }

@@ -60,13 +60,19 @@ class SizeCollector {
     out_.policy_cap_devices =
         std::max(out_.policy_cap_devices, s->devices * max_units);
     int allowed = max_units;
+    // The first count excluded and the last: the last alone can hold more
+    // data-parallel ranks than the batch has sequences.
     if (k.single_host_only) {  // two or more units always span hosts
+      out_.excluded_host.push_back({s, 2});
       out_.excluded_host.push_back({s, max_units});
       return;
     }
     if (k.max_accelerators > 0 && f_.platform != Platform::kCpu) {
       allowed = std::min(allowed, k.max_accelerators / std::max(1, s->devices));
-      if (allowed < max_units) out_.excluded_max.push_back({s, max_units});
+      if (allowed < max_units) {
+        out_.excluded_max.push_back({s, std::max(2, allowed + 1)});
+        out_.excluded_max.push_back({s, max_units});
+      }
     }
     if (allowed >= 2) {
       sequences_.push_back({s, allowed});

@@ -1031,6 +1031,19 @@ TEST_F(PlannerRulesTest, RejectsWhenMaxAcceleratorsTooFew) {
   }
 }
 
+// The cap is what rejects, even when the largest count searched has more
+// data-parallel ranks than a small batch has sequences: the first count
+// over the cap is the one judged (70B needs three A3 High VMs; 8 sequences
+// per step are too few for 4,096 GPUs, not for 24).
+TEST_F(PlannerRulesTest, MaxAcceleratorsRejectsThoughTheLargestCountOutgrowsTheBatch) {
+  Workload w = Llm(7e10, 1e11, Shape(80, 8192, 64, 4096));
+  w.global_batch_size = 8;
+  PlanRequest q = Req(w);
+  q.constraints.max_accelerators = 8;
+  EXPECT_THAT(Codes(Plan(q), "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kExceedsMaxAccelerators));
+}
+
 TEST_F(PlannerRulesTest, RespectsGenerousMaxAccelerators) {
   PlanRequest q = Req(Huge());
   q.constraints.max_accelerators = 1024;

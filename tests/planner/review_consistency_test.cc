@@ -389,7 +389,10 @@ TEST_F(ReviewConsistencyTest, AMachineTypeTheRequestCannotObtainSaysWhy) {
       << on_demand.reason;
   job.constraints.spot_allowed = true;
   job.workload.checkpoints = true;
-  EXPECT_FALSE(testutil::Has(one_gpu(job), ReasonCode::kNotAvailableOnDemand));
+  // Obtainable on Spot, it is judged on: one GPU does not hold 13B.
+  const ProposalVerdict spot = one_gpu(job);
+  EXPECT_FALSE(testutil::Has(spot, ReasonCode::kNotAvailableOnDemand)) << spot.reason;
+  EXPECT_TRUE(testutil::Has(spot, ReasonCode::kHbmTooSmall)) << spot.reason;
 }
 
 // ------------------------------------------------------------ b, c
@@ -761,8 +764,13 @@ TEST_F(ReviewConsistencyTest, WithoutSymptomsARemedyAndHardwareRankByCost) {
     const ProposalVerdict* spot = ByLabel(out, "spot");
     const ProposalVerdict* hw = ByLabel(out, "hardware");
     ASSERT_TRUE(spot && hw && spot->plan && hw->plan) << machine << Verdicts(out);
-    const double spot_cost = spot->plan->estimates.spot_cost_usd.expected;
-    const double hw_cost = hw->plan->estimates.spot_cost_usd.expected;
+    const auto cost = [](const Plan& p) {
+      return p.hardware.provisioning == Provisioning::kSpot
+                 ? p.estimates.spot_cost_usd.expected
+                 : p.estimates.on_demand_cost_usd.expected;
+    };
+    const double spot_cost = cost(*spot->plan);
+    const double hw_cost = cost(*hw->plan);
     const ProposalVerdict* cheaper = spot_cost <= hw_cost ? spot : hw;
     EXPECT_EQ(cheaper->verdict, Verdict::kRecommended)
         << machine << ": spot $" << spot_cost << ", hardware $" << hw_cost
@@ -792,9 +800,33 @@ TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
   const ReviewResponse beside = Review(ReviewOf(
       job, {MoveTo("h100", "a3-highgpu-8g"),
             Remedy("recompute", RemedyKind::kActivationRecompute)}));
-  EXPECT_EQ(ByLabel(beside, "recompute")->verdict, Verdict::kRejected);
-  EXPECT_EQ(ByLabel(beside, "h100")->verdict, Verdict::kRecommended)
-      << Verdicts(beside);
+  const ProposalVerdict* recompute = ByLabel(beside, "recompute");
+  const ProposalVerdict* alone = ByLabel(beside, "h100");
+  ASSERT_TRUE(recompute && alone) << Verdicts(beside);
+  EXPECT_EQ(recompute->verdict, Verdict::kRejected);
+  EXPECT_EQ(alone->verdict, Verdict::kRecommended) << Verdicts(beside);
+}
+
+// A move changes the hardware only: named by series (no pins), it is
+// judged on today's capacity, not on the Spot the request allows a new
+// plan; the same series as a hardware proposal is the plan's point.
+TEST_F(ReviewConsistencyTest, AMoveKeepsTodaysProvisioning) {
+  PlanRequest job = OutOfMemory7B(Strategy::kFsdp);
+  job.constraints.spot_allowed = true;
+  job.workload.checkpoints = true;
+  Proposal move = Remedy("move", RemedyKind::kMoveToHardware);
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->series = "A3 Mega";
+  Proposal hw;
+  hw.label = "hardware";
+  hw.hardware = HardwareProposal{};
+  hw.hardware->series = "A3 Mega";
+  const ReviewResponse out = Review(ReviewOf(job, {move, hw}));
+  const ProposalVerdict* m = ByLabel(out, "move");
+  const ProposalVerdict* h = ByLabel(out, "hardware");
+  ASSERT_TRUE(m && h && m->plan && h->plan) << Verdicts(out);
+  EXPECT_NE(m->plan->hardware.provisioning, Provisioning::kSpot) << m->reason;
+  EXPECT_EQ(h->plan->hardware.provisioning, Provisioning::kSpot) << h->reason;
 }
 
 // A remedy whose setup has no feasible point is rejected with its codes,
@@ -806,8 +838,13 @@ TEST_F(ReviewConsistencyTest, ARemedyWhoseSetupStillFailsIsRejected) {
   const ReviewResponse out = Review(ReviewOf(
       capped, {Remedy("more", RemedyKind::kAddAccelerators),
                MoveTo("h100", "a3-highgpu-8g")}));
-  EXPECT_EQ(ByLabel(out, "more")->verdict, Verdict::kRejected) << Verdicts(out);
-  EXPECT_EQ(ByLabel(out, "h100")->verdict, Verdict::kRecommended) << Verdicts(out);
+  const ProposalVerdict* capped_more = ByLabel(out, "more");
+  const ProposalVerdict* move = ByLabel(out, "h100");
+  ASSERT_TRUE(capped_more && move) << Verdicts(out);
+  EXPECT_EQ(capped_more->verdict, Verdict::kRejected) << Verdicts(out);
+  EXPECT_TRUE(testutil::Has(*capped_more, ReasonCode::kExceedsMaxAccelerators))
+      << capped_more->reason;
+  EXPECT_EQ(move->verdict, Verdict::kRecommended) << Verdicts(out);
   // Uncapped, more GPUs are a point of the space.
   const ProposalVerdict more = Only(Review(ReviewOf(
       OutOfMemory7B(Strategy::kFsdp), {Remedy("more", RemedyKind::kAddAccelerators)})));
