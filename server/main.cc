@@ -1,6 +1,10 @@
 // accelplan-server: parses flags and runs server/server.h.
+#include <malloc.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "server/flags.h"
 #include "server/log.h"
@@ -9,6 +13,11 @@
 int main(int argc, char** argv) {
   using accelplan::server::Log;
   using accelplan::server::LogLevel;
+  // glibc gives each new thread its own malloc arena, up to 8 per core;
+  // gRPC's thread pool grows under load, so each new arena kept its peak
+  // and RSS crept after warm-up (the soak's +3-5%). Two per core bound it.
+  mallopt(M_ARENA_MAX,
+          2 * static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   // Before any thread exists, so every thread inherits the blocked mask and
   // only the signal thread sees SIGTERM/SIGINT/SIGHUP.
   const sigset_t signals = accelplan::server::BlockServerSignals();
