@@ -66,8 +66,8 @@ Job AsToday(const Job& job) {
   return today;
 }
 
-bool HasCode(const Candidate& c, ReasonCode code) {
-  return std::find(c.codes.begin(), c.codes.end(), code) != c.codes.end();
+bool HasCode(const std::vector<ReasonCode>& codes, ReasonCode code) {
+  return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
 
 // Hardware today's capacity cannot obtain (Spot- or flex-start-only
@@ -188,7 +188,9 @@ Candidate Evaluate(const ReviewContext& ctx, const Job& job,
                            /*compare_families=*/false);
   };
   Candidate c = once(job);
-  if (c.has_point() || !HasCode(c, ReasonCode::kNotAvailableOnDemand)) return c;
+  if (c.has_point() || !HasCode(c.codes, ReasonCode::kNotAvailableOnDemand)) {
+    return c;
+  }
   return once(WithRequestedProvisioning(ctx.job, job));
 }
 
@@ -245,24 +247,22 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
   return true;
 }
 
-}  // namespace
-
 // A move is the hardware proposal it names, in the same space, on today's
-// provisioning (the one change is the hardware): its point, or its codes.
+// provisioning (the one change is the hardware), else on what the request
+// allows when today's capacity cannot obtain it: its point, or its codes.
 std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
                                     const HardwareProposal& target, Judged& j) {
-  Judged t;
-  for (const Job& job : {AsToday(ctx.job), WithRequestedProvisioning(
-                                               ctx.job, AsToday(ctx.job))}) {
+  const auto judge = [&](const Job& job) {
     const ReviewContext as{ctx.catalog, ctx.index, job, ctx.space,
                            ctx.fact_ids};
-    t = Judged{};
-    JudgeHardware(as, target, t, /*evaluate=*/true);
-    if (!t.rejected ||
-        std::find(t.codes.begin(), t.codes.end(),
-                  ReasonCode::kNotAvailableOnDemand) == t.codes.end()) {
-      break;
-    }
+    Judged out;
+    JudgeHardware(as, target, out, /*evaluate=*/true);
+    return out;
+  };
+  const Job today = AsToday(ctx.job);
+  Judged t = judge(today);
+  if (t.rejected && HasCode(t.codes, ReasonCode::kNotAvailableOnDemand)) {
+    t = judge(WithRequestedProvisioning(ctx.job, today));
   }
   if (t.rejected) {
     for (ReasonCode code : t.codes) j.Reject(code, "");
@@ -278,6 +278,8 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
   }
   return std::move(t.candidate);
 }
+
+}  // namespace
 
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j) {
