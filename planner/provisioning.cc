@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/count_refinement.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/rules.h"
@@ -90,6 +91,9 @@ std::string DescribeWhatIf(const catalog::Catalog& catalog, const Job& job,
   std::vector<Candidate> one;
   one.push_back(EvaluateFamily(catalog, relaxed, f, pins));
   Candidate& w = one.front();
+  // The same counts the plan with that provisioning allowed searches
+  // (RankCandidates): the grid alone can name another count than that plan.
+  RefineCounts(relaxed, NormOver(relaxed, one), w);
   SelectPoint(relaxed, NormOver(relaxed, one), w);
   const std::string with = absl::StrCat("with ", Label(p), ": ");
   if (w.viable() && w.config) {

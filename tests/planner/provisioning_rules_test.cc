@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
@@ -208,7 +209,60 @@ TEST_F(ProvisioningRulesTest, NotAvailableOnDemandRejectionCarriesTimeAndCost) {
   EXPECT_THAT(Warnings(f), HasSubstr("on-demand list price"));
 }
 
-TEST_F(ProvisioningRulesTest, OnDemandHardwareRejectionHasNoProvisioningWhatIf) {
+// A what-if names the count the plan with that provisioning allowed
+// recommends. A 1B model over 200B tokens without checkpoints on A4 (Spot
+// only past an hour without checkpoints: the smallest count under an hour
+// lies between the search grid's counts).
+TEST_F(ProvisioningRulesTest, WhatIfNamesTheCountThatPlanRecommends) {
+  PlanRequest q;
+  q.as_of = "2026-09-26";
+  q.workload.framework = Framework::kPytorch;
+  q.workload.model_kind = ModelKind::kDenseTransformer;
+  q.workload.parameter_count = 1e9;
+  q.workload.precision = Precision::kBf16Mixed;
+  q.workload.dataset_tokens = 2e11;
+  q.goal.objective = Objective::kMinCost;
+  q.goal.deadline_hours = 48;
+  q.constraints.allowed_series = {"A4"};
+  const PlanResponse r = Plan(q);
+  const Rejection* a4 = RejectionOf(r, "nvidia-b200");
+  ASSERT_NE(a4, nullptr) << testutil::DescribeFamilies(r);
+  const std::pair<const char*, Provisioning> kinds[] = {
+      {"Spot", Provisioning::kSpot},
+      {"DWS flex-start", Provisioning::kFlexStart},
+      {"a reservation", Provisioning::kReservation}};
+  int compared = 0;
+  for (const auto& [label, provisioning] : kinds) {
+    PlanRequest allowed = q;
+    if (provisioning == Provisioning::kSpot)
+      allowed.constraints.spot_allowed = true;
+    if (provisioning == Provisioning::kFlexStart) {
+      allowed.constraints.flex_start_allowed = true;
+    }
+    if (provisioning == Provisioning::kReservation) {
+      allowed.constraints.reservation_available = true;
+    }
+    const PlanResponse p = Plan(allowed);
+    ASSERT_TRUE(p.recommendation.has_value())
+        << label << ": " << p.no_plan_reason;
+    const std::string devices = absl::StrCat(
+        "with ", label, ": [^;]*\\(",
+        p.recommendation->hardware.total_accelerators, " devices\\)");
+    EXPECT_THAT(a4->reason, ContainsRegex(devices)) << label;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3);
+  // Spot's count is off the search grid (multiples of 32 VMs past 32).
+  PlanRequest spot = q;
+  spot.constraints.spot_allowed = true;
+  const PlanResponse s = Plan(spot);
+  ASSERT_TRUE(s.recommendation.has_value());
+  EXPECT_GT(s.recommendation->hardware.total_accelerators, 256);
+  EXPECT_NE(s.recommendation->hardware.total_accelerators % 256, 0);
+}
+
+TEST_F(ProvisioningRulesTest,
+       OnDemandHardwareRejectionHasNoProvisioningWhatIf) {
   PlanRequest q = Req(Huge());
   q.constraints.allowed_series = {"A3 High", "A4"};
   q.goal.deadline_hours = 1;  // A3 High misses it
