@@ -454,6 +454,17 @@ void ResolveCurrentSlices(const CurrentSetup& cur, Job& job) {
                       "); Multislice needs identical slices, so they cannot "
                       "train one model together.")});
   }
+  // Identical slices given only as slice_topologies are that topology
+  // times their count, as if stated so: every stage reads tpu_topology and
+  // slice_count.
+  if (!cur.slice_topologies.empty() && !job.mixed_current_slices) {
+    if (job.current.tpu_topology.empty()) {
+      job.current.tpu_topology = cur.slice_topologies.front();
+    }
+    if (job.current.slice_count <= 0 && cur.slice_topologies.size() > 1) {
+      job.current.slice_count = job.current_slices;
+    }
+  }
   if (cur.mesh) {
     if (auto why = DcnProductMismatch(*cur.mesh, job.current_slices)) {
       job.warnings.push_back(
@@ -462,14 +473,21 @@ void ResolveCurrentSlices(const CurrentSetup& cur, Job& job) {
   }
 }
 
-// The current device count: a TPU topology's chips times its slices, else
-// accelerators per node times nodes.
-void ResolveCurrentDevices(const CurrentSetup& cur, Job& job) {
+// The current device count: the chips of each slice (a TPU topology's
+// chips times its slices), else accelerators per node times nodes. Reads
+// the slices ResolveCurrentSlices normalised into job.current.
+void ResolveCurrentDevices(Job& job) {
+  const CurrentSetup& cur = job.current;
   int per_node = cur.accelerator_count;
   if (per_node <= 0 && job.current_machine) {
     per_node = std::max(1, job.current_machine->accelerator_count);
   }
-  if (!cur.tpu_topology.empty()) {
+  if (job.mixed_current_slices) {
+    job.current_devices = 0;
+    for (const std::string& t : cur.slice_topologies) {
+      job.current_devices += TopologyChips(t);
+    }
+  } else if (!cur.tpu_topology.empty()) {
     job.current_devices = TopologyChips(cur.tpu_topology) *
                           std::max(1, cur.slice_count);
   } else if (per_node > 0) {
@@ -514,7 +532,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   ResolveAsOf(catalog, as_of, job);
   ResolveCurrentMachine(catalog, cur, job);
   ResolveCurrentSlices(cur, job);
-  ResolveCurrentDevices(cur, job);
+  ResolveCurrentDevices(job);
   PrepareJobMemoryModel(job);
   ResolveReducer(catalog, job);  // planner/reduction_server.h
   // Today's point, then the deadline it may set (current_evidence.h).

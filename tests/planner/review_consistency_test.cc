@@ -331,6 +331,45 @@ TEST_F(ReviewConsistencyTest, TpuSlicesDoNotDependOnProposalOrder) {
             24);
 }
 
+// Identical slices listed one by one (slice_topologies alone; the proto:
+// "empty: every slice has tpu_topology") are the setup tpu_topology and
+// slice_count state: the same verdicts and numbers, the same savings.
+TEST_F(ReviewConsistencyTest, SlicesListedOneByOneAreTheStatedSetup) {
+  PlanRequest listed = TpuSlices();
+  listed.current_setup.tpu_topology.clear();
+  listed.current_setup.slice_count = 0;
+  listed.current_setup.slice_topologies = {"16x16", "16x16"};
+  const std::vector<Proposal> proposals = {
+      Remedy("more", RemedyKind::kAddAccelerators),
+      Hw("v6e 2x256", "ct6e-standard-4t", 0, "16x16", 2),
+      Dist("multislice", Strategy::kMultislice)};
+  const ReviewResponse stated = Review(ReviewOf(TpuSlices(), proposals));
+  const ReviewResponse one_by_one = Review(ReviewOf(listed, proposals));
+  for (const ProposalVerdict& a : stated.verdicts) {
+    const ProposalVerdict* b = ByLabel(one_by_one, a.label);
+    ASSERT_NE(b, nullptr) << a.label;
+    EXPECT_EQ(a.verdict, b->verdict)
+        << a.label << Verdicts(one_by_one) << "\nstated:" << Verdicts(stated);
+    EXPECT_EQ(CodeSet(a.codes), CodeSet(b->codes)) << a.label;
+    ASSERT_EQ(a.plan.has_value(), b->plan.has_value()) << a.label;
+    if (a.plan) ExpectSamePlan(*a.plan, *b->plan, a.label);
+  }
+  // More accelerators than today's 512 chips.
+  const ProposalVerdict* more = ByLabel(stated, "more");
+  ASSERT_NE(more, nullptr);
+  ASSERT_TRUE(more->plan.has_value()) << more->reason;
+  EXPECT_GT(more->plan->hardware.total_accelerators, 512) << more->reason;
+
+  PlanRequest stated_plan = TpuSlices();
+  const PlanResponse p = planner_->Plan(stated_plan);
+  const PlanResponse q = planner_->Plan(listed);
+  ASSERT_TRUE(p.savings.has_value());
+  ASSERT_TRUE(q.savings.has_value());
+  EXPECT_TRUE(
+      NearRel(p.savings->current_cost_usd, q.savings->current_cost_usd));
+  EXPECT_TRUE(NearRel(p.savings->current_hours, q.savings->current_hours));
+}
+
 // The case of an order-dependence bug (fixed in engine v2): a data-parallel
 // Multislice distribution proposal was judged with no candidate, so it and
 // a hardware proposal were incomparable and whichever was listed first was
