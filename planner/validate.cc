@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -239,6 +240,19 @@ void CheckSlices(const CurrentSetup& cur, Checker& c) {
           absl::StrCat("must list one topology per slice (",
                        cur.slice_topologies.size(), " for slice_count ",
                        cur.slice_count, ")"));
+  }
+  // tpu_topology is every slice's when slice_topologies is empty; given
+  // beside it, a different one would give the slices two sizes.
+  if (!cur.tpu_topology.empty()) {
+    for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
+      if (absl::AsciiStrToLower(cur.slice_topologies[i]) !=
+          absl::AsciiStrToLower(cur.tpu_topology)) {
+        c.Add(absl::StrCat("current_setup.slice_topologies[", i, "]"),
+              absl::StrCat("differs from current_setup.tpu_topology (",
+                           cur.tpu_topology, "); give one or the other"));
+        break;
+      }
+    }
   }
   if (cur.mesh) CheckMesh("current_setup.mesh.", *cur.mesh, c);
 }

@@ -149,6 +149,13 @@ TEST(ValidateModelDetails, OneTopologyPerCurrentSlice) {
   r.current_setup.slice_topologies = {"2x2x4", "banana"};
   EXPECT_THAT(ValidatePlanRequest(r),
               Named("current_setup.slice_topologies[1]"));
+  // tpu_topology is every slice's: listed slices beside it must match it.
+  r.current_setup.tpu_topology = "2x2x4";
+  r.current_setup.slice_topologies = {"2x2x4", "2x2x4"};
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.current_setup.slice_topologies = {"2x2x4", "2x2x2"};
+  EXPECT_THAT(ValidatePlanRequest(r),
+              Named("current_setup.slice_topologies[1]"));
 }
 
 TEST(ValidateModelDetails, CurrentMeshDegreesAreNotNegative) {
