@@ -367,7 +367,7 @@ class LayoutChooser {
   // (c.fits false), or c.batch_too_small.
   void Finish(Config& c) {
     if (best_) {
-      c = *best_;
+      c = std::move(*best_);
       // The chosen layout end to end: a measured band holds the bubble and
       // the TP traffic (EstimateTime). Without one the estimate is the one
       // the layout was ranked with.
@@ -377,7 +377,7 @@ class LayoutChooser {
       return;
     }
     if (smallest_) {
-      c = *smallest_;
+      c = std::move(*smallest_);
     } else if (min_ranks_ == std::numeric_limits<int>::max()) {
       c.required_bytes = 0;
       c.no_layout = true;  // no layout was tried: a pin allows none here
