@@ -160,6 +160,10 @@ struct Candidate {
   // The most devices the policy's search caps allow this family (0: no
   // multi-unit search); a selected point there says so (planner/policy.h).
   int search_cap_devices = 0;
+  // The fewest devices at which every layout has more data-parallel ranks
+  // than the assumed batch has sequences (0: the assumed batch capped
+  // nothing): the search stops below it (Job::assumed_batch_rank_cap).
+  int assumed_batch_cap_devices = 0;
   // What count refinement needs once the space's normalisation is known
   // (planner/count_refinement.h): the policy's multi-unit sequences (shape,
   // most units) and the layout a proposal pins.

@@ -176,22 +176,6 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
   }
 }
 
-// The sizes the assumed batch held back, said on the family (issue 13
-// item 2: the count capped to what the assumed batch allows, the cap
-// stated).
-void StateAssumedBatchCap(const Job& job, const Family& f,
-                          const Config& first_over, Candidate& cand) {
-  const char* what = job.sequence_model ? "sequences" : "examples";
-  cand.notes.push_back(
-      {ReasonCode::kAssumption,
-       absl::StrFormat("%s is searched below %d devices: from there every "
-                       "layout has more data-parallel ranks than the %.0f %s "
-                       "per step of the assumed global batch (state "
-                       "global_batch_size to plan on a larger one).",
-                       f.name, first_over.devices, job.batch_sequences,
-                       what)});
-}
-
 const Config& Fastest(const std::vector<Config>& points) {
   return *std::min_element(points.begin(), points.end(),
                            [](const Config& a, const Config& b) {
@@ -387,7 +371,8 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
     uncapped.assumed_batch_rank_cap = 0;
     fit = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
   } else if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {
-    StateAssumedBatchCap(job, f, *fit.over_assumed_batch, cand);
+    // Said on the plan when the cap bound the selected point (AddPointNotes).
+    cand.assumed_batch_cap_devices = fit.over_assumed_batch->devices;
   }
   const bool any_fits = !fit.points.empty();
   if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);

@@ -73,6 +73,22 @@ void AddPointNotes(const Job& job, Candidate& cand) {
                       " price for ", name, " in the catalog; it ranks below "
                       "every priced option.")});
   }
+  // The assumed batch's cap (issue 13 item 2), stated when it bound the
+  // selected point: no feasible point has more devices.
+  const bool largest =
+      std::none_of(cand.points.begin(), cand.points.end(),
+                   [&](const Config& p) { return p.devices > c.devices; });
+  if (cand.assumed_batch_cap_devices > 0 && largest) {
+    const char* what = job.sequence_model ? "sequences" : "examples";
+    cand.notes.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat("%s is searched below %d devices: from there every "
+                         "layout has more data-parallel ranks than the %.0f "
+                         "%s per step of the assumed global batch (state "
+                         "global_batch_size to plan on a larger one).",
+                         name, cand.assumed_batch_cap_devices,
+                         job.batch_sequences, what)});
+  }
   if (cand.search_cap_devices > 0 && c.devices >= cand.search_cap_devices &&
       job.has_dataset) {
     cand.notes.push_back(

@@ -343,6 +343,18 @@ TEST_F(DefaultsRulesTest, AssumedBatchCapsTheSearchAndSaysSo) {
   }
   EXPECT_TRUE(stated);
 
+  // Said only where it bound the choice: a cheapest plan far below the cap
+  // (a few chips for 100B tokens) does not carry it.
+  PlanRequest cheap = q;
+  cheap.goal.objective = Objective::kMinCost;
+  cheap.workload.dataset_tokens = 1e11;
+  const PlanResponse c = Plan(cheap);
+  ASSERT_TRUE(c.recommendation.has_value()) << c.no_plan_reason;
+  EXPECT_LT(c.recommendation->hardware.total_accelerators, 64);
+  for (const Reason& x : c.warnings) {
+    EXPECT_EQ(x.message.find("searched below"), std::string::npos) << x.message;
+  }
+
   // Stated, the same batch is a hard limit: no plan has more ranks than
   // sequences, and no cap is described as assumed.
   q.workload.global_batch_size = static_cast<int64_t>(assumed);
