@@ -50,8 +50,23 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   if (pa && pb) {
     if (RanksBefore(job, *a.candidate, *b.candidate)) return true;
     if (RanksBefore(job, *b.candidate, *a.candidate)) return false;
+    // Tied on the numbers: the setup with less traffic over the network,
+    // one slice over ICI before slices over DCN, then fewer hosts.
+    const Config& x = *a.candidate->config;
+    const Config& y = *b.candidate->config;
+    if (x.slices != y.slices) return x.slices < y.slices;
+    if (x.hosts != y.hosts) return x.hosts < y.hosts;
   }
-  return a.secondary < b.secondary;
+  if (a.secondary != b.secondary) return a.secondary < b.secondary;
+  return a.label < b.label;
+}
+
+bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b) {
+  const bool pa = a.candidate && a.candidate->config;
+  const bool pb = b.candidate && b.candidate->config;
+  return pa && pb && a.tier == b.tier &&
+         !RanksBefore(job, *a.candidate, *b.candidate) &&
+         !RanksBefore(job, *b.candidate, *a.candidate);
 }
 
 }  // namespace internal
@@ -135,7 +150,14 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
         said = true;
       }
     }
-    if (j.codes.empty() && best >= 0 && !said) {
+    if (j.codes.empty() && best >= 0 && !said &&
+        internal::TiedOnTheNumbers(job, j, judged[best])) {
+      j.why.push_back(absl::StrCat(
+          "Ties with proposal ", Name(proposals, best),
+          " on time and cost; it ranks first by the review's order for "
+          "ties: fewer slices over DCN, then fewer hosts, then the simpler "
+          "layout, then the label."));
+    } else if (j.codes.empty() && best >= 0 && !said) {
       j.why.push_back(absl::StrCat("Works, but proposal ",
                                    Name(proposals, best),
                                    " is better for this job."));
@@ -183,6 +205,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
   for (size_t i = 0; i < r.proposals.size(); ++i) {
     if (context.Cancelled()) return out;
     const Proposal& p = r.proposals[i];
+    judged[i].label = p.label;
     if (p.hardware) {
       internal::JudgeHardware(ctx, *p.hardware, judged[i]);
     } else if (p.distribution) {

@@ -36,6 +36,9 @@ struct Judged {
   bool recommendable = true;
   int tier = 9;
   double secondary = 0;
+  // The proposal's label: the last tie-break, so that two proposals equal
+  // in everything else do not rank by the order they are listed in.
+  std::string label;
   // The point of the space the proposal selects, when it selects one.
   std::optional<Candidate> candidate;
 
@@ -58,10 +61,18 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j);
 // (planner/review_remedy_point.cc).
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j);
+// Whether JudgeRemedyInSpace builds the current setup with the remedy
+// applied: the space holds the current setup and models the remedy. Its
+// memory per device is then the space's, not a formula's. (A move is
+// judged at today's device count first, by the formula, then as the
+// hardware proposal it names.)
+bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m);
 
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.
 bool JudgedBefore(const Job& job, const Judged& a, const Judged& b);
+// Both select points of one tier that the scorer cannot tell apart.
+bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b);
 
 bool CurrentIsTpu(const Job& job);
 

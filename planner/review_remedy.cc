@@ -244,11 +244,20 @@ const catalog::Accelerator* DeviceAfter(const ReviewContext& ctx,
 }
 
 // Out of memory: judge each memory remedy by what it leaves per device on
-// the current hardware (or the target), when the numbers are known.
+// the current hardware (or the target), when the numbers are known and the
+// space builds no point for it (else its point decides, with the memory
+// the distribution proposals and the plan see: JudgeRemedyInSpace).
 void RejectIfStillOutOfMemory(const ReviewContext& ctx,
                               const RemedyProposal& m, Judged& j) {
   const Job& job = ctx.job;
   const int n = std::max(1, job.current_devices);
+  if (m.kind == RemedyKind::kShardOptimizerState && n <= 1) {
+    j.Reject(ReasonCode::kNotApplicable,
+             "The job runs on one device: there is nothing to shard the "
+             "optimizer state across.");
+    return;
+  }
+  if (RemedyHasPointInSpace(ctx, m)) return;
   const catalog::Accelerator* device = DeviceAfter(ctx, m);
   const double usable = device && device->memory_bytes
                             ? device->memory_bytes->value * kUsableFraction
@@ -256,13 +265,7 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
   double need = 0;
   switch (m.kind) {
     case RemedyKind::kShardOptimizerState:
-      if (n <= 1) {
-        j.Reject(ReasonCode::kNotApplicable,
-                 "The job runs on one device: there is nothing to shard "
-                 "the optimizer state across.");
-      } else {
-        need = JobBytesWith(job, n, 3, Recompute::kUnspecified);
-      }
+      need = JobBytesWith(job, n, 3, Recompute::kUnspecified);
       break;
     case RemedyKind::kActivationRecompute:
       need = JobBytesWith(job, n, 0, Recompute::kFull);

@@ -202,11 +202,13 @@ std::optional<Candidate> Remedied(const ReviewContext& ctx,
   if (!ApplyToCurrent(m.kind, ctx.job, remedied, at.pins)) return std::nullopt;
   Candidate c = Evaluate(ctx, remedied, at);
   const bool keeps_layout = m.kind == RemedyKind::kShardOptimizerState ||
-                            m.kind == RemedyKind::kAddAccelerators;
+                            m.kind == RemedyKind::kAddAccelerators ||
+                            m.kind == RemedyKind::kActivationRecompute;
   if (!c.has_point() && at.pins.layout.any() && !keeps_layout) {
     // Today's stated layout holds no point: the fastest that fits, as for
-    // today's own point. Sharding is the layout; more accelerators keep
-    // today's, or they are not the same setup with more devices.
+    // today's own point. Sharding is the layout; more accelerators and
+    // recompute keep today's, or the fit would come from another layout
+    // (sharding), not from the remedy.
     at.pins.layout = {};
     c = Evaluate(ctx, remedied, at);
   }
@@ -280,6 +282,13 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
 }
 
 }  // namespace
+
+bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
+  Job job = ctx.job;
+  Pins pins;
+  return CurrentInSpace(ctx).has_value() &&
+         ApplyToCurrent(m.kind, ctx.job, job, pins);
+}
 
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j) {

@@ -370,11 +370,48 @@ TEST_F(ReviewConsistencyTest, SlicesListedOneByOneAreTheStatedSetup) {
   EXPECT_TRUE(NearRel(p.savings->current_hours, q.savings->current_hours));
 }
 
+// The case of an order-dependence bug: one 8x16x16 v5p slice and data
+// parallelism over today's four 8x8x8 slices tie on every number (the same
+// 2,048 chips, the DCN gradient hidden behind compute), and whichever was
+// listed first was RECOMMENDED. Ties go to fewer slices over DCN, then
+// fewer hosts, then the simpler layout, then the label.
+TEST_F(ReviewConsistencyTest, TiedProposalsDoNotDependOnProposalOrder) {
+  PlanRequest r = Llm(Framework::kJax, 70e9, Shape(80, 8192, 64, 2048, 28672),
+                      Objective::kMinTime);
+  r.workload.dataset_tokens = 1e12;
+  r.goal.deadline_hours = 2000;
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "8x8x8";
+  r.current_setup.slice_count = 4;
+  Proposal data = Dist("data over DCN", Strategy::kMultislice);
+  data.distribution->across_slices = DcnParallelism::kData;
+  data.distribution->slices = 4;
+  const ReviewRequest review =
+      ReviewOf(r, {Hw("one slice", "ct5p-hightpu-4t", 0, "8x16x16", 1), data,
+                   Hw("four slices", "ct5p-hightpu-4t", 0, "8x8x8", 4)});
+  EXPECT_EQ(ExpectOrderIndependent(review, "tied TPU proposals"), 6);
+  const ReviewResponse out = Review(review);
+  const ProposalVerdict* one = ByLabel(out, "one slice");
+  const ProposalVerdict* over_dcn = ByLabel(out, "data over DCN");
+  ASSERT_TRUE(one && over_dcn) << Verdicts(out);
+  ASSERT_TRUE(one->plan && over_dcn->plan) << Verdicts(out);
+  EXPECT_NEAR(
+      one->plan->estimates.total_hours.expected,
+      over_dcn->plan->estimates.total_hours.expected,
+      kPolicy.tie_tolerance.value * one->plan->estimates.total_hours.expected)
+      << Verdicts(out);
+  EXPECT_EQ(one->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_NE(over_dcn->reason.find("Ties with proposal one slice"),
+            std::string::npos)
+      << over_dcn->reason;
+}
+
 // The case of an order-dependence bug (fixed in engine v2): a data-parallel
 // Multislice distribution proposal was judged with no candidate, so it and
 // a hardware proposal were incomparable and whichever was listed first was
 // RECOMMENDED. A distribution proposal now selects its point in the space.
-TEST_F(ReviewConsistencyTest, MultisliceLayoutBesideHardwareDoesNotDependOnOrder) {
+TEST_F(ReviewConsistencyTest,
+       MultisliceLayoutBesideHardwareDoesNotDependOnOrder) {
   EXPECT_EQ(ExpectOrderIndependent(
                 ReviewOf(TpuSlices(),
                          {Hw("v5e 2x256", "ct5lp-hightpu-4t", 0, "16x16", 2),
@@ -895,6 +932,59 @@ TEST_F(ReviewConsistencyTest, ARemedyWhoseSetupStillFailsIsRejected) {
       Only(Review(ReviewOf(OutOfMemory7B(Strategy::kFsdp), {one})));
   EXPECT_EQ(small.verdict, Verdict::kRejected) << small.reason;
   EXPECT_TRUE(testutil::Has(small, ReasonCode::kHbmTooSmall)) << small.reason;
+}
+
+// The GiB per device a rejection's line states ("needs 33.7 GiB per
+// device"); -1 when it states none.
+double NeededGib(const std::string& reason) {
+  const std::string key = "needs ";
+  for (size_t at = reason.find(key); at != std::string::npos;
+       at = reason.find(key, at + 1)) {
+    size_t used = 0;
+    try {
+      const double gib = std::stod(reason.substr(at + key.size()), &used);
+      if (reason.compare(at + key.size() + used, 4, " GiB") == 0) return gib;
+    } catch (const std::exception&) {
+    }
+  }
+  return -1;
+}
+
+// Sharding as a remedy is the FSDP layout on today's hardware: it needs
+// the memory per device the FSDP distribution proposal needs there (8B
+// full fine-tune on 4 x A100 40GB: neither fits, by the same 33.7 GiB).
+TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
+  PlanRequest r;
+  r.workload.model_name = "llama-3.1-8b";  // the catalog preset's shape
+  r.workload.framework = Framework::kPytorch;
+  r.workload.dataset_tokens = 5e8;
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.as_of = "2026-09-26";
+  r.current_setup.hardware = "a2-highgpu-4g";
+  r.current_setup.accelerator_count = 4;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const ReviewResponse out =
+      Review(ReviewOf(r, {Remedy("shard", RemedyKind::kShardOptimizerState),
+                          Dist("fsdp", Strategy::kFsdp)}));
+  const ProposalVerdict* shard = ByLabel(out, "shard");
+  const ProposalVerdict* fsdp = ByLabel(out, "fsdp");
+  ASSERT_TRUE(shard && fsdp) << Verdicts(out);
+  EXPECT_EQ(shard->verdict, Verdict::kRejected) << Verdicts(out);
+  EXPECT_EQ(fsdp->verdict, Verdict::kRejected) << Verdicts(out);
+  EXPECT_TRUE(testutil::Has(*shard, ReasonCode::kHbmTooSmall)) << shard->reason;
+  const double shard_gib = NeededGib(shard->reason);
+  EXPECT_GT(shard_gib, 0) << shard->reason;
+  EXPECT_EQ(shard_gib, NeededGib(fsdp->reason)) << Verdicts(out);
+  // On eight of them the same layout fits, and so does the remedy.
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  const ProposalVerdict eight = Only(
+      Review(ReviewOf(r, {Remedy("shard", RemedyKind::kShardOptimizerState)})));
+  EXPECT_NE(eight.verdict, Verdict::kRejected) << eight.reason;
+  ASSERT_TRUE(eight.plan.has_value()) << eight.reason;
+  EXPECT_EQ(eight.plan->distribution.strategy, Strategy::kFsdp);
 }
 
 TEST_F(ReviewConsistencyTest, OutOfMemoryRemediesDoNotDependOnProposalOrder) {
