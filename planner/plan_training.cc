@@ -189,6 +189,39 @@ std::string NoPlanReason(const std::vector<Candidate>& cands, double budget,
       ".");
 }
 
+// A stated budget or deadline the point meets in expectation but not at
+// the slow end of its range (the MFU band's low end): a risk the plan
+// warns of, not a rejection (the rules judge the expected point). Said of
+// the recommendation only: an alternative's range is in its estimates, and
+// the code would read as a reason it loses.
+void AddRangeRiskWarnings(const Job& job, const Candidate& best,
+                          std::vector<Reason>& out) {
+  const Config& c = *best.config;
+  if (!job.has_dataset) return;
+  const std::string& name = best.family->name;
+  const double budget = job.goal.budget_usd;
+  if (budget > 0 && c.price_known && c.cost.expected <= budget &&
+      c.cost.high > budget) {
+    out.push_back(
+        {ReasonCode::kOverBudget,
+         absl::StrFormat("%s: the expected %s is within the %s budget, but "
+                         "the slow end of the estimate (%s) is over it.",
+                         name, FormatUsd(c.cost.expected), FormatUsd(budget),
+                         FormatUsd(c.cost.high))});
+  }
+  const double wait = c.start_wait_hours;
+  if (job.deadline_given && c.hours.expected + wait <= job.deadline_hours &&
+      c.hours.high + wait > job.deadline_hours) {
+    out.push_back(
+        {ReasonCode::kMissesDeadline,
+         absl::StrFormat("%s: the expected %s meets the %s deadline, but the "
+                         "slow end of the estimate (%s) misses it.",
+                         name, FormatHours(c.hours.expected + wait),
+                         FormatHours(job.deadline_hours),
+                         FormatHours(c.hours.high + wait))});
+  }
+}
+
 // The recommendation with its reasons, warnings and the facts it used.
 void Recommend(const catalog::Catalog& cat, const Job& job,
                const Candidate& best, PlanResponse& out,
@@ -201,6 +234,7 @@ void Recommend(const catalog::Catalog& cat, const Job& job,
   }
   RecommendationReasons(job, best, plan.reasons);
   for (const Reason& n : best.notes) out.warnings.push_back(n);
+  AddRangeRiskWarnings(job, best, out.warnings);
   for (const std::string& id : best.family->fact_sources) fact_ids.push_back(id);
   const Config& c = *best.config;
   if (c.shape && !c.shape->price_source_id.empty()) {

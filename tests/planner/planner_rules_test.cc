@@ -1291,6 +1291,50 @@ TEST_F(PlannerRulesTest, MinTimeRespectsBudget) {
             q.goal.budget_usd);
 }
 
+bool Warns(const PlanResponse& r, ReasonCode code) {
+  for (const Reason& w : r.warnings) {
+    if (w.code == code) return true;
+  }
+  return false;
+}
+
+// A stated budget or deadline the recommendation meets in expectation but
+// not at the slow end of its range is a warning with the rule's code; a
+// limit the whole range meets is not.
+TEST_F(PlannerRulesTest, WarnsWhenTheSlowEndOfTheRangeMissesALimit) {
+  PlanRequest q = Req(Medium());
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  const Estimates& e = free.recommendation->estimates;
+  ASSERT_TRUE(e.price_known);
+  ASSERT_LT(e.on_demand_cost_usd.expected, e.on_demand_cost_usd.high);
+  EXPECT_FALSE(Warns(free, ReasonCode::kOverBudget));
+  EXPECT_FALSE(Warns(free, ReasonCode::kMissesDeadline));
+
+  PlanRequest tight = q;
+  tight.goal.budget_usd =
+      (e.on_demand_cost_usd.expected + e.on_demand_cost_usd.high) / 2;
+  const PlanResponse at_risk = Plan(tight);
+  ASSERT_TRUE(at_risk.recommendation.has_value()) << at_risk.no_plan_reason;
+  EXPECT_TRUE(Warns(at_risk, ReasonCode::kOverBudget));
+  PlanRequest roomy = q;
+  roomy.goal.budget_usd = 2 * e.on_demand_cost_usd.high;
+  EXPECT_FALSE(Warns(Plan(roomy), ReasonCode::kOverBudget));
+
+  PlanRequest fastest = q;
+  fastest.goal.objective = Objective::kMinTime;
+  const PlanResponse f = Plan(fastest);
+  ASSERT_TRUE(f.recommendation.has_value()) << f.no_plan_reason;
+  const Range& h = f.recommendation->estimates.total_hours;
+  ASSERT_LT(h.expected, h.high);
+  fastest.goal.deadline_hours = (h.expected + h.high) / 2;
+  const PlanResponse late = Plan(fastest);
+  ASSERT_TRUE(late.recommendation.has_value()) << late.no_plan_reason;
+  EXPECT_TRUE(Warns(late, ReasonCode::kMissesDeadline));
+  fastest.goal.deadline_hours = 2 * h.high;
+  EXPECT_FALSE(Warns(Plan(fastest), ReasonCode::kMissesDeadline));
+}
+
 // SPEC §4: an unknown price ranks below every priced one, and a budget
 // cannot be checked against it: under a budget an unpriced candidate is
 // never the recommendation (it stays an alternative with PRICE_UNKNOWN);
