@@ -173,6 +173,7 @@ planner::Workload FromProto(const v1::Workload& in, const Path& path) {
   out.num_experts = in.num_experts();
   out.cpu_only_custom_ops = in.cpu_only_custom_ops();
   out.experts_per_token = in.experts_per_token();
+  out.forward_flops_per_example = in.forward_flops_per_example();
   return out;
 }
 
@@ -218,6 +219,7 @@ void ToProto(const planner::Workload& in, v1::Workload* out) {
   out->set_num_experts(in.num_experts);
   out->set_cpu_only_custom_ops(in.cpu_only_custom_ops);
   out->set_experts_per_token(in.experts_per_token);
+  out->set_forward_flops_per_example(in.forward_flops_per_example);
 }
 
 planner::Goal FromProto(const v1::Goal& in, const Path& path) {

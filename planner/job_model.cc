@@ -144,6 +144,40 @@ bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
   return dataset_in_passes;
 }
 
+// How FLOPs per example were counted, for a model counted in examples: 3x
+// the stated forward pass, else 6·P, which a convolutional network (its
+// weights reused at every position of the input) far exceeds.
+void StateExampleFlops(const Workload& w, Job& job) {
+  if (job.sequence_model && w.forward_flops_per_example > 0) {
+    job.assumptions.push_back(
+        "forward_flops_per_example is not used: the work of a sequence model "
+        "is counted in tokens, its FLOPs from its parameters and shape.");
+  }
+  if (job.sequence_model || !job.model_size_known) return;
+  if (w.forward_flops_per_example > 0) {
+    job.assumptions.push_back(absl::StrFormat(
+        "Work counted in examples at 3 x the stated %.3g forward FLOPs per "
+        "example (forward + a backward of about twice the forward).",
+        w.forward_flops_per_example));
+    return;
+  }
+  job.assumptions.push_back(absl::StrCat(
+      "Not a sequence model (no transformer shape, sequence length or "
+      "dataset in tokens): work counted in examples at 6·P training "
+      "FLOPs per example (", kDefaults.training_flops_per_param.source,
+      ")."));
+  if (w.model_kind == ModelKind::kCnn) {
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         "A convolutional network reuses each weight at every position of "
+         "its input, so its FLOPs per example far exceed 6 x its parameters "
+         "(ResNet-50: 3.8 billion multiply-adds per 224x224 forward pass, "
+         "He et al., arXiv:1512.03385 Table 1, against 6 x 25.6 million "
+         "parameters): the time and cost here are lower bounds. State "
+         "workload.forward_flops_per_example (--forward_flops)."});
+  }
+}
+
 // Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
 // recompute and LoRA). Returns whether D counts epochs of a data set.
 bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
@@ -165,7 +199,12 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
                                 w.active_parameter_count < job.params
                             ? w.active_parameter_count
                             : job.params;
-  const double dense = TrainingFlops(active, 1.0, Recompute::kNone);
+  // A stated forward pass per example: training is forward + backward, the
+  // backward about twice the forward (Kaplan et al. 2020, arXiv:2001.08361
+  // §2.1, the same 2:4 split as 6·P).
+  const double stated = job.sequence_model ? 0 : w.forward_flops_per_example;
+  const double dense =
+      stated > 0 ? 3 * stated : TrainingFlops(active, 1.0, Recompute::kNone);
   job.flops_per_unit =
       job.sequence_model
           ? ModelFlopsPerToken(active, shape.layers, AttentionWidth(shape),
@@ -180,13 +219,7 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
         "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
         "base).");
   }
-  if (!job.sequence_model && job.model_size_known) {
-    job.assumptions.push_back(absl::StrCat(
-        "Not a sequence model (no transformer shape, sequence length or "
-        "dataset in tokens): work counted in examples at 6·P training "
-        "FLOPs per example (", kDefaults.training_flops_per_param.source,
-        ")."));
-  }
+  StateExampleFlops(w, job);
   job.has_dataset = job.tokens > 0 && job.model_size_known;
   if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
   return dataset_in_passes;

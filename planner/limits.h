@@ -46,8 +46,9 @@ inline constexpr int kMaxEchoedChars = 24;
 // ------------------------------------------------------- numbers
 // Anything above is a unit mistake or garbage; a plan built on it would be
 // nonsense. Every number must also be finite and not negative.
-inline constexpr double kMaxParameterCount = 1e14;  // 100 T parameters
-inline constexpr double kMaxGib = 1e9;              // an exabyte
+inline constexpr double kMaxParameterCount = 1e14;   // 100 T parameters
+inline constexpr double kMaxFlopsPerExample = 1e18;  // a forward pass
+inline constexpr double kMaxGib = 1e9;               // an exabyte
 inline constexpr double kMaxDatasetTokens = 1e17;
 inline constexpr double kMaxDatasetExamples = 1e15;
 inline constexpr double kMaxEpochs = 1e6;

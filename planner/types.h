@@ -151,6 +151,7 @@ struct Workload {
   std::optional<int32_t> zero_stage;
   Attention attention = Attention::kUnspecified;
   double active_parameter_count = 0;
+  double forward_flops_per_example = 0;  // 0: 6 x parameters per example
   int32_t num_experts = 0;
   bool cpu_only_custom_ops = false;
   int32_t experts_per_token = 0;  // top-k; 0: the preset's, else 2

@@ -186,6 +186,8 @@ void CheckModelDetails(const Workload& w, Checker& c) {
   }
   c.Number("workload.active_parameter_count", w.active_parameter_count,
            L::kMaxParameterCount);
+  c.Number("workload.forward_flops_per_example", w.forward_flops_per_example,
+           L::kMaxFlopsPerExample);
   if (w.parameter_count > 0 &&
       w.active_parameter_count > w.parameter_count) {
     c.Add("workload.active_parameter_count",

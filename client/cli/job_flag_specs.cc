@@ -36,6 +36,11 @@ std::vector<FlagSpec> ModelAndDataSpecs() {
       {"experts_per_token", "K", "",
        "Mixture of experts: experts each token is routed to (top-k). Sets "
        "workload.experts_per_token (unset: the preset's, else 2)."},
+      {"forward_flops", "N", "",
+       "FLOPs of one forward pass over one example, a multiply-add counting "
+       "2 (7.6e9 for ResNet-50 at 224x224), for a model counted in "
+       "examples (a CNN): training counts 3x. Sets "
+       "workload.forward_flops_per_example (unset: 6 x parameters)."},
       {"method", "NAME", "",
        "Training method: pre_training|full_fine_tune|lora|qlora. Sets "
        "workload.training_method (unset: pre_training)."},

@@ -109,6 +109,7 @@ absl::Status ApplyModel(const ParsedFlags& flags, v1::Workload* w) {
   ACCELPLAN_SET("experts", SmallCountFlag, w->set_num_experts);
   ACCELPLAN_SET("experts_per_token", SmallCountFlag,
                 w->set_experts_per_token);
+  ACCELPLAN_SET("forward_flops", NumberFlag, w->set_forward_flops_per_example);
   if (flags.Has("method")) {
     absl::StatusOr<int> v =
         EnumFlag(flags, "method", v1::TrainingMethod_descriptor());

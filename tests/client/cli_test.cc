@@ -150,6 +150,10 @@ TEST(BuildPlanRequestTest, MixtureOfExpertsFlagsFillTheWorkload) {
   EXPECT_EQ(request->workload().experts_per_token(), 2);
   EXPECT_FALSE(BuildPlanRequest(MustParse(PlanSpecs(), {"--experts=many"}))
                    .ok());
+  absl::StatusOr<v1::PlanTrainingRequest> cnn = BuildPlanRequest(
+      MustParse(PlanSpecs(), {"--model_kind=cnn", "--forward_flops=7.6e9"}));
+  ASSERT_TRUE(cnn.ok()) << cnn.status();
+  EXPECT_EQ(cnn->workload().forward_flops_per_example(), 7.6e9);
 }
 
 TEST(BuildPlanRequestTest, FlagsOverrideAndExtendTheJsonFile) {

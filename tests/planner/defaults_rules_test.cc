@@ -112,6 +112,60 @@ int Ranks(const struct Plan& p) {
 
 // ------------------------------------------------ the two requests
 
+// A model counted in examples: a stated forward pass per example makes the
+// work 3x it per example (forward + backward); without it a CNN is counted
+// at 6·P, far below its convolutions' FLOPs, and the plan says so. ResNet-50
+// on ImageNet, 90 epochs (He et al., arXiv:1512.03385: 25.6M parameters,
+// 3.8e9 multiply-adds per 224x224 forward pass).
+TEST_F(DefaultsRulesTest, ExampleWorkFollowsTheStatedForwardFlops) {
+  Workload w;
+  w.framework = Framework::kTensorflow;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 25.6e6;
+  w.dataset_examples = 1.28e6;
+  w.epochs = 90;
+  const PlanResponse guessed = Plan(Req(w));
+  ASSERT_TRUE(guessed.recommendation.has_value()) << guessed.no_plan_reason;
+  auto warns_cnn = [](const PlanResponse& r) {
+    for (const Reason& x : r.warnings) {
+      if (x.message.find("convolutional network") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(warns_cnn(guessed));
+  EXPECT_DOUBLE_EQ(guessed.recommendation->estimates.training_flops,
+                   6 * 25.6e6 * 1.28e6 * 90);
+
+  w.forward_flops_per_example = 2 * 3.8e9;
+  const PlanResponse stated = Plan(Req(w));
+  ASSERT_TRUE(stated.recommendation.has_value()) << stated.no_plan_reason;
+  EXPECT_FALSE(warns_cnn(stated));
+  EXPECT_DOUBLE_EQ(stated.recommendation->estimates.training_flops,
+                   3 * 7.6e9 * 1.28e6 * 90);
+  EXPECT_GT(stated.recommendation->estimates.total_hours.expected,
+            10 * guessed.recommendation->estimates.total_hours.expected);
+
+  // A sequence model's FLOPs follow its shape; the field is said unused.
+  Workload llm;
+  llm.model_kind = ModelKind::kDenseTransformer;
+  llm.parameter_count = 1e9;
+  llm.dataset_tokens = 1e10;
+  const PlanResponse base = Plan(Req(llm));
+  llm.forward_flops_per_example = 1e12;
+  const PlanResponse ignored = Plan(Req(llm));
+  ASSERT_TRUE(base.recommendation && ignored.recommendation);
+  EXPECT_DOUBLE_EQ(base.recommendation->estimates.training_flops,
+                   ignored.recommendation->estimates.training_flops);
+  bool said = false;
+  for (const std::string& a : ignored.assumptions) {
+    said |=
+        a.find("forward_flops_per_example is not used") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}
+
 TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {
   const PlanResponse r = Plan(FlagsOnly7bFp8());
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;

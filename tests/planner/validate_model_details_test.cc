@@ -2,6 +2,7 @@
 // (grouped-query attention, mixture-of-experts, batching, ZeRO), the current
 // slices and mesh, and a proposal's layout: each is accepted in range and
 // named when out of range.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,20 @@ TEST(ValidateModelDetails, EdgeUnmappedOpCountIsNotNegative) {
   EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
   r.workload.edge.unmapped_op_count = -3;
   EXPECT_THAT(ValidatePlanRequest(r), Named("workload.edge.unmapped_op_count"));
+}
+
+TEST(ValidateModelDetails, ForwardFlopsPerExampleIsAFiniteBoundedNumber) {
+  PlanRequest r;
+  r.workload.model_kind = ModelKind::kCnn;
+  r.workload.parameter_count = 25.6e6;
+  r.workload.forward_flops_per_example = 7.6e9;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  for (double bad : {-1.0, 1e19, std::nan(""), HUGE_VAL}) {
+    r.workload.forward_flops_per_example = bad;
+    EXPECT_THAT(ValidatePlanRequest(r),
+                Named("workload.forward_flops_per_example"))
+        << bad;
+  }
 }
 
 TEST(ValidateModelDetails, OneTopologyPerCurrentSlice) {
