@@ -166,7 +166,7 @@ void StateExampleFlops(const Workload& w, Job& job) {
       "dataset in tokens): work counted in examples at 6·P training "
       "FLOPs per example (", kDefaults.training_flops_per_param.source,
       ")."));
-  if (w.model_kind == ModelKind::kCnn) {
+  if (w.model_kind == ModelKind::kCnn && !job.on_device) {
     job.warnings.push_back(
         {ReasonCode::kAssumption,
          "A convolutional network reuses each weight at every position of "
