@@ -344,6 +344,9 @@ std::string PlanHtml(const PlanView& v,
   }
   if (v.viable) {
     absl::StrAppend(&out, "\n", Svg(v), "\n<h2>Options</h2>", OptionsTable(v));
+  } else if (!v.options.empty()) {  // unpriced alternatives, no chart
+    absl::StrAppend(&out, "\n<h2>Options not recommended</h2>",
+                    OptionsTable(v));
   }
   absl::StrAppend(&out, "\n", Rejections(v), List("Remedies", v.remedies),
                   List("Warnings", v.warnings));

@@ -517,6 +517,20 @@ PlanView BuildPlanView(const v1::PlanTrainingRequest& request,
         absl::StrCat("NO VIABLE PLAN: ", response.no_plan_reason().empty()
                                              ? "(no reason given)"
                                              : response.no_plan_reason());
+    // What the reason says is listed as alternatives (unpriced hardware
+    // under a budget): each with the codes that keep it from being
+    // recommended, nothing to compare against.
+    for (const v1::Plan& alt : response.alternatives()) {
+      OptionView o = MakeOption(alt, false);
+      for (const v1::Reason& r : alt.reasons()) {
+        if (r.code() != v1::ASSUMPTION &&
+            r.code() != v1::REASON_CODE_UNSPECIFIED) {
+          o.loses.push_back(CodeWords(r.code()));
+        }
+      }
+      v.options.push_back(std::move(o));
+    }
+    v.totals_known = !v.options.empty() && v.options.front().hours > 0;
   }
   v.rejections = GroupRejections(response);
   v.rejected_total = response.rejected_size();

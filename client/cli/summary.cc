@@ -64,8 +64,10 @@ class Screen {
   std::vector<std::string> lines_;
 };
 
-std::string Versus(const OptionView& o) {
+// Against the recommendation; with none, what keeps the option from it.
+std::string Versus(const OptionView& o, bool viable) {
   if (o.recommended) return "recommended";
+  if (!viable) return absl::StrJoin(o.loses, ", ");
   std::vector<std::string> parts;
   if (!o.wins.empty()) parts.push_back("wins " + absl::StrJoin(o.wins, ", "));
   if (!o.loses.empty())
@@ -78,7 +80,7 @@ void Options(const PlanView& v, Screen* s) {
   s->Line(absl::StrCat("  ", Pad("OPTION", 42), PadLeft("N", 5), "  ",
                        PadLeft(totals ? "TIME" : "SPEED", 11), "  ",
                        PadLeft(totals ? "COST" : "$/HOUR", 8),
-                       "  VS RECOMMENDED"));
+                       v.viable ? "  VS RECOMMENDED" : "  NOT RECOMMENDED"));
   const int shown =
       std::min<int>(static_cast<int>(v.options.size()), 1 + kMaxAlternatives);
   for (int i = 0; i < shown; ++i) {
@@ -94,7 +96,7 @@ void Options(const PlanView& v, Screen* s) {
     s->Line(absl::StrCat(o.recommended ? "* " : "  ", Pad(o.label, 42),
                          PadLeft(o.count > 0 ? absl::StrCat(o.count) : "", 5),
                          "  ", PadLeft(time, 11), "  ", PadLeft(cost, 8), "  ",
-                         Versus(o)));
+                         Versus(o, v.viable)));
   }
   if (static_cast<int>(v.options.size()) > shown) {
     s->Line(absl::StrCat("  … ", v.options.size() - shown,
@@ -178,7 +180,7 @@ std::string PlanSummary(const PlanView& v) {
   Screen s;
   s.Wrapped(v.verdict);
   if (!v.details.empty()) s.Line("  " + v.details);
-  if (v.viable) {
+  if (!v.options.empty()) {
     s.Blank();
     Options(v, &s);
   }

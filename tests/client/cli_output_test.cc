@@ -273,6 +273,36 @@ TEST(PlanSummaryTest, NoViablePlanSaysWhy) {
             "NO VIABLE PLAN: fp64 rules out every allowed platform");
   EXPECT_THAT(table, HasSubstr("PRECISION_UNSUPPORTED (1): TPU v5p"));
   EXPECT_THAT(table, Not(HasSubstr("gcloud")));
+  EXPECT_THAT(table, Not(HasSubstr("OPTION")));  // nothing to list
+}
+
+// Unpriced hardware under a budget: no recommendation, and the reason says
+// those options are listed, so the table lists them with what keeps each
+// from being recommended (and the HTML report the same rows, no chart).
+TEST(PlanSummaryTest, NoViablePlanListsTheOptionsItNames) {
+  v1::PlanTrainingResponse r;
+  r.set_no_plan_reason(
+      "Only hardware without a price in the catalog satisfies every hard "
+      "rule: TPU7x is listed as an alternative (PRICE_UNKNOWN).");
+  v1::Plan* alt = r.add_alternatives();
+  alt->mutable_hardware()->set_series("TPU7x");
+  alt->mutable_hardware()->set_machine_type("tpu7x-standard-4t");
+  alt->mutable_hardware()->set_platform(v1::TPU);
+  alt->mutable_hardware()->set_total_accelerators(128);
+  alt->mutable_estimates()->mutable_total_hours()->set_expected(645);
+  v1::Reason* why = alt->add_reasons();
+  why->set_code(v1::PRICE_UNKNOWN);
+  why->set_message("No on-demand price for TPU7x in the catalog.");
+  const std::string table = PlanSummary(BuildPlanView(Request(0, 1000), r));
+  EXPECT_THAT(table, HasSubstr("NOT RECOMMENDED"));
+  EXPECT_THAT(table, HasSubstr("tpu7x-standard-4t"));
+  EXPECT_THAT(table, HasSubstr("price unknown"));
+  EXPECT_THAT(table, Not(HasSubstr("recommended\n")));
+  EXPECT_THAT(table, Not(HasSubstr("gcloud")));
+  const std::string html = PlanHtml(BuildPlanView(Request(0, 1000), r), r);
+  EXPECT_THAT(html, HasSubstr("Options not recommended"));
+  EXPECT_THAT(html, HasSubstr("tpu7x-standard-4t"));
+  EXPECT_THAT(html, Not(HasSubstr("<svg")));
 }
 
 TEST(PlanHtmlTest, SelfContainedWithAPointPerOptionAndTheMarker) {
