@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 
@@ -24,8 +25,12 @@ bool CrossHostDataParallel(const Family& f, const Config& c) {
          c.layout.zero_stage < 3 && c.layout.pipeline <= 1;
 }
 
-bool RunsOnVertex(const Job& job, const Family& f, const Config& c) {
-  if (c.shape == nullptr || c.shape->machine == nullptr) return false;
+// Where the point runs (planner/run_platform.h); unspecified without a
+// machine type.
+RunPlatform RunsOn(const Job& job, const Family& f, const Config& c) {
+  if (c.shape == nullptr || c.shape->machine == nullptr) {
+    return RunPlatform::kUnspecified;
+  }
   RunPlatformInput where;
   where.requested = job.constraints.run_platform;
   where.platform = f.platform;
@@ -33,13 +38,18 @@ bool RunsOnVertex(const Job& job, const Family& f, const Config& c) {
   where.offerings = &c.shape->machine->offerings;
   where.provisioning = c.provisioning;
   where.vms_per_slice = std::max(1, c.hosts);
-  return ChooseRunPlatform(where).run_platform == RunPlatform::kVertexTraining;
+  return ChooseRunPlatform(where).run_platform;
+}
+
+bool RunsOnVertex(const Job& job, const Family& f, const Config& c) {
+  return RunsOn(job, f, c) == RunPlatform::kVertexTraining;
 }
 
 // The workers' hourly price at the point's provisioning; 0 when unknown.
 double WorkersHourly(const Config& c) {
-  const auto& h = c.provisioning == Provisioning::kSpot ? c.shape->spot_hourly
-                                                        : c.shape->on_demand_hourly;
+  const auto& h = c.provisioning == Provisioning::kSpot
+                      ? c.shape->spot_hourly
+                      : c.shape->on_demand_hourly;
   return h.value_or(0) * c.units;
 }
 
@@ -119,6 +129,38 @@ std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
 bool ReductionServerApplies(const Job& job, const Family& f, const Config& c) {
   return job.nccl_framework && CrossHostDataParallel(f, c) &&
          c.provisioning != Provisioning::kFlexStart && RunsOnVertex(job, f, c);
+}
+
+std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
+                                              const Config& c) {
+  std::vector<std::string> out;
+  if (!job.nccl_framework) {
+    out.push_back(
+        "its framework does not all-reduce over NCCL (TensorFlow "
+        "or PyTorch on GPUs)");
+  }
+  if (f.platform != Platform::kGpu || c.hosts <= 1) {
+    out.push_back(
+        absl::StrFormat("it runs on %d host%s of %s, not across "
+                        "GPU hosts",
+                        c.hosts, c.hosts == 1 ? "" : "s", f.name));
+  } else if (!CrossHostDataParallel(f, c)) {
+    out.push_back(absl::StrFormat(
+        "its gradient is not one data-parallel all-reduce (ZeRO stage %d, "
+        "pipeline %d%s)",
+        c.layout.zero_stage, std::max(1, c.layout.pipeline),
+        c.slices > 1 ? absl::StrFormat(", %d slices", c.slices) : ""));
+  }
+  if (c.provisioning == Provisioning::kFlexStart) {
+    out.push_back("it runs on DWS flex-start");
+  }
+  const RunPlatform where = RunsOn(job, f, c);
+  if (where != RunPlatform::kVertexTraining) {
+    out.push_back(absl::StrCat("it runs on ", RunPlatformLabel(where),
+                               ", not Vertex AI serverless training, where "
+                               "the pool runs"));
+  }
+  return out;
 }
 
 void ApplyReductionServer(const Job& job, const Family& f, Config& c,

@@ -16,6 +16,8 @@
 #define ACCELPLAN_PLANNER_REDUCTION_SERVER_H_
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "planner/candidate.h"
@@ -40,6 +42,10 @@ void ResolveReducer(const catalog::Catalog& catalog, Job& job);
 // Whether a point is multi-host GPU data parallel with NCCL that would run
 // on Vertex AI serverless training (where pool 2 exists).
 bool ReductionServerApplies(const Job& job, const Family& f, const Config& c);
+// The conditions of ReductionServerApplies a point fails, one clause each
+// ("it runs on GKE, not Vertex AI serverless training"); empty when none.
+std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
+                                              const Config& c);
 
 // Called by EstimateTime with the point's step input: a stated
 // GRADIENT_SYNC_BOUND marks the cross-host all-reduce exposed; when a

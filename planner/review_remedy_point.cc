@@ -238,14 +238,14 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
     return false;
   }
   j.Reject(ReasonCode::kNotApplicable,
-           absl::StrFormat(
+           absl::StrCat(
                "A Reduction Server serves the gradient all-reduce of data "
                "parallelism (plain or ZeRO-1/2) across GPU hosts with NCCL "
-               "on Vertex AI (not flex-start); the current setup's point "
-               "(%s, ZeRO stage %d, pipeline %d, %d hosts) does not meet "
-               "those, so no pool can take its traffic.",
-               PointLabel(after), p.layout.zero_stage,
-               std::max(1, p.layout.pipeline), p.hosts));
+               "on Vertex AI serverless training (not flex-start); no pool "
+               "can take the current setup's traffic (",
+               PointLabel(after), "): ",
+               absl::StrJoin(WhyNoReductionServer(job, *after.family, p), "; "),
+               "."));
   return true;
 }
 

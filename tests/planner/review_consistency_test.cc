@@ -755,6 +755,18 @@ TEST_F(ReviewConsistencyTest, AReductionServerVerdictCarriesThePooledSetup) {
   EXPECT_EQ(w.verdict, Verdict::kRejected) << w.reason;
   EXPECT_TRUE(testutil::Has(w, ReasonCode::kNotApplicable)) << w.reason;
   EXPECT_FALSE(w.plan.has_value());
+  EXPECT_NE(w.reason.find("not one data-parallel all-reduce (ZeRO stage 3"),
+            std::string::npos)
+      << w.reason;
+  // The pool is pool 2 of a Vertex AI job: on GKE the same DDP setup has
+  // none, and the verdict names where it runs.
+  PlanRequest on_gke = SyncBound(Strategy::kDataParallel);
+  on_gke.constraints.run_platform = RunPlatform::kGke;
+  const ProposalVerdict g = Only(Review(
+      ReviewOf(on_gke, {Remedy("rs", RemedyKind::kAddReductionServer)})));
+  EXPECT_EQ(g.verdict, Verdict::kRejected) << g.reason;
+  EXPECT_TRUE(testutil::Has(g, ReasonCode::kNotApplicable)) << g.reason;
+  EXPECT_NE(g.reason.find("it runs on GKE"), std::string::npos) << g.reason;
 }
 
 TEST_F(ReviewConsistencyTest, MoreAcceleratorsKeepTodaysLayout) {
