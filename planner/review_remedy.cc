@@ -58,10 +58,10 @@ const char* RemedyLabel(RemedyKind k) {
   switch (k) {
     case RemedyKind::kAddReductionServer: return "A Reduction Server pool";
     case RemedyKind::kFasterInputPipeline: return "Faster storage / input pipeline";
-    case RemedyKind::kUseSpot: return "Spot VMs";
+    case RemedyKind::kUseSpot: return "Running on Spot VMs";
     case RemedyKind::kAddEvaluatorPool: return "An evaluator pool";
-    case RemedyKind::kAddAccelerators: return "More accelerators with the same shapes";
-    case RemedyKind::kFixTensorShapes: return "TPU-friendly tensor shapes";
+    case RemedyKind::kAddAccelerators: return "Adding accelerators of the same machine type";
+    case RemedyKind::kFixTensorShapes: return "Reshaping tensors to TPU-friendly sizes";
     case RemedyKind::kMoveToHardware: return "Moving to other hardware";
     case RemedyKind::kShardOptimizerState: return "Sharding optimizer state (FSDP/ZeRO)";
     case RemedyKind::kActivationRecompute: return "Activation recompute";
