@@ -203,9 +203,21 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     if (HasDegrees(item.first, c.devices, only)) out.push_back(item);
   }
   if (out.size > 0) return out;
-  // Across slices the generated Multislice layouts are the only ones: when
-  // none has the stated degrees, the strategy alone selects.
-  if (c.slices > 1) return of_strategy;
+  // Across slices the generated Multislice layouts are the only ones (and
+  // FSDP over every chip of every slice, which a reviewed proposal may
+  // name): when none has the stated degrees, the strategy alone selects.
+  if (c.slices > 1) {
+    ShardingLayout across;
+    across.data = c.devices;
+    across.zero_stage = 3;
+    across.fsdp = c.devices;
+    if (only.fsdp == c.devices && HasDegrees(across, c.devices, only) &&
+        OfStrategy(across, Strategy::kFsdp, only.strategy)) {
+      out.push_back({across, Strategy::kFsdp});
+      return out;
+    }
+    return of_strategy;
+  }
   if (f.platform == Platform::kCpu) return out;
   if (auto spelled =
           SpelledLayout(job, only, c.devices, DomainDevices(f, c, c.devices))) {

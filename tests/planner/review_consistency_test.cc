@@ -375,7 +375,8 @@ TEST_F(ReviewConsistencyTest, SlicesListedOneByOneAreTheStatedSetup) {
 // 2,048 chips, the DCN gradient hidden behind compute), and whichever was
 // listed first was RECOMMENDED. Ties go to fewer slices over DCN, then
 // fewer hosts, then the simpler layout, then the label.
-TEST_F(ReviewConsistencyTest, TiedProposalsDoNotDependOnProposalOrder) {
+// 70B in JAX on today's four v5p 8x8x8 slices (2,048 chips), MIN_TIME.
+PlanRequest OnFourV5pSlices() {
   PlanRequest r = Llm(Framework::kJax, 70e9, Shape(80, 8192, 64, 2048, 28672),
                       Objective::kMinTime);
   r.workload.dataset_tokens = 1e12;
@@ -383,9 +384,59 @@ TEST_F(ReviewConsistencyTest, TiedProposalsDoNotDependOnProposalOrder) {
   r.current_setup.hardware = "tpu-v5p";
   r.current_setup.tpu_topology = "8x8x8";
   r.current_setup.slice_count = 4;
-  Proposal data = Dist("data over DCN", Strategy::kMultislice);
-  data.distribution->across_slices = DcnParallelism::kData;
-  data.distribution->slices = 4;
+  return r;
+}
+
+Proposal AcrossSlices(const std::string& label, DcnParallelism across) {
+  Proposal p = Dist(label, Strategy::kMultislice);
+  p.distribution->across_slices = across;
+  p.distribution->slices = 4;
+  return p;
+}
+
+// FSDP over DCN is a point of the space like data parallelism over DCN:
+// its verdict carries its estimates, and it ranks after it. Its DCN
+// traffic is hierarchical (each chip carries its 1/512 share of what its
+// slice lacks), so it is a little slower, not a hundred times (a flat ring
+// over DCN put this job at 747 days).
+TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesCarriesItsPoint) {
+  PlanRequest r = OnFourV5pSlices();
+  r.workload.global_batch_size = 4096;  // two sequences per chip
+  const ReviewResponse out =
+      Review(ReviewOf(r, {AcrossSlices("data", DcnParallelism::kData),
+                          AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+  const ProposalVerdict* data = ByLabel(out, "data");
+  const ProposalVerdict* fsdp = ByLabel(out, "fsdp");
+  ASSERT_TRUE(data && fsdp) << Verdicts(out);
+  EXPECT_EQ(data->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_EQ(fsdp->verdict, Verdict::kViable) << Verdicts(out);
+  ASSERT_TRUE(data->plan && fsdp->plan) << Verdicts(out);
+  EXPECT_EQ(fsdp->plan->hardware.slices, 4);
+  EXPECT_EQ(fsdp->plan->distribution.fsdp_parallelism, 2048);
+  const double ratio = fsdp->plan->estimates.step_time_seconds /
+                       data->plan->estimates.step_time_seconds;
+  EXPECT_GE(ratio, 1.0) << Verdicts(out);
+  EXPECT_LT(ratio, 2.0) << Verdicts(out);
+  // Ranked after data parallelism whatever the numbers (SPEC §4), with both
+  // steps stated.
+  EXPECT_NE(fsdp->reason.find("with data parallelism across slices"),
+            std::string::npos)
+      << fsdp->reason;
+  // FSDP over all 2,048 chips needs a sequence per chip: with the stated
+  // 512 it has no point (TP inside each slice might run it, which the
+  // space does not generate across slices), and the rule alone judges it.
+  const ReviewResponse stated = Review(ReviewOf(
+      OnFourV5pSlices(), {AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+  ASSERT_EQ(stated.verdicts.size(), 1u);
+  const ProposalVerdict& small = stated.verdicts[0];
+  EXPECT_NE(small.verdict, Verdict::kRejected) << small.reason;
+  EXPECT_TRUE(testutil::Has(small, ReasonCode::kSlower)) << small.reason;
+  EXPECT_FALSE(small.plan.has_value());
+}
+
+TEST_F(ReviewConsistencyTest, TiedProposalsDoNotDependOnProposalOrder) {
+  PlanRequest r = OnFourV5pSlices();
+  const Proposal data = AcrossSlices("data over DCN", DcnParallelism::kData);
   const ReviewRequest review =
       ReviewOf(r, {Hw("one slice", "ct5p-hightpu-4t", 0, "8x16x16", 1), data,
                    Hw("four slices", "ct5p-hightpu-4t", 0, "8x8x8", 4)});
