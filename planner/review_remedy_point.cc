@@ -21,10 +21,26 @@
 namespace accelplan::planner::internal {
 namespace {
 
-// What a remedy changes about the current setup. False for the remedies
-// the space does not model (storage, evaluators, tensor shapes, Horovod,
-// the edge), which are judged by their rules alone.
+// The remedies the space models as a change to the current setup; the
+// others (storage, evaluators, tensor shapes, Horovod, the edge) are
+// judged by their rules alone.
+bool SpaceModels(RemedyKind kind) {
+  switch (kind) {
+    case RemedyKind::kAddReductionServer:
+    case RemedyKind::kUseSpot:
+    case RemedyKind::kShardOptimizerState:
+    case RemedyKind::kActivationRecompute:
+    case RemedyKind::kAddAccelerators:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What a remedy changes about the current setup; false for one the space
+// does not model.
 bool ApplyToCurrent(RemedyKind kind, const Job& request, Job& job, Pins& pins) {
+  if (!SpaceModels(kind)) return false;
   switch (kind) {
     case RemedyKind::kAddReductionServer:
       // The planner adds the pool to a point where it pays
@@ -284,10 +300,7 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
 }  // namespace
 
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
-  Job job = ctx.job;
-  Pins pins;
-  return CurrentInSpace(ctx).has_value() &&
-         ApplyToCurrent(m.kind, ctx.job, job, pins);
+  return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
 }
 
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
