@@ -153,10 +153,8 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
                    absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
                                    FormatHours(b.hours.expected))});
   }
-  if (c.price_unknown) {
-    out.push_back({ReasonCode::kPriceUnknown,
-                   "No price in the catalog: ranks below every priced option."});
-  }
+  // An unknown price is the family's own note (scorer.cc AddPointNotes),
+  // which the alternative carries: not said twice.
   if (job.sparsecore_ranking && c.family->sparse_cores <= 0) {
     out.push_back({ReasonCode::kSlower,
                    "No SparseCores: embedding lookups run on the general cores."});

@@ -1172,6 +1172,12 @@ TEST_F(PlannerRulesTest, RanksUnknownPriceBelowPricedUnderEveryObjective) {
     const struct Plan* a4x = Viable(r, "nvidia-gb200");
     ASSERT_NE(a4x, nullptr) << "A4X should be viable, ranked below";
     EXPECT_TRUE(HasReason(*a4x, ReasonCode::kPriceUnknown));
+    EXPECT_EQ(std::count_if(a4x->reasons.begin(), a4x->reasons.end(),
+                            [](const Reason& x) {
+                              return x.code == ReasonCode::kPriceUnknown;
+                            }),
+              1)
+        << "said once";
     EXPECT_FALSE(a4x->estimates.price_known);
   }
 }
