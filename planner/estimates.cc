@@ -198,23 +198,22 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   // DCN bounds them and there is no separate gradient all-reduce over DCN.
   const bool fsdp_over_dcn =
       c.slices > 1 && ShardsAcrossSlices(c.layout, per_slice);
-  if (c.layout.zero_stage == 3 && fsdp_over_dcn &&
-      f.dcn_bytes_per_s_per_chip > 0) {
-    // Hierarchical, as XLA lowers a collective over a Multislice mesh: the
-    // gathers and the reduce-scatter run over ICI inside each slice, and
-    // across slices each chip carries its 1/per_slice share of what its
-    // slice lacks over DCN (the data-parallel gradient below is split the
-    // same way). Two gathers and one reduce-scatter are 1.5 all-reduces.
-    in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / tp;
-    in.fsdp_size = per_slice;
-    in.fsdp_link_bytes_per_s = link;
-    in.dcn_bytes_allreduce_per_step = 1.5 * in.fsdp_bytes / per_slice;
-    in.dcn_size = c.slices;
-    in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
-  } else if (c.layout.zero_stage == 3) {
+  if (c.layout.zero_stage == 3) {
     in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / tp;
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s = link;
+    if (fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0) {
+      // Hierarchical, as XLA lowers a collective over a Multislice mesh:
+      // the gathers and the reduce-scatter run over ICI inside each slice,
+      // and across slices each chip carries its 1/per_slice share of what
+      // its slice lacks over DCN (the data-parallel gradient below is
+      // split the same way). Two gathers and one reduce-scatter are 1.5
+      // all-reduces.
+      in.fsdp_size = per_slice;
+      in.dcn_bytes_allreduce_per_step = 1.5 * in.fsdp_bytes / per_slice;
+      in.dcn_size = c.slices;
+      in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+    }
   } else if (c.slices <= 1) {
     // Plain or ZeRO-1 data parallel: each replica all-reduces (or
     // reduce-scatters + all-gathers, the same volume) its gradient shard.

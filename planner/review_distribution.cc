@@ -161,28 +161,29 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   const auto step = [](const Candidate& c) {
     return c.config->step.step_seconds_expected;
   };
+  const std::string gathers = absl::StrFormat(
+      "FSDP across slices re-gathers weights over DCN (%.1f GB/s per chip) "
+      "every step",
+      links.dcn_gbs);
   if (fsdp && data && !(step(*fsdp) > step(*data) * (1 + tol))) {
-    j.why.push_back(absl::StrFormat(
-        "FSDP across slices re-gathers weights over DCN (%.1f GB/s per "
-        "chip) every step, which the model hides here (step %.3g s against "
-        "%.3g s with data parallelism across slices); data parallelism "
-        "across slices, which sends only the gradient, is the usual "
-        "choice.",
-        links.dcn_gbs, step(*fsdp), step(*data)));
+    j.why.push_back(absl::StrCat(
+        gathers,
+        absl::StrFormat(", which the model hides here (step %.3g s against "
+                        "%.3g s with data parallelism across slices); data "
+                        "parallelism across slices, which sends only the "
+                        "gradient, is the usual choice.",
+                        step(*fsdp), step(*data))));
   } else {
     j.Add(ReasonCode::kSlower,
-          fsdp && data
-              ? absl::StrFormat(
-                    "FSDP across slices re-gathers weights over DCN (%.1f "
-                    "GB/s per chip) every step: step %.3g s against %.3g s "
-                    "with data parallelism across slices, which sends only "
-                    "the gradient once.",
-                    links.dcn_gbs, step(*fsdp), step(*data))
-              : absl::StrFormat(
-                    "FSDP across slices re-gathers weights over DCN (%.1f "
-                    "GB/s per chip) every step; data parallelism across "
-                    "slices sends only the gradient once.",
-                    links.dcn_gbs));
+          absl::StrCat(
+              gathers,
+              fsdp && data
+                  ? absl::StrFormat(": step %.3g s against %.3g s with data "
+                                    "parallelism across slices, which sends "
+                                    "only the gradient once.",
+                                    step(*fsdp), step(*data))
+                  : "; data parallelism across slices sends only the "
+                    "gradient once."));
   }
   if (fsdp) j.candidate = std::move(fsdp);
 }
