@@ -208,9 +208,11 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
       // and across slices each chip carries its 1/per_slice share of what
       // its slice lacks over DCN (the data-parallel gradient below is
       // split the same way). Two gathers and one reduce-scatter are 1.5
-      // all-reduces.
-      in.fsdp_size = per_slice;
-      in.dcn_bytes_allreduce_per_step = 1.5 * in.fsdp_bytes / per_slice;
+      // all-reduces. With tensor parallelism inside the slice a shard
+      // group is per_slice / tp chips, each already holding 1/tp.
+      const int shard_group = std::max(1, per_slice / tp);
+      in.fsdp_size = shard_group;
+      in.dcn_bytes_allreduce_per_step = 1.5 * in.fsdp_bytes / shard_group;
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
     }

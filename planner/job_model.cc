@@ -66,6 +66,11 @@ bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
         job.flops_per_unit, absl::StrFormat("%g", epochs),
         kDefaults.classical_flops_per_byte.source));
   }
+  if (w.forward_flops_per_example > 0) {
+    job.assumptions.push_back(
+        "forward_flops_per_example is not used: classical ML work is counted "
+        "in bytes of training data.");
+  }
   // Classical training has no step: a nominal one of a default batch of
   // examples keeps the internal throughput (bytes/s) in one unit; none of
   // it reaches the response (no step time or tokens/s for classical ML).
@@ -148,13 +153,27 @@ bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
 // the stated forward pass, else 6·P, which a convolutional network (its
 // weights reused at every position of the input) far exceeds.
 void StateExampleFlops(const Workload& w, Job& job) {
-  if (job.sequence_model && w.forward_flops_per_example > 0) {
+  const bool stated = w.forward_flops_per_example > 0;
+  if (job.sequence_model && stated) {
     job.assumptions.push_back(
         "forward_flops_per_example is not used: the work of a sequence model "
         "is counted in tokens, its FLOPs from its parameters and shape.");
   }
-  if (job.sequence_model || !job.model_size_known) return;
-  if (w.forward_flops_per_example > 0) {
+  if (job.sequence_model) return;
+  if (!job.model_size_known) {
+    if (stated) {
+      job.assumptions.push_back(
+          "forward_flops_per_example is not used without a parameter count: "
+          "memory per device, and so the device count, need the model's "
+          "size.");
+    }
+    return;
+  }
+  const bool lora = job.method == TrainingMethod::kLora ||
+                    job.method == TrainingMethod::kQlora;
+  if (stated) {
+    // Under LoRA the LoRA line states the stated pass's multiple.
+    if (lora) return;
     job.assumptions.push_back(absl::StrFormat(
         "Work counted in examples at 3 x the stated %.3g forward FLOPs per "
         "example (forward + a backward of about twice the forward).",
@@ -216,8 +235,14 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     // attention matmuls have no weights and keep their backward).
     job.flops_per_unit -= dense * 2.0 / 6.0;
     job.assumptions.push_back(
-        "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
-        "base).");
+        stated > 0
+            ? absl::StrFormat(
+                  "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
+                  "example (forward + the backward through activations; no "
+                  "weight gradients for the frozen base).",
+                  stated)
+            : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+              "base).");
   }
   StateExampleFlops(w, job);
   job.has_dataset = job.tokens > 0 && job.model_size_known;
@@ -506,20 +531,19 @@ void ResolveCurrentSlices(const CurrentSetup& cur, Job& job) {
   }
 }
 
-// The current device count: the chips of each slice (a TPU topology's
-// chips times its slices), else accelerators per node times nodes. Reads
-// the slices ResolveCurrentSlices normalised into job.current.
+// The current device count: a TPU topology's chips times its slices, else
+// accelerators per node times nodes. Reads the slices ResolveCurrentSlices
+// normalised into job.current.
 void ResolveCurrentDevices(Job& job) {
   const CurrentSetup& cur = job.current;
   int per_node = cur.accelerator_count;
   if (per_node <= 0 && job.current_machine) {
     per_node = std::max(1, job.current_machine->accelerator_count);
   }
+  // Mixed slices cannot train one model together (the warning above), so
+  // they are no one setup to pin, price or grow: no device count.
   if (job.mixed_current_slices) {
     job.current_devices = 0;
-    for (const std::string& t : cur.slice_topologies) {
-      job.current_devices += TopologyChips(t);
-    }
   } else if (!cur.tpu_topology.empty()) {
     job.current_devices = TopologyChips(cur.tpu_topology) *
                           std::max(1, cur.slice_count);

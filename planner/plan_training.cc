@@ -198,8 +198,9 @@ void AddRangeRiskWarnings(const Job& job, const Candidate& best,
   if (!job.has_dataset) return;
   const std::string& name = best.family->name;
   const double budget = job.goal.budget_usd;
+  // An unbounded slow end has no amount to name (and never reaches the wire).
   if (budget > 0 && c.price_known && c.cost.expected <= budget &&
-      c.cost.high > budget) {
+      std::isfinite(c.cost.high) && c.cost.high > budget) {
     out.push_back(
         {ReasonCode::kOverBudget,
          absl::StrFormat("%s: the expected %s is within the %s budget, but "
@@ -209,7 +210,7 @@ void AddRangeRiskWarnings(const Job& job, const Candidate& best,
   }
   const double wait = c.start_wait_hours;
   if (job.deadline_given && c.hours.expected + wait <= job.deadline_hours &&
-      c.hours.high + wait > job.deadline_hours) {
+      std::isfinite(c.hours.high) && c.hours.high + wait > job.deadline_hours) {
     out.push_back(
         {ReasonCode::kMissesDeadline,
          absl::StrFormat("%s: the expected %s meets the %s deadline, but the "

@@ -166,6 +166,64 @@ TEST_F(DefaultsRulesTest, ExampleWorkFollowsTheStatedForwardFlops) {
   EXPECT_TRUE(said);
 }
 
+// Where a stated forward pass does and does not count, each said once:
+// under LoRA the frozen base has no weight gradients (2x the forward pass,
+// not 3x, and not 4·P·D); classical ML counts bytes and a model with no
+// parameter count has no size to plan, so the field is said unused there;
+// an on-device CNN is not trained here and gets no FLOPs warning.
+TEST_F(DefaultsRulesTest, StatedForwardFlopsSayWhereTheyCount) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kCnn;
+  w.parameter_count = 25.6e6;
+  w.dataset_examples = 1e6;
+  w.epochs = 2;
+  w.forward_flops_per_example = 8e9;
+  const PlanResponse full = Plan(Req(w));
+  ASSERT_TRUE(full.recommendation.has_value()) << full.no_plan_reason;
+  EXPECT_TRUE(Mentions(full.assumptions, "3 x the stated"));
+  EXPECT_FALSE(Mentions(full.assumptions, "is not used"));
+  w.training_method = TrainingMethod::kLora;
+  const PlanResponse lora = Plan(Req(w));
+  ASSERT_TRUE(lora.recommendation.has_value()) << lora.no_plan_reason;
+  EXPECT_DOUBLE_EQ(lora.recommendation->estimates.training_flops,
+                   2 * 8e9 * 1e6 * 2);
+  EXPECT_TRUE(Mentions(lora.assumptions, "2 x the stated"));
+  EXPECT_FALSE(Mentions(lora.assumptions, "3 x the stated"));
+  EXPECT_FALSE(Mentions(lora.assumptions, "4·P·D"));
+
+  Workload sizeless = w;
+  sizeless.training_method = TrainingMethod::kUnspecified;
+  sizeless.parameter_count = 0;
+  EXPECT_TRUE(Mentions(Plan(Req(sizeless)).assumptions,
+                       "not used without a parameter count"));
+  Workload classical;
+  classical.framework = Framework::kXgboost;
+  classical.dataset_gib = 10;
+  classical.forward_flops_per_example = 8e9;
+  EXPECT_TRUE(Mentions(Plan(Req(classical)).assumptions,
+                       "classical ML work is counted in bytes"));
+  classical.forward_flops_per_example = 0;
+  EXPECT_FALSE(Mentions(Plan(Req(classical)).assumptions, "is not used"));
+
+  Workload edge = w;
+  edge.training_method = TrainingMethod::kUnspecified;
+  edge.forward_flops_per_example = 0;
+  const PlanResponse trained = Plan(Req(edge));
+  edge.deployment_target = DeploymentTarget::kOnDeviceInference;
+  const PlanResponse on_device = Plan(Req(edge));
+  auto warns_cnn = [](const PlanResponse& r) {
+    for (const Reason& x : r.warnings) {
+      if (x.message.find("convolutional network") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(warns_cnn(trained));
+  EXPECT_FALSE(warns_cnn(on_device));
+}
+
 TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {
   const PlanResponse r = Plan(FlagsOnly7bFp8());
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;

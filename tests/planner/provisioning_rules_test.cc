@@ -231,7 +231,6 @@ TEST_F(ProvisioningRulesTest, WhatIfNamesTheCountThatPlanRecommends) {
       {"Spot", Provisioning::kSpot},
       {"DWS flex-start", Provisioning::kFlexStart},
       {"a reservation", Provisioning::kReservation}};
-  int compared = 0;
   for (const auto& [label, provisioning] : kinds) {
     PlanRequest allowed = q;
     if (provisioning == Provisioning::kSpot)
@@ -249,9 +248,7 @@ TEST_F(ProvisioningRulesTest, WhatIfNamesTheCountThatPlanRecommends) {
         "with ", label, ": [^;]*\\(",
         p.recommendation->hardware.total_accelerators, " devices\\)");
     EXPECT_THAT(a4->reason, ContainsRegex(devices)) << label;
-    ++compared;
   }
-  EXPECT_EQ(compared, 3);
   // Spot's count is off the search grid (multiples of 32 VMs past 32).
   PlanRequest spot = q;
   spot.constraints.spot_allowed = true;

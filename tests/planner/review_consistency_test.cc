@@ -370,6 +370,35 @@ TEST_F(ReviewConsistencyTest, SlicesListedOneByOneAreTheStatedSetup) {
   EXPECT_TRUE(NearRel(p.savings->current_hours, q.savings->current_hours));
 }
 
+// Slices of different topologies cannot train one model together, so they
+// are no setup to price or grow: the plan computes no savings against them
+// and more accelerators are not "more than today" (a summed 384 chips was
+// once pinned as if it were one setup).
+TEST_F(ReviewConsistencyTest, MixedCurrentSlicesAreNoSetupToPrice) {
+  PlanRequest mixed = TpuSlices();
+  mixed.current_setup.tpu_topology.clear();
+  mixed.current_setup.slice_count = 0;
+  mixed.current_setup.slice_topologies = {"16x16", "8x16"};
+  const PlanResponse p = planner_->Plan(mixed);
+  EXPECT_FALSE(p.savings.has_value());
+  bool warned = false;
+  for (const Reason& w : p.warnings) {
+    warned |= w.code == ReasonCode::kNeedsIdenticalSlices;
+  }
+  EXPECT_TRUE(warned);
+  // The same two slices stated as identical do get savings.
+  PlanRequest same = mixed;
+  same.current_setup.slice_topologies = {"16x16", "16x16"};
+  EXPECT_TRUE(planner_->Plan(same).savings.has_value());
+  const ReviewResponse review =
+      Review(ReviewOf(mixed, {Remedy("more", RemedyKind::kAddAccelerators)}));
+  const ProposalVerdict* more = ByLabel(review, "more");
+  ASSERT_NE(more, nullptr);
+  if (more->plan) {
+    EXPECT_NE(more->plan->hardware.total_accelerators, 384) << more->reason;
+  }
+}
+
 // The case of an order-dependence bug: one 8x16x16 v5p slice and data
 // parallelism over today's four 8x8x8 slices tie on every number (the same
 // 2,048 chips, the DCN gradient hidden behind compute), and whichever was
@@ -432,6 +461,29 @@ TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesCarriesItsPoint) {
   EXPECT_NE(small.verdict, Verdict::kRejected) << small.reason;
   EXPECT_TRUE(testutil::Has(small, ReasonCode::kSlower)) << small.reason;
   EXPECT_FALSE(small.plan.has_value());
+}
+
+// When compute hides FSDP's DCN gathers the two layouts step alike: FSDP
+// across slices is still ranked after data parallelism (SPEC §4) but is
+// not called SLOWER, and the reason says the model hides the gathers.
+// A 7B model with 32 sequences per chip on the same four v5p slices.
+TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesHiddenByComputeIsNotSlower) {
+  PlanRequest r = OnFourV5pSlices();
+  r.workload.parameter_count = 7e9;
+  r.workload.transformer_shape = Shape(32, 4096, 32, 2048, 11008);
+  r.workload.global_batch_size = 65536;
+  const ReviewResponse out =
+      Review(ReviewOf(r, {AcrossSlices("data", DcnParallelism::kData),
+                          AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+  const ProposalVerdict* data = ByLabel(out, "data");
+  const ProposalVerdict* fsdp = ByLabel(out, "fsdp");
+  ASSERT_TRUE(data && fsdp) << Verdicts(out);
+  ASSERT_TRUE(data->plan && fsdp->plan) << Verdicts(out);
+  EXPECT_EQ(data->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_EQ(fsdp->verdict, Verdict::kViable) << Verdicts(out);
+  EXPECT_FALSE(testutil::Has(*fsdp, ReasonCode::kSlower)) << fsdp->reason;
+  EXPECT_NE(fsdp->reason.find("which the model hides here"), std::string::npos)
+      << fsdp->reason;
 }
 
 TEST_F(ReviewConsistencyTest, TiedProposalsDoNotDependOnProposalOrder) {
