@@ -1,0 +1,260 @@
+// Stage 2, the work of a job (planner/job_work.h).
+#include "planner/job_work.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/defaults.h"
+#include "planner/engine_common.h"
+#include "planner/experts.h"
+#include "planner/time_model.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+
+// 1048576 -> "1,048,576" (whole numbers, for assumption lines).
+std::string Grouped(double v) {
+  std::string digits = absl::StrFormat("%.0f", v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    const size_t left = digits.size() - i;  // digits from here to the end
+    if (i > 0 && left % 3 == 0 && digits[i - 1] != '-') out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+// Classical ML counts bytes of training data. Returns whether D counts
+// epochs of a data set.
+bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "bytes";
+  double bytes = w.dataset_gib * kGiB;
+  if (bytes <= 0 && w.dataset_examples > 0) {
+    bytes = w.dataset_examples * kDefaults.classical_bytes_per_example.value;
+    job.assumptions.push_back(absl::StrCat(
+        "Dataset size in bytes not given: 1 KB per example assumed (",
+        kDefaults.classical_bytes_per_example.source, ")."));
+  }
+  job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
+  if (bytes > 0) {
+    job.has_dataset = true;
+    job.tokens = bytes * epochs;
+    dataset_in_passes = true;
+    job.training_flops = job.tokens * job.flops_per_unit;
+    job.assumptions.push_back(absl::StrFormat(
+        "Classical ML work modelled as %.0f FLOP per byte of training data "
+        "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
+        job.flops_per_unit, absl::StrFormat("%g", epochs),
+        kDefaults.classical_flops_per_byte.source));
+  }
+  if (w.forward_flops_per_example > 0) {
+    job.assumptions.push_back(
+        "forward_flops_per_example is not used: classical ML work is counted "
+        "in bytes of training data.");
+  }
+  // Classical training has no step: a nominal one of a default batch of
+  // examples keeps the internal throughput (bytes/s) in one unit; none of
+  // it reaches the response (no step time or tokens/s for classical ML).
+  job.tokens_per_step = kDefaults.batch_examples.value *
+                        kDefaults.classical_bytes_per_example.value;
+  job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
+  return dataset_in_passes;
+}
+
+// A sequence model counts tokens, in sequences of the given or default
+// length. Returns whether D counts epochs of a data set.
+bool ResolveTokenWork(const Workload& w, double epochs, Job& job) {
+  const TransformerShape& shape = w.transformer_shape;
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "tokens";
+  int seq = shape.sequence_length;
+  if (seq <= 0) {
+    seq = static_cast<int>(kDefaults.sequence_length.value);
+    job.assumptions.push_back(absl::StrCat(
+        "No sequence length given for a sequence model: ", Grouped(seq),
+        " tokens per sequence assumed (", kDefaults.sequence_length.source,
+        ")."));
+    // The activation model reads the shape's sequence length.
+    if (shape.layers > 0) job.workload.transformer_shape.sequence_length = seq;
+  }
+  job.sequence_length = seq;
+  if (job.batch_given) {
+    job.tokens_per_step = batch * seq;
+    job.batch_sequences = batch;
+  } else {
+    job.tokens_per_step = kDefaults.batch_tokens.value;
+    job.batch_sequences = std::max(1.0, std::floor(job.tokens_per_step / seq));
+    job.assumptions.push_back(absl::StrCat(
+        "No global batch given: ", Grouped(job.tokens_per_step),
+        " tokens per step assumed (", Grouped(job.batch_sequences),
+        " sequences of ", Grouped(seq), " tokens; ",
+        kDefaults.batch_tokens.source,
+        "). A configuration with more data-parallel ranks than that is "
+        "kept, with a warning that it needs a larger batch."));
+  }
+  if (w.dataset_tokens > 0) {
+    job.tokens = w.dataset_tokens * epochs;
+    dataset_in_passes = true;
+  } else if (w.steps > 0 && job.batch_given) {
+    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+  } else if (w.dataset_examples > 0) {
+    job.tokens = w.dataset_examples * epochs * seq;
+    dataset_in_passes = true;
+  }
+  return dataset_in_passes;
+}
+
+// Any other deep learning model counts examples. Returns whether D counts
+// epochs of a data set.
+bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
+  const double batch = static_cast<double>(w.global_batch_size);
+  bool dataset_in_passes = false;
+  job.unit = "examples";
+  if (job.batch_given) {
+    job.tokens_per_step = batch;
+  } else {
+    job.tokens_per_step = kDefaults.batch_examples.value;
+    job.assumptions.push_back(absl::StrCat(
+        "No global batch given: ", Grouped(job.tokens_per_step),
+        " examples per step assumed (", kDefaults.batch_examples.source,
+        ")."));
+  }
+  job.batch_sequences = job.tokens_per_step;
+  if (w.dataset_examples > 0) {
+    job.tokens = w.dataset_examples * epochs;
+    dataset_in_passes = true;
+  } else if (w.steps > 0 && job.batch_given) {
+    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
+  }
+  return dataset_in_passes;
+}
+
+// How FLOPs per example were counted, for a model counted in examples: 3x
+// the stated forward pass, else 6·P, which a convolutional network (its
+// weights reused at every position of the input) far exceeds.
+void StateExampleFlops(const Workload& w, Job& job) {
+  const bool stated = w.forward_flops_per_example > 0;
+  if (job.sequence_model && stated) {
+    job.assumptions.push_back(
+        "forward_flops_per_example is not used: the work of a sequence model "
+        "is counted in tokens, its FLOPs from its parameters and shape.");
+  }
+  if (job.sequence_model) return;
+  if (!job.model_size_known) {
+    if (stated) {
+      job.assumptions.push_back(
+          "forward_flops_per_example is not used without a parameter count: "
+          "memory per device, and so the device count, need the model's "
+          "size.");
+    }
+    return;
+  }
+  const bool lora = job.method == TrainingMethod::kLora ||
+                    job.method == TrainingMethod::kQlora;
+  if (stated) {
+    // Under LoRA the LoRA line states the stated pass's multiple.
+    if (lora) return;
+    job.assumptions.push_back(absl::StrFormat(
+        "Work counted in examples at 3 x the stated %.3g forward FLOPs per "
+        "example (forward + a backward of about twice the forward).",
+        w.forward_flops_per_example));
+    return;
+  }
+  job.assumptions.push_back(absl::StrCat(
+      "Not a sequence model (no transformer shape, sequence length or "
+      "dataset in tokens): work counted in examples at 6·P training "
+      "FLOPs per example (", kDefaults.training_flops_per_param.source,
+      ")."));
+  if (w.model_kind == ModelKind::kCnn && !job.on_device) {
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         "A convolutional network reuses each weight at every position of "
+         "its input, so its FLOPs per example far exceed 6 x its parameters "
+         "(ResNet-50: 3.8 billion multiply-adds per 224x224 forward pass, "
+         "He et al., arXiv:1512.03385 Table 1, against 6 x 25.6 million "
+         "parameters): the time and cost here are lower bounds. State "
+         "workload.forward_flops_per_example (--forward_flops)."});
+  }
+}
+
+// Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
+// recompute and LoRA). Returns whether D counts epochs of a data set.
+bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
+  const TransformerShape& shape = w.transformer_shape;
+  job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
+                       shape.hidden_size > 0 ||
+                       w.model_kind == ModelKind::kDenseTransformer ||
+                       w.dataset_tokens > 0;
+  const bool dataset_in_passes = job.sequence_model
+                                     ? ResolveTokenWork(w, epochs, job)
+                                     : ResolveExampleWork(w, epochs, job);
+  // Model FLOPs per unit: 6·P (kDefaults' training_flops_per_param) of the
+  // active parameters (a mixture of experts computes with its routed
+  // experts only) plus attention, 12·L·(heads·head_dim)·s (PaLM appendix
+  // B; heads·head_dim is h unless the shape sets head_dim), for a shape.
+  // Recompute is not added: the measured MFU bands already include it
+  // (time_model.h, planner/efficiency.h).
+  const double active = w.active_parameter_count > 0 &&
+                                w.active_parameter_count < job.params
+                            ? w.active_parameter_count
+                            : job.params;
+  // A stated forward pass per example: training is forward + backward, the
+  // backward about twice the forward (Kaplan et al. 2020, arXiv:2001.08361
+  // §2.1, the same 2:4 split as 6·P).
+  const double stated = job.sequence_model ? 0 : w.forward_flops_per_example;
+  const double dense =
+      stated > 0 ? 3 * stated : TrainingFlops(active, 1.0, Recompute::kNone);
+  job.flops_per_unit =
+      job.sequence_model
+          ? ModelFlopsPerToken(active, shape.layers, AttentionWidth(shape),
+                               job.sequence_length)
+          : dense;
+  if (job.method == TrainingMethod::kLora ||
+      job.method == TrainingMethod::kQlora) {
+    // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the
+    // attention matmuls have no weights and keep their backward).
+    job.flops_per_unit -= dense * 2.0 / 6.0;
+    job.assumptions.push_back(
+        stated > 0
+            ? absl::StrFormat(
+                  "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
+                  "example (forward + the backward through activations; no "
+                  "weight gradients for the frozen base).",
+                  stated)
+            : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+              "base).");
+  }
+  StateExampleFlops(w, job);
+  job.has_dataset = job.tokens > 0 && job.model_size_known;
+  if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
+  return dataset_in_passes;
+}
+
+}  // namespace
+
+// The unit of work, the global batch in that unit, the data set size D and
+// the FLOPs per unit, with every default that was used stated. Examples are
+// never counted as tokens: a sequence model counts tokens (sequences of the
+// given or default length), any other model examples, classical ML bytes.
+void ResolveWork(const Workload& w, Job& job) {
+  const bool epochs_given = w.epochs > 0;
+  const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
+  job.batch_given = w.global_batch_size > 0;
+  const bool dataset_in_passes = job.classical
+                                     ? ResolveClassicalWork(w, epochs, job)
+                                     : ResolveDeepLearningWork(w, epochs, job);
+  if (job.has_dataset && dataset_in_passes && !epochs_given) {
+    job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
+                                           kDefaults.epochs.source, ")."));
+  }
+}
+
+}  // namespace accelplan::planner::internal

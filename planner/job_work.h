@@ -1,0 +1,19 @@
+// Stage 2, the work of a job: its unit (tokens, examples or bytes), the
+// global batch in that unit, the data set size D and the FLOPs per unit,
+// with every default used stated (planner/job_model.cc calls it).
+#ifndef ACCELPLAN_PLANNER_JOB_WORK_H_
+#define ACCELPLAN_PLANNER_JOB_WORK_H_
+
+#include "planner/job.h"
+#include "planner/types.h"
+
+namespace accelplan::planner::internal {
+
+// Sets job.unit, tokens, tokens_per_step, batch_sequences, flops_per_unit,
+// training_flops, has_dataset and the assumptions behind them. Reads the
+// choices MakeJob resolved before it (classical, method, precision, size).
+void ResolveWork(const Workload& w, Job& job);
+
+}  // namespace accelplan::planner::internal
+
+#endif  // ACCELPLAN_PLANNER_JOB_WORK_H_
