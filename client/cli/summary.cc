@@ -99,8 +99,11 @@ void Options(const PlanView& v, Screen* s) {
                          Versus(o, v.viable)));
   }
   if (static_cast<int>(v.options.size()) > shown) {
+    // With no viable plan the rows are the options the reason names, not
+    // viable ones.
     s->Line(absl::StrCat("  … ", v.options.size() - shown,
-                         " more viable options (--verbose)"));
+                         v.viable ? " more viable options (--verbose)"
+                                  : " more options (--verbose)"));
   }
 }
 

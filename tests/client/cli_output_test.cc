@@ -303,6 +303,12 @@ TEST(PlanSummaryTest, NoViablePlanListsTheOptionsItNames) {
   EXPECT_THAT(html, HasSubstr("Options not recommended"));
   EXPECT_THAT(html, HasSubstr("tpu7x-standard-4t"));
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
+  // More such options than the table shows: the rest are not called viable.
+  const v1::Plan unpriced = *alt;
+  for (int i = 0; i < 12; ++i) *r.add_alternatives() = unpriced;
+  const std::string many = PlanSummary(BuildPlanView(Request(0, 1000), r));
+  EXPECT_THAT(many, HasSubstr(" more options (--verbose)"));
+  EXPECT_THAT(many, Not(HasSubstr("viable")));
 }
 
 TEST(PlanHtmlTest, SelfContainedWithAPointPerOptionAndTheMarker) {
