@@ -295,6 +295,35 @@ void KeepMachineType(const Job& job, const std::string& machine_type,
   RejectUnobtainable(job, machine_type, offer.offered, cand);
 }
 
+// The edge device's one point: on-device inference searches no size.
+void AddEdgePoint(const Family& f, Candidate& cand) {
+  Config c;
+  c.shape = &f.shapes.front();
+  c.fits = true;
+  c.provisioning = Provisioning::kUnspecified;
+  cand.points.push_back(c);
+  cand.provisioning = Provisioning::kUnspecified;
+}
+
+// The sizes that hold the job. When none within the assumed batch does,
+// the cap is dropped (an assumption never rejects) and the plan says which
+// batch it needs (planner/scorer.cc AddPointNotes); when it excluded sizes
+// of a full search, the plan says where it stopped.
+Fitting FitSizes(const Job& job, const Family& f, const SizeSearch& sizes,
+                 const Pins& pins, bool stop_at_first, bool rejected_already,
+                 Candidate& cand) {
+  Fitting fit = EvaluateSizes(job, f, sizes, pins, stop_at_first);
+  if (fit.points.empty() && fit.over_assumed_batch) {
+    Job uncapped = job;
+    uncapped.assumed_batch_rank_cap = 0;
+    return EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
+  }
+  if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {
+    cand.assumed_batch_cap_devices = fit.over_assumed_batch->devices;
+  }
+  return fit;
+}
+
 }  // namespace
 
 void Candidate::Reject(ReasonCode code, std::string why_line) {
@@ -334,12 +363,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
     }
   }
   if (f.platform == Platform::kEdge) {
-    Config c;
-    c.shape = &f.shapes.front();
-    c.fits = true;
-    c.provisioning = Provisioning::kUnspecified;
-    cand.points.push_back(c);
-    cand.provisioning = Provisioning::kUnspecified;
+    AddEdgePoint(f, cand);
     return cand;
   }
   SizeSearch sizes;
@@ -362,18 +386,8 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   // size is judged against it); rejected families only need to know that
   // something fits.
   const bool stop_at_first = rejected_already || !SearchesSizes(job);
-  Fitting fit = EvaluateSizes(job, f, sizes, pins, stop_at_first);
-  if (fit.points.empty() && fit.over_assumed_batch) {
-    // No size within the assumed batch holds the job: the cap is dropped
-    // (an assumption never rejects) and the plan says which batch it needs
-    // (planner/scorer.cc AddPointNotes).
-    Job uncapped = job;
-    uncapped.assumed_batch_rank_cap = 0;
-    fit = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
-  } else if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {
-    // Said on the plan when the cap bound the selected point (AddPointNotes).
-    cand.assumed_batch_cap_devices = fit.over_assumed_batch->devices;
-  }
+  Fitting fit =
+      FitSizes(job, f, sizes, pins, stop_at_first, rejected_already, cand);
   const bool any_fits = !fit.points.empty();
   if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
   if (fit.points.empty()) {
