@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/ascii.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
@@ -261,8 +260,7 @@ void ResolveCurrentSlices(const CurrentSetup& cur, Job& job) {
                            ? cur.slice_count
                            : static_cast<int>(cur.slice_topologies.size());
   for (const std::string& t : cur.slice_topologies) {
-    if (absl::AsciiStrToLower(t) !=
-        absl::AsciiStrToLower(cur.slice_topologies.front())) {
+    if (!SameTopology(t, cur.slice_topologies.front())) {
       job.mixed_current_slices = true;
     }
   }

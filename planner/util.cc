@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -31,6 +32,10 @@ std::optional<int> ParseDate(absl::string_view date) {
   const int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
   return era * 146097 + doe - 719468;
+}
+
+bool SameTopology(absl::string_view a, absl::string_view b) {
+  return absl::EqualsIgnoreCase(a, b);
 }
 
 int TopologyChips(absl::string_view topology) {

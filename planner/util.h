@@ -17,6 +17,9 @@ std::optional<int> ParseDate(absl::string_view date);
 // Chips in a TPU topology "AxB" or "AxBxC"; 0 when malformed.
 int TopologyChips(absl::string_view topology);
 
+// Whether two TPU topologies are the same slice ("8x16" and "8X16" are).
+bool SameTopology(absl::string_view a, absl::string_view b);
+
 // Compares dotted versions numerically ("2.15" vs "2.9"): <0, 0, >0.
 // Non-numeric suffixes ("0.8.1.dev2025") compare by their numeric prefix.
 int CompareVersions(absl::string_view a, absl::string_view b);

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -247,8 +246,7 @@ void CheckSlices(const CurrentSetup& cur, Checker& c) {
   // beside it, a different one would give the slices two sizes.
   if (!cur.tpu_topology.empty()) {
     for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
-      if (absl::AsciiStrToLower(cur.slice_topologies[i]) !=
-          absl::AsciiStrToLower(cur.tpu_topology)) {
+      if (!SameTopology(cur.slice_topologies[i], cur.tpu_topology)) {
         c.Add(absl::StrCat("current_setup.slice_topologies[", i, "]"),
               absl::StrCat("differs from current_setup.tpu_topology (",
                            cur.tpu_topology, "); give one or the other"));
