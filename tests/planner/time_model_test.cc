@@ -174,6 +174,12 @@ TEST(TimeModelTest, DefaultMfuBands) {
   EXPECT_LT(
       DefaultMfu(DeviceClass::kModernGpu, ModelKind::kRecommender).high,
       DefaultMfu(DeviceClass::kModernGpu, ModelKind::kDenseTransformer).high);
+  // A CNN on a modern GPU: NVIDIA's ResNet-50 runs (16.3% and 19.4% of an
+  // A100's peak) widened by the run spread; on a TPU the generic band.
+  const MfuRange cnn = DefaultMfu(DeviceClass::kModernGpu, ModelKind::kCnn);
+  EXPECT_NEAR(cnn.low, 0.163 * 0.8, 0.002);
+  EXPECT_NEAR(cnn.high, 0.194 * 1.2, 0.002);
+  EXPECT_DOUBLE_EQ(DefaultMfu(DeviceClass::kTpu, ModelKind::kCnn).low, 0.25);
 }
 
 // Scaling Book training.md: DP/FSDP compute-bound iff B/X > C/W_ici:
