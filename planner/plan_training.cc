@@ -311,7 +311,10 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   std::vector<std::string> fact_ids;
   if (best != nullptr) {
     Recommend(cat, job, *best, out, fact_ids);
-    out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
+    // An edge device runs inference and is not timed: no MFU to state.
+    if (best->family->platform != Platform::kEdge) {
+      out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
+    }
     if (best->config && best->config->layout.pipeline > 1) {
       const std::string schedule =
           internal::DescribeSchedule(job, best->config->layout);

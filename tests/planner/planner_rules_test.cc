@@ -119,6 +119,22 @@ TEST_F(PlannerRulesTest, RecommendsEdgeTpuForOnDeviceInt8Inference) {
   EXPECT_THAT(Codes(r, "tpu-v5e"), Contains(ReasonCode::kNotForOnDevice));
   EXPECT_THAT(Codes(r, "nvidia-l4"), Contains(ReasonCode::kNotForOnDevice));
   EXPECT_THAT(Codes(r, "N2"), Contains(ReasonCode::kNotForOnDevice));
+  // The edge device runs inference and is not timed: no efficiency line
+  // (it once stated a GPU's MFU band for the Coral device).
+  for (const std::string& a : r.assumptions) {
+    EXPECT_EQ(a.find("Efficiency:"), std::string::npos) << a;
+  }
+  // A cloud training plan of the same model does state one.
+  Workload cloud = w;
+  cloud.deployment_target = DeploymentTarget::kCloudTraining;
+  cloud.dataset_examples = 1e6;
+  const PlanResponse trained = Plan(Req(cloud));
+  ASSERT_TRUE(trained.recommendation.has_value()) << trained.no_plan_reason;
+  bool stated = false;
+  for (const std::string& a : trained.assumptions) {
+    stated |= a.find("Efficiency:") != std::string::npos;
+  }
+  EXPECT_TRUE(stated);
 }
 
 TEST_F(PlannerRulesTest, CloudHardwareNeverGetsNotForOnDeviceInTraining) {
