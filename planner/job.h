@@ -72,7 +72,12 @@ struct Job {
   const catalog::Accelerator* current_accelerator = nullptr;
   const catalog::Series* current_series = nullptr;
   const catalog::MachineType* current_machine = nullptr;
+  // Devices of the current setup as one setup to pin, price and grow: 0
+  // for slices of different topologies (they cannot train one model).
   int current_devices = 0;
+  // Every device the team runs today, different slices summed: what a
+  // rule about today's count (is there anything to shard across?) reads.
+  int current_chips = 0;
   // Slices of the current setup: slice_count, else one per
   // slice_topologies entry; whether those topologies differ.
   int current_slices = 0;

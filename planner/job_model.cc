@@ -301,15 +301,22 @@ void ResolveCurrentDevices(Job& job) {
     per_node = std::max(1, job.current_machine->accelerator_count);
   }
   // Mixed slices cannot train one model together (the warning above), so
-  // they are no one setup to pin, price or grow: no device count.
+  // they are no one setup to pin, price or grow: no device count, only
+  // their chips.
   if (job.mixed_current_slices) {
     job.current_devices = 0;
-  } else if (!cur.tpu_topology.empty()) {
+    for (const std::string& t : cur.slice_topologies) {
+      job.current_chips += TopologyChips(t);
+    }
+    return;
+  }
+  if (!cur.tpu_topology.empty()) {
     job.current_devices = TopologyChips(cur.tpu_topology) *
                           std::max(1, cur.slice_count);
   } else if (per_node > 0) {
     job.current_devices = per_node * std::max(1, cur.node_count);
   }
+  job.current_chips = job.current_devices;
 }
 
 // Reads job.workload, which ResolveWork may have given a sequence length.

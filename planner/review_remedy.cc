@@ -250,7 +250,7 @@ const catalog::Accelerator* DeviceAfter(const ReviewContext& ctx,
 void RejectIfStillOutOfMemory(const ReviewContext& ctx,
                               const RemedyProposal& m, Judged& j) {
   const Job& job = ctx.job;
-  const int n = std::max(1, job.current_devices);
+  const int n = std::max(1, job.current_chips);
   if (m.kind == RemedyKind::kShardOptimizerState && n <= 1) {
     j.Reject(ReasonCode::kNotApplicable,
              "The job runs on one device: there is nothing to shard the "

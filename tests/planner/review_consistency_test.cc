@@ -372,8 +372,8 @@ TEST_F(ReviewConsistencyTest, SlicesListedOneByOneAreTheStatedSetup) {
 
 // Slices of different topologies cannot train one model together, so they
 // are no setup to price or grow: the plan computes no savings against them
-// and more accelerators are not "more than today" (a summed 384 chips was
-// once pinned as if it were one setup).
+// (a summed 384 chips was once pinned as if it were one setup). Their
+// chips still count where a rule asks how many devices run today.
 TEST_F(ReviewConsistencyTest, MixedCurrentSlicesAreNoSetupToPrice) {
   PlanRequest mixed = TpuSlices();
   mixed.current_setup.tpu_topology.clear();
@@ -390,13 +390,16 @@ TEST_F(ReviewConsistencyTest, MixedCurrentSlicesAreNoSetupToPrice) {
   PlanRequest same = mixed;
   same.current_setup.slice_topologies = {"16x16", "16x16"};
   EXPECT_TRUE(planner_->Plan(same).savings.has_value());
-  const ReviewResponse review =
-      Review(ReviewOf(mixed, {Remedy("more", RemedyKind::kAddAccelerators)}));
-  const ProposalVerdict* more = ByLabel(review, "more");
-  ASSERT_NE(more, nullptr);
-  if (more->plan) {
-    EXPECT_NE(more->plan->hardware.total_accelerators, 384) << more->reason;
-  }
+  // Still 384 chips today: sharding has devices to shard across.
+  PlanRequest oom = mixed;
+  oom.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const ReviewResponse review = Review(
+      ReviewOf(oom, {Remedy("shard", RemedyKind::kShardOptimizerState)}));
+  const ProposalVerdict* shard = ByLabel(review, "shard");
+  ASSERT_NE(shard, nullptr);
+  EXPECT_EQ(shard->reason.find("runs on one device"), std::string::npos)
+      << shard->reason;
+  EXPECT_NE(shard->verdict, Verdict::kRejected) << Verdicts(review);
 }
 
 // The case of an order-dependence bug: one 8x16x16 v5p slice and data
