@@ -138,9 +138,13 @@ MfuRange CalibratedMfu(const Job& job, const Family& f) {
 std::string DescribeMfu(const Job& job, const Family& f) {
   const MfuRange band = CalibratedMfu(job, f);
   if (band.runs == 0) {
-    return absl::StrCat("Efficiency: MFU ", absl::StrFormat("%.0f-%.0f%%",
-                        100 * band.low, 100 * band.high), " assumed (",
-                        band.source, "); no published run covers this work.");
+    const std::string range =
+        absl::StrFormat("%.0f-%.0f%%", 100 * band.low, 100 * band.high);
+    if (band.published) {
+      return absl::StrCat("Efficiency: MFU ", range, " (", band.source, ").");
+    }
+    return absl::StrCat("Efficiency: MFU ", range, " assumed (", band.source,
+                        "); no published run covers this work.");
   }
   const char* precision = kPrecisionClasses[Applicable(job, f)];
   const char* stack = kStacks[StackOf(job.framework)];

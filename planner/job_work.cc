@@ -16,7 +16,6 @@
 namespace accelplan::planner::internal {
 namespace {
 
-
 // 1048576 -> "1,048,576" (whole numbers, for assumption lines).
 std::string Grouped(double v) {
   std::string digits = absl::StrFormat("%.0f", v);
@@ -222,8 +221,9 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the
     // attention matmuls have no weights and keep their backward).
     job.flops_per_unit -= dense * 2.0 / 6.0;
+    // A stated pass counts only with a parameter count (StateExampleFlops).
     job.assumptions.push_back(
-        stated > 0
+        stated > 0 && job.model_size_known
             ? absl::StrFormat(
                   "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
                   "example (forward + the backward through activations; no "

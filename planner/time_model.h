@@ -46,13 +46,18 @@ struct MfuRange {
   // planner/efficiency.h).
   int runs = 0;
   int fallback = 0;
+  // A default derived from published runs outside the catalog (the CNN
+  // band on modern GPUs), not an assumed figure.
+  bool published = false;
 };
 
 // Default model-FLOPs-utilisation bands (assumptions, stated in `source`):
 // TPU / modern GPU dense transformers 0.35–0.55 (Scaling Book worked
 // examples at 45–50%, llm-analysis' "up to 0.5", NeMo's 140 TFLOPS/A100 ≈
-// 45%); older GPUs 0.25–0.45; other model kinds on accelerators 0.25–0.45;
-// CPU (classical ML) 0.05–0.15 of peak fp32.
+// 45%); older GPUs 0.25–0.45; other model kinds on accelerators 0.25–0.45,
+// but a CNN on a modern GPU 0.13–0.23 (NVIDIA's published ResNet-50 runs
+// on A100, widened by the run spread; `published`); CPU (classical ML)
+// 0.05–0.15 of peak fp32.
 MfuRange DefaultMfu(DeviceClass device, ModelKind kind);
 
 // --- collectives

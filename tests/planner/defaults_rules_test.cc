@@ -263,6 +263,15 @@ TEST_F(DefaultsRulesTest, ConvNetOnA100FollowsPublishedResNet50Runs) {
     EXPECT_GE(hours.high, published) << p.label;
     EXPECT_NEAR(hours.expected / published, 1.0, 0.25) << p.label;
   }
+  // The plan names where its band comes from, not "assumed".
+  PlanRequest plan;
+  plan.as_of = r.as_of;
+  plan.workload = r.workload;
+  plan.constraints.allowed_series = {"A2 Ultra"};
+  const PlanResponse a2 = Plan(plan);
+  ASSERT_TRUE(a2.recommendation.has_value()) << a2.no_plan_reason;
+  EXPECT_TRUE(Mentions(a2.assumptions, "NVIDIA's two published ResNet-50"));
+  EXPECT_FALSE(Mentions(a2.assumptions, "no published run covers"));
 }
 
 TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {

@@ -179,7 +179,9 @@ TEST(TimeModelTest, DefaultMfuBands) {
   const MfuRange cnn = DefaultMfu(DeviceClass::kModernGpu, ModelKind::kCnn);
   EXPECT_NEAR(cnn.low, 0.163 * 0.8, 0.002);
   EXPECT_NEAR(cnn.high, 0.194 * 1.2, 0.002);
+  EXPECT_TRUE(cnn.published);
   EXPECT_DOUBLE_EQ(DefaultMfu(DeviceClass::kTpu, ModelKind::kCnn).low, 0.25);
+  EXPECT_FALSE(DefaultMfu(DeviceClass::kTpu, ModelKind::kCnn).published);
 }
 
 // Scaling Book training.md: DP/FSDP compute-bound iff B/X > C/W_ici:
