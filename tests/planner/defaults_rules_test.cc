@@ -104,6 +104,16 @@ bool NoInfOrNan(const PlanResponse& r) {
   return true;
 }
 
+// The plan warns that 6·P undercounts a convolutional network's FLOPs.
+bool WarnsCnnFlops(const PlanResponse& r) {
+  for (const Reason& x : r.warnings) {
+    if (x.message.find("convolutional network") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int Ranks(const struct Plan& p) {
   const Distribution& d = p.distribution;
   return std::max(1, p.hardware.total_accelerators /
@@ -127,22 +137,14 @@ TEST_F(DefaultsRulesTest, ExampleWorkFollowsTheStatedForwardFlops) {
   w.epochs = 90;
   const PlanResponse guessed = Plan(Req(w));
   ASSERT_TRUE(guessed.recommendation.has_value()) << guessed.no_plan_reason;
-  auto warns_cnn = [](const PlanResponse& r) {
-    for (const Reason& x : r.warnings) {
-      if (x.message.find("convolutional network") != std::string::npos) {
-        return true;
-      }
-    }
-    return false;
-  };
-  EXPECT_TRUE(warns_cnn(guessed));
+  EXPECT_TRUE(WarnsCnnFlops(guessed));
   EXPECT_DOUBLE_EQ(guessed.recommendation->estimates.training_flops,
                    6 * 25.6e6 * 1.28e6 * 90);
 
   w.forward_flops_per_example = 2 * 3.8e9;
   const PlanResponse stated = Plan(Req(w));
   ASSERT_TRUE(stated.recommendation.has_value()) << stated.no_plan_reason;
-  EXPECT_FALSE(warns_cnn(stated));
+  EXPECT_FALSE(WarnsCnnFlops(stated));
   EXPECT_DOUBLE_EQ(stated.recommendation->estimates.training_flops,
                    3 * 7.6e9 * 1.28e6 * 90);
   EXPECT_GT(stated.recommendation->estimates.total_hours.expected,
@@ -213,16 +215,8 @@ TEST_F(DefaultsRulesTest, StatedForwardFlopsSayWhereTheyCount) {
   const PlanResponse trained = Plan(Req(edge));
   edge.deployment_target = DeploymentTarget::kOnDeviceInference;
   const PlanResponse on_device = Plan(Req(edge));
-  auto warns_cnn = [](const PlanResponse& r) {
-    for (const Reason& x : r.warnings) {
-      if (x.message.find("convolutional network") != std::string::npos) {
-        return true;
-      }
-    }
-    return false;
-  };
-  EXPECT_TRUE(warns_cnn(trained));
-  EXPECT_FALSE(warns_cnn(on_device));
+  EXPECT_TRUE(WarnsCnnFlops(trained));
+  EXPECT_FALSE(WarnsCnnFlops(on_device));
 }
 
 // A CNN on a modern GPU is timed at the MFU of published CNN runs, not the
