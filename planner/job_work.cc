@@ -245,6 +245,9 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
 // never counted as tokens: a sequence model counts tokens (sequences of the
 // given or default length), any other model examples, classical ML bytes.
 void ResolveWork(const Workload& w, Job& job) {
+  // An on-device job is not trained here: its work is modelled, but no
+  // statement about a training batch or FLOPs applies to it.
+  const size_t stated_before = job.assumptions.size();
   const bool epochs_given = w.epochs > 0;
   const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
   job.batch_given = w.global_batch_size > 0;
@@ -255,6 +258,7 @@ void ResolveWork(const Workload& w, Job& job) {
     job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
                                            kDefaults.epochs.source, ")."));
   }
+  if (job.on_device) job.assumptions.resize(stated_before);
 }
 
 }  // namespace accelplan::planner::internal

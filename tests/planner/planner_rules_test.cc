@@ -121,8 +121,11 @@ TEST_F(PlannerRulesTest, RecommendsEdgeTpuForOnDeviceInt8Inference) {
   EXPECT_THAT(Codes(r, "N2"), Contains(ReasonCode::kNotForOnDevice));
   // The edge device runs inference and is not timed: no efficiency line
   // (it once stated a GPU's MFU band for the Coral device).
+  // Nor does a training batch or FLOPs count apply to it.
   for (const std::string& a : r.assumptions) {
     EXPECT_EQ(a.find("Efficiency:"), std::string::npos) << a;
+    EXPECT_EQ(a.find("examples per step"), std::string::npos) << a;
+    EXPECT_EQ(a.find("6·P"), std::string::npos) << a;
   }
   // A cloud training plan of the same model does state one.
   Workload cloud = w;
@@ -130,11 +133,15 @@ TEST_F(PlannerRulesTest, RecommendsEdgeTpuForOnDeviceInt8Inference) {
   cloud.dataset_examples = 1e6;
   const PlanResponse trained = Plan(Req(cloud));
   ASSERT_TRUE(trained.recommendation.has_value()) << trained.no_plan_reason;
-  bool stated = false;
+  bool mfu = false, batch = false, flops = false;
   for (const std::string& a : trained.assumptions) {
-    stated |= a.find("Efficiency:") != std::string::npos;
+    mfu |= a.find("Efficiency:") != std::string::npos;
+    batch |= a.find("examples per step") != std::string::npos;
+    flops |= a.find("6·P") != std::string::npos;
   }
-  EXPECT_TRUE(stated);
+  EXPECT_TRUE(mfu);
+  EXPECT_TRUE(batch);
+  EXPECT_TRUE(flops);
 }
 
 TEST_F(PlannerRulesTest, CloudHardwareNeverGetsNotForOnDeviceInTraining) {
