@@ -9,7 +9,6 @@
 #include "absl/strings/str_format.h"
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
-#include "planner/experts.h"
 #include "planner/time_model.h"
 #include "planner/util.h"
 
@@ -136,11 +135,28 @@ bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
   return dataset_in_passes;
 }
 
-// How FLOPs per example were counted, for a model counted in examples: 3x
-// the stated forward pass, else 6·P, which a convolutional network (its
-// weights reused at every position of the input) far exceeds.
-void StateExampleFlops(const Workload& w, Job& job) {
+// How the FLOPs per unit were counted, every statement in one place: LoRA's
+// frozen base, then for a model counted in examples 3x the stated forward
+// pass, else 6·P, which a convolutional network (its weights reused at
+// every position of the input) far exceeds. A stated pass counts only for
+// a model counted in examples with a parameter count.
+void StateFlopsPerUnit(const Workload& w, Job& job) {
   const bool stated = w.forward_flops_per_example > 0;
+  const bool counts_stated =
+      stated && !job.sequence_model && job.model_size_known;
+  const bool lora = job.method == TrainingMethod::kLora ||
+                    job.method == TrainingMethod::kQlora;
+  if (lora) {
+    job.assumptions.push_back(
+        counts_stated
+            ? absl::StrFormat(
+                  "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
+                  "example (forward + the backward through activations; no "
+                  "weight gradients for the frozen base).",
+                  w.forward_flops_per_example)
+            : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
+              "base).");
+  }
   if (job.sequence_model && stated) {
     job.assumptions.push_back(
         "forward_flops_per_example is not used: the work of a sequence model "
@@ -156,15 +172,14 @@ void StateExampleFlops(const Workload& w, Job& job) {
     }
     return;
   }
-  const bool lora = job.method == TrainingMethod::kLora ||
-                    job.method == TrainingMethod::kQlora;
-  if (stated) {
+  if (counts_stated) {
     // Under LoRA the LoRA line states the stated pass's multiple.
-    if (lora) return;
-    job.assumptions.push_back(absl::StrFormat(
-        "Work counted in examples at 3 x the stated %.3g forward FLOPs per "
-        "example (forward + a backward of about twice the forward).",
-        w.forward_flops_per_example));
+    if (!lora) {
+      job.assumptions.push_back(absl::StrFormat(
+          "Work counted in examples at 3 x the stated %.3g forward FLOPs per "
+          "example (forward + a backward of about twice the forward).",
+          w.forward_flops_per_example));
+    }
     return;
   }
   job.assumptions.push_back(absl::StrCat(
@@ -221,18 +236,8 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the
     // attention matmuls have no weights and keep their backward).
     job.flops_per_unit -= dense * 2.0 / 6.0;
-    // A stated pass counts only with a parameter count (StateExampleFlops).
-    job.assumptions.push_back(
-        stated > 0 && job.model_size_known
-            ? absl::StrFormat(
-                  "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
-                  "example (forward + the backward through activations; no "
-                  "weight gradients for the frozen base).",
-                  stated)
-            : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
-              "base).");
   }
-  StateExampleFlops(w, job);
+  StateFlopsPerUnit(w, job);
   job.has_dataset = job.tokens > 0 && job.model_size_known;
   if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
   return dataset_in_passes;
