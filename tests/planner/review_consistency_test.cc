@@ -426,6 +426,13 @@ Proposal AcrossSlices(const std::string& label, DcnParallelism across) {
   return p;
 }
 
+// Data parallelism ("data") and FSDP ("fsdp") across today's four slices,
+// reviewed side by side.
+ReviewResponse DataAndFsdpAcrossSlices(const PlanRequest& r) {
+  return Review(ReviewOf(r, {AcrossSlices("data", DcnParallelism::kData),
+                             AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+}
+
 // FSDP over DCN is a point of the space like data parallelism over DCN:
 // its verdict carries its estimates, and it ranks after it. Its DCN
 // traffic is hierarchical (each chip carries its 1/512 share of what its
@@ -434,9 +441,7 @@ Proposal AcrossSlices(const std::string& label, DcnParallelism across) {
 TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesCarriesItsPoint) {
   PlanRequest r = OnFourV5pSlices();
   r.workload.global_batch_size = 4096;  // two sequences per chip
-  const ReviewResponse out =
-      Review(ReviewOf(r, {AcrossSlices("data", DcnParallelism::kData),
-                          AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+  const ReviewResponse out = DataAndFsdpAcrossSlices(r);
   const ProposalVerdict* data = ByLabel(out, "data");
   const ProposalVerdict* fsdp = ByLabel(out, "fsdp");
   ASSERT_TRUE(data && fsdp) << Verdicts(out);
@@ -475,9 +480,7 @@ TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesHiddenByComputeIsNotSlower) {
   r.workload.parameter_count = 7e9;
   r.workload.transformer_shape = Shape(32, 4096, 32, 2048, 11008);
   r.workload.global_batch_size = 65536;
-  const ReviewResponse out =
-      Review(ReviewOf(r, {AcrossSlices("data", DcnParallelism::kData),
-                          AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
+  const ReviewResponse out = DataAndFsdpAcrossSlices(r);
   const ProposalVerdict* data = ByLabel(out, "data");
   const ProposalVerdict* fsdp = ByLabel(out, "fsdp");
   ASSERT_TRUE(data && fsdp) << Verdicts(out);
