@@ -2,6 +2,7 @@
 #include "planner/count_refinement.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -66,7 +67,12 @@ class WindowSearch {
  public:
   WindowSearch(const Job& job, const Norm& norm, Candidate& cand,
                SizeOption o)
-      : job_(job), norm_(norm), cand_(cand), o_(o) {}
+      : job_(job), norm_(norm), cand_(cand), o_(o) {
+    // Two windows of strided counts and the counts around three centres:
+    // one allocation for the usual search (each point is a large struct).
+    added_.reserve(kReserve);
+  }
+  static constexpr size_t kReserve = 64;
 
   // The feasible points built, as (score, index into added()).
   void Scan(int lo, int hi, int stride, std::vector<std::pair<double, int>>* kept,
@@ -139,6 +145,29 @@ void SmallestInWindow(int lo, int hi, WindowSearch& search) {
   }
 }
 
+// `points` and `added` as one list ascending in devices, `points` first
+// among equals: what a stable sort of the two, concatenated, gives, with
+// one move per point when `points` is already in order (it is as built).
+void MergeByDevices(std::vector<Config>& points, std::vector<Config>& added) {
+  const auto by_devices = [](const Config& a, const Config& b) {
+    return a.devices < b.devices;
+  };
+  std::stable_sort(added.begin(), added.end(), by_devices);
+  if (!std::is_sorted(points.begin(), points.end(), by_devices)) {
+    for (Config& c : added) points.push_back(std::move(c));
+    std::stable_sort(points.begin(), points.end(), by_devices);
+    return;
+  }
+  std::vector<Config> merged;
+  merged.reserve(points.size() + added.size());
+  std::merge(std::make_move_iterator(points.begin()),
+             std::make_move_iterator(points.end()),
+             std::make_move_iterator(added.begin()),
+             std::make_move_iterator(added.end()), std::back_inserter(merged),
+             by_devices);
+  points = std::move(merged);
+}
+
 }  // namespace
 
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
@@ -166,16 +195,18 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
         SmallestInWindow(lo, units - 1, search);
       }
     }
-    for (Config& c : search.added()) added.push_back(std::move(c));
+    if (added.empty()) {
+      added = std::move(search.added());
+    } else {
+      for (Config& c : search.added()) added.push_back(std::move(c));
+    }
   }
   if (added.empty()) return;
   if (!SearchesSizes(job)) {
     cand.points = std::move(added);
     return;
   }
-  for (Config& c : added) cand.points.push_back(std::move(c));
-  std::stable_sort(cand.points.begin(), cand.points.end(),
-                   [](const Config& a, const Config& b) { return a.devices < b.devices; });
+  MergeByDevices(cand.points, added);
 }
 
 }  // namespace accelplan::planner::internal
