@@ -174,9 +174,12 @@ void AddPipeline(const Job& job, const Family& f, const Config& c,
   in.pp_bytes_per_step = 2.0 * in.virtual_stages * in.microbatches *
                          micro_batch * seq * hidden * 2.0 /
                          std::max(1, l.tensor);
-  in.pp_link_bytes_per_s = f.platform == Platform::kTpu ? f.ici_bytes_per_s
-                           : c.hosts > 1               ? f.inter_vm_bytes_per_s
-                                                       : f.intra_vm_bytes_per_s;
+  // Stages on different slices hand over at each chip's DCN share.
+  in.pp_link_bytes_per_s =
+      f.platform == Platform::kTpu
+          ? (c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s)
+      : c.hosts > 1 ? f.inter_vm_bytes_per_s
+                    : f.intra_vm_bytes_per_s;
 }
 
 // The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
@@ -199,7 +202,8 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   const bool fsdp_over_dcn =
       c.slices > 1 && ShardsAcrossSlices(c.layout, per_slice);
   if (c.layout.zero_stage == 3) {
-    in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / tp;
+    // A pipeline stage gathers only its own layers.
+    in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / (tp * pp);
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s = link;
     if (fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0) {
@@ -226,13 +230,17 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
             ? CrossHostRankLink(f, c, GroupRanksPerHost(c, replicas))
             : link;
   } else {
-    in.bytes_allreduce_per_step = grad_bytes;
+    in.bytes_allreduce_per_step = grad_bytes / pp;
     in.ring_size = per_slice;
     in.link_bytes_per_s = link;
   }
-  if (c.slices > 1 && !fsdp_over_dcn) {
-    in.dcn_bytes_allreduce_per_step = grad_bytes / per_slice;
-    in.dcn_size = c.slices;
+  // Across slices the gradient is all-reduced between the replicas of each
+  // pipeline stage: one per group of `pp` slices when the stages span
+  // slices (each chip's share of its stage), every slice otherwise.
+  const int dcn_replicas = c.slices / (c.slices > 1 && pp > 1 ? pp : 1);
+  if (c.slices > 1 && !fsdp_over_dcn && dcn_replicas > 1) {
+    in.dcn_bytes_allreduce_per_step = grad_bytes / pp / per_slice;
+    in.dcn_size = dcn_replicas;
     in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
   }
   const TpTraffic traffic = TensorParallelTraffic(job, f, n, c.layout);

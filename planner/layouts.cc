@@ -186,6 +186,32 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   return std::make_pair(l, s);
 }
 
+// Pipeline stages across slices (MaxText's dcn_pipeline_parallelism): the
+// pin's pipeline degree over groups of whole slices, FSDP (with the pin's
+// tensor parallelism) over ICI inside each slice, data parallel over DCN
+// across the remaining slice groups. Empty when the degree does not divide
+// the slices or the layers, or the tensor degree the chips of a slice.
+std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
+    const Job& job, const Config& c, const LayoutPin& pin) {
+  const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
+  const int layers = job.workload.transformer_shape.layers;
+  if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers) {
+    return std::nullopt;
+  }
+  const int per_slice = c.devices / c.slices;
+  if (per_slice % tp != 0) return std::nullopt;
+  ShardingLayout l;
+  l.tensor = tp;
+  l.pipeline = pp;
+  l.data = c.devices / (tp * pp);
+  if (per_slice / tp > 1) {
+    l.zero_stage = 3;
+    l.fsdp = per_slice / tp;
+  }
+  if (!HasDegrees(l, c.devices, pin)) return std::nullopt;
+  return std::make_pair(l, Strategy::kPipelineParallel);
+}
+
 }  // namespace
 
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
@@ -204,8 +230,9 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   }
   if (out.size > 0) return out;
   // Across slices the generated Multislice layouts are the only ones (and
-  // FSDP over every chip of every slice, which a reviewed proposal may
-  // name): when none has the stated degrees, the strategy alone selects.
+  // FSDP over every chip of every slice, or pipeline stages across slices,
+  // which a reviewed proposal may name): when none has the stated degrees,
+  // the strategy alone selects.
   if (c.slices > 1) {
     ShardingLayout across;
     across.data = c.devices;
@@ -214,6 +241,10 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     if (only.fsdp == c.devices && HasDegrees(across, c.devices, only) &&
         OfStrategy(across, Strategy::kFsdp, only.strategy)) {
       out.push_back({across, Strategy::kFsdp});
+      return out;
+    }
+    if (auto staged = PipelineAcrossSlices(job, c, only)) {
+      out.push_back(*staged);
       return out;
     }
     return of_strategy;

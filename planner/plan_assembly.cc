@@ -241,10 +241,12 @@ void SetMultisliceMesh(const Job& job, const Family& f, const Config& c,
   }
   mesh.ici_tensor_parallelism = std::max(1, c.layout.tensor);
   const bool fsdp_over_dcn = ShardsAcrossSlices(c.layout, per_slice);
-  mesh.dcn_data_parallelism = fsdp_over_dcn ? 1 : c.slices;
+  // Pipeline stages span slices (a reviewed proposal's layout only).
+  const int stages = std::max(1, c.layout.pipeline);
+  mesh.dcn_data_parallelism = fsdp_over_dcn ? 1 : c.slices / stages;
   mesh.dcn_fsdp_parallelism = fsdp_over_dcn ? c.slices : 1;
   mesh.dcn_tensor_parallelism = 1;
-  mesh.dcn_pipeline_parallelism = 1;
+  mesh.dcn_pipeline_parallelism = stages;
   d.multislice = mesh;
   const bool sharded = mesh.ici_fsdp_parallelism > 1;
   const bool tensor = mesh.ici_tensor_parallelism > 1;
@@ -253,6 +255,14 @@ void SetMultisliceMesh(const Job& job, const Family& f, const Config& c,
   const char* inside = sharded ? (tensor ? "FSDP + tensor parallel" : "FSDP")
                                : (tensor ? "data + tensor parallel"
                                          : "data parallel");
+  if (stages > 1) {
+    d.notes = absl::StrFormat(
+        "%d identical %s slices: %s inside each slice over ICI, %d pipeline "
+        "stages across slices over DCN (dcn_pipeline_parallelism = %d, "
+        "dcn_data_parallelism = %d).",
+        c.slices, topology, inside, stages, stages, c.slices / stages);
+    return;
+  }
   if (!fsdp_over_dcn) {
     d.notes = absl::StrFormat(
         "%d identical %s slices: %s inside each slice over ICI, data "
@@ -319,10 +329,17 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                job.experts / c.layout.expert, job.experts));
   }
   if (c.layout.pipeline > 1) {
-    AppendNote(d, absl::StrFormat("Tensor parallel %d inside each VM over "
-                                  "NVLink, %d pipeline stages across VMs, "
-                                  "ZeRO-1 data parallel over the rest.",
-                                  c.layout.tensor, c.layout.pipeline));
+    // Across slices the Multislice note above places the stages.
+    if (c.slices <= 1) {
+      const bool tpu = f.platform == Platform::kTpu;
+      AppendNote(d, absl::StrFormat(
+                        "Tensor parallel %d inside each %s, %d pipeline "
+                        "stages across %s, %s data parallel over the rest.",
+                        std::max(1, c.layout.tensor),
+                        tpu ? "slice over ICI" : "VM over NVLink",
+                        c.layout.pipeline, tpu ? "the slice's hosts" : "VMs",
+                        c.layout.zero_stage == 3 ? "FSDP (ZeRO-3)" : "ZeRO-1"));
+    }
     const std::string schedule = DescribeSchedule(job, c.layout);
     if (!schedule.empty()) absl::StrAppend(&d.notes, " ", schedule);
   }

@@ -188,10 +188,65 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   if (fsdp) j.candidate = std::move(fsdp);
 }
 
+// Pipeline stages over groups of slices: the point on today's slices with
+// that many stages (FSDP inside each slice, planner/layouts.h), its bubble
+// and step against data parallelism across them. SPEC §4: viable, never
+// recommended, so ranked after the usual choice whatever the numbers.
+void JudgePipelineAcrossSlices(const ReviewContext& ctx,
+                               const DistributionProposal& d, int slices,
+                               Judged& j) {
+  j.tier = 3;
+  j.recommendable = false;  // SPEC §4, even when proposed alone
+  std::optional<Candidate> staged, data;
+  if (!ctx.job.current.tpu_topology.empty()) {
+    LayoutPin pin(Strategy::kPipelineParallel);
+    pin.pipeline = d.mesh && d.mesh->dcn_pipeline_parallelism > 1
+                       ? d.mesh->dcn_pipeline_parallelism
+                       : std::max(1, slices);
+    if (d.mesh && d.mesh->ici_tensor_parallelism > 1) {
+      pin.tensor = d.mesh->ici_tensor_parallelism;
+    }
+    staged = CurrentSlicesPoint(ctx, slices, pin);
+    data = CurrentSlicesPoint(ctx, slices);
+  }
+  std::string why =
+      "Pipeline stages over DCN work but add pipeline bubbles; XLA already "
+      "generates and overlaps the DCN collectives, and data parallelism "
+      "across slices is the usual choice";
+  if (!staged) {
+    absl::StrAppend(
+        &why, ctx.job.current.tpu_topology.empty()
+                  ? " (no estimate: the current slice topology is not given)"
+              : ctx.job.workload.transformer_shape.layers <= 0
+                  ? " (no estimate: the request gives no transformer shape "
+                    "to split into stages)"
+                  : " (no estimate: the stages do not divide the slices and "
+                    "layers, or a stage does not fit a slice)");
+  } else {
+    absl::StrAppend(
+        &why, absl::StrFormat(": %d stages over %d micro-batches step %.3g s",
+                              staged->config->layout.pipeline,
+                              std::max(1, staged->config->layout.microbatches),
+                              staged->config->step.step_seconds_expected));
+    if (data) {
+      absl::StrAppend(
+          &why, absl::StrFormat(" against %.3g s with data parallelism "
+                                "across slices",
+                                data->config->step.step_seconds_expected));
+    } else {
+      absl::StrAppend(&why,
+                      "; a replica does not fit one slice, so data "
+                      "parallelism across slices has no point here");
+    }
+  }
+  j.Add(ReasonCode::kSlower, why + ".");
+  if (staged) j.candidate = std::move(staged);
+}
+
 // Each DCN parallelism judged by what it sends over DCN per step.
 void JudgeAcrossSlices(const ReviewContext& ctx,
-                       const catalog::Accelerator* tpu,
-                       const SliceLinks& links, DcnParallelism across,
+                       const catalog::Accelerator* tpu, const SliceLinks& links,
+                       const DistributionProposal& d, DcnParallelism across,
                        int slices, Judged& j) {
   if (across == DcnParallelism::kTensor) {
     j.Reject(ReasonCode::kCommunicationBound,
@@ -201,11 +256,7 @@ void JudgeAcrossSlices(const ReviewContext& ctx,
                  "of ICI) it is communication-bound. Keep it inside a "
                  "slice.", links.dcn_gbs, links.ici_gbs));
   } else if (across == DcnParallelism::kPipeline) {
-    j.Add(ReasonCode::kSlower,
-          "Pipeline stages over DCN work but add pipeline bubbles; XLA "
-          "already generates and overlaps the DCN collectives, and data "
-          "parallelism across slices is the usual choice.");
-    j.tier = 3;
+    JudgePipelineAcrossSlices(ctx, d, slices, j);
   } else if (across == DcnParallelism::kFsdp) {
     JudgeFsdpAcrossSlices(ctx, links, slices, j);
   } else {
@@ -240,7 +291,7 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
                           ")."));
     return true;
   }
-  JudgeAcrossSlices(ctx, tpu, links, across, slices, j);
+  JudgeAcrossSlices(ctx, tpu, links, d, across, slices, j);
   return true;
 }
 

@@ -32,7 +32,7 @@ struct Judged {
   std::vector<std::string> why;
   bool rejected = false;
   // False: never RECOMMENDED though not rejected (an unpriced hardware
-  // under a budget).
+  // under a budget; pipeline stages over DCN).
   bool recommendable = true;
   int tier = 9;
   double secondary = 0;

@@ -20,6 +20,7 @@ using testutil::ExpectEachAlone;
 using testutil::Has;
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 using ::testing::Not;
 
 class ReviewRulesTest : public CatalogPlannerTest {
@@ -435,6 +436,57 @@ Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
       DistP(label, Strategy::kMultislice, DcnParallelism::kUnspecified, slices);
   p.distribution->mesh = m;
   return p;
+}
+
+// Pipeline stages over DCN: estimated on today's slices (FSDP inside each
+// slice, the stages over groups of slices), never recommended even alone
+// (SPEC §4); the mesh's DCN degrees place the stages.
+TEST_F(ReviewRulesTest, PipelineOverDcnIsEstimatedButNeverRecommended) {
+  // v5p: a stage is kept gathered through its micro-batches
+  // (planner/memory_model.h), which a 16 GiB v5e chip cannot hold here.
+  ReviewRequest r = TpuSlices({}, 4);
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "4x4x4";
+  r.proposals = {DistP("pipeline over DCN", Strategy::kMultislice,
+                       DcnParallelism::kPipeline, 4)};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& alone = out.verdicts[0];
+  EXPECT_EQ(alone.verdict, Verdict::kViable) << alone.reason;
+  EXPECT_TRUE(Has(alone, ReasonCode::kSlower));
+  ASSERT_TRUE(alone.plan.has_value()) << alone.reason;
+  EXPECT_GT(alone.plan->estimates.step_time_seconds, 0);
+  const Distribution& d = alone.plan->distribution;
+  EXPECT_EQ(d.pipeline_parallelism, 4);
+  ASSERT_TRUE(d.multislice.has_value());
+  EXPECT_EQ(d.multislice->dcn_pipeline_parallelism, 4);
+  EXPECT_EQ(d.multislice->dcn_data_parallelism, 1);
+  EXPECT_THAT(alone.reason, HasSubstr("micro-batches step"));
+  EXPECT_THAT(d.notes, Not(HasSubstr("NVLink")));
+
+  // Two stages over pairs of slices: data parallel across the pairs.
+  MultisliceMesh m;
+  m.dcn_pipeline_parallelism = 2;
+  m.dcn_data_parallelism = 2;
+  r.proposals = {MeshP("two stages", 4, m)};
+  r.proposals[0].distribution->across_slices = DcnParallelism::kPipeline;
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
+  const MultisliceMesh& two = *out.verdicts[0].plan->distribution.multislice;
+  EXPECT_EQ(two.dcn_pipeline_parallelism, 2);
+  EXPECT_EQ(two.dcn_data_parallelism, 2);
+
+  // Without a transformer shape there are no layers to stage: the rule
+  // alone judges it, and says why it gives no numbers.
+  r.workload.transformer_shape = TransformerShape{};
+  r.proposals = {DistP("pipeline over DCN", Strategy::kMultislice,
+                       DcnParallelism::kPipeline, 4)};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable);
+  EXPECT_FALSE(out.verdicts[0].plan.has_value());
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("no transformer shape"));
 }
 
 TEST_F(ReviewRulesTest, AcceptsMeshWhoseAxesMatchSlicesAndChips) {
