@@ -95,27 +95,6 @@ void RecommendationReasons(const Job& job, const Candidate& best,
   }
 }
 
-// What an alternative wins against the recommendation: CHEAPER / FASTER
-// with the numbers (it loses on the objective, so it can win only on the
-// other measure).
-void WhatItWins(const Job& job, const Config& a, const Config& b,
-                std::vector<Reason>& out) {
-  if (job.has_dataset && a.price_known && b.price_known &&
-      a.cost.expected < b.cost.expected * (1 - kPolicy.tie_tolerance.value)) {
-    out.push_back({ReasonCode::kCheaper,
-                   absl::StrFormat("Costs %s vs %s (-%.0f%%).",
-                                   FormatUsd(a.cost.expected),
-                                   FormatUsd(b.cost.expected),
-                                   100 * (1 - a.cost.expected / b.cost.expected))});
-  }
-  if (job.has_dataset &&
-      a.hours.expected < b.hours.expected * (1 - kPolicy.tie_tolerance.value)) {
-    out.push_back({ReasonCode::kFaster,
-                   absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
-                                   FormatHours(b.hours.expected))});
-  }
-}
-
 // What an alternative loses against the recommendation.
 void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
                  std::vector<Reason>& out) {
@@ -259,7 +238,7 @@ void AlternativesAndRejections(const catalog::Catalog& cat, const Job& job,
       alt.rank = rank++;
       alt.score = KnownScore(job, c);
       if (best != nullptr) {
-        WhatItWins(job, *c.config, *best->config, alt.reasons);
+        internal::WhatItWins(job, *c.config, *best->config, alt.reasons);
         WhatItLoses(job, c, *best, alt.reasons);
       }
       for (const Reason& n : c.notes) alt.reasons.push_back(n);

@@ -138,9 +138,7 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
       const bool remedy_first = proposals[best].remedy.has_value() &&
                                 j.tier != judged[best].tier &&
                                 internal::AnySymptom(job);
-      if (!remedy_first) {
-        LosesTo(job, *hw, *best_hw, Name(proposals, best), j);
-      } else {
+      if (remedy_first) {
         // Ranked by the stated problem first, not by the numbers.
         j.why.push_back(absl::StrCat(
             "Proposal ", Name(proposals, best),
@@ -149,6 +147,12 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
             "hardware and layouts, which rank before hardware alone."));
         said = true;
       }
+      // What it loses and what it still wins against the first, with the
+      // numbers, whichever way the ranking was decided.
+      LosesTo(job, *hw, *best_hw, Name(proposals, best), j);
+      std::vector<Reason> wins;
+      internal::WhatItWins(job, *hw->config, *best_hw->config, wins);
+      for (Reason& w : wins) j.Add(w.code, std::move(w.message));
     }
     if (j.codes.empty() && best >= 0 && !said &&
         internal::TiedOnTheNumbers(job, j, judged[best])) {

@@ -218,4 +218,23 @@ Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
   return norm;
 }
 
+void WhatItWins(const Job& job, const Config& a, const Config& b,
+                std::vector<Reason>& out) {
+  if (job.has_dataset && a.price_known && b.price_known &&
+      a.cost.expected < b.cost.expected * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back(
+        {ReasonCode::kCheaper,
+         absl::StrFormat("Costs %s vs %s (-%.0f%%).",
+                         FormatUsd(a.cost.expected), FormatUsd(b.cost.expected),
+                         100 * (1 - a.cost.expected / b.cost.expected))});
+  }
+  if (job.has_dataset &&
+      a.hours.expected < b.hours.expected * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back(
+        {ReasonCode::kFaster,
+         absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
+                         FormatHours(b.hours.expected))});
+  }
+}
+
 }  // namespace accelplan::planner::internal

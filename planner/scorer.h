@@ -42,6 +42,13 @@ void SelectPoint(const Job& job, const Norm& norm, Candidate& cand);
 // support soon, Google's workload list, preview, name).
 bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b);
 
+// What point `a` wins against `b`, which ranks before it: CHEAPER and
+// FASTER with the numbers (an option that loses on the objective can still
+// win on the other measure; PlanTraining's alternatives, ReviewPlan's
+// verdicts).
+void WhatItWins(const Job& job, const Config& a, const Config& b,
+                std::vector<Reason>& out);
+
 // The rules that compare candidates (CPU profile, embedding-dominated
 // work, oversized shapes, Google's per-workload GPU lists), applied to the
 // candidates pointed to, judged against `field` (the whole space).

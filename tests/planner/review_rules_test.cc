@@ -385,6 +385,46 @@ TEST_F(ReviewRulesTest, PlanOffersNoReductionServerOnOneNodeOrTpu) {
             nullptr);
 }
 
+// A remedy for the stated problem ranks first whatever the numbers; the
+// options it sets aside still say what they win and lose against it.
+TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kPytorch, 13e9, Shape(40, 5120, 40, 4096));
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.global_batch_size = 64;
+  r.current_setup.hardware = "a2-highgpu-8g";  // 8 x A100 40GB
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  Proposal shard = RemedyP(RemedyKind::kShardOptimizerState, "shard");
+  Proposal h100, a100_80;
+  h100.label = "h100";
+  h100.hardware = HardwareProposal{};
+  h100.hardware->machine_type = "a3-highgpu-8g";
+  a100_80.label = "a100-80";
+  a100_80.hardware = HardwareProposal{};
+  a100_80.hardware->machine_type = "a2-ultragpu-8g";
+  r.proposals = {shard, h100, a100_80};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  // H100s take a third of the time: named, though the remedy ranks first.
+  const ProposalVerdict& fast = out.verdicts[1];
+  EXPECT_EQ(fast.verdict, Verdict::kViable);
+  EXPECT_TRUE(Has(fast, ReasonCode::kFaster)) << fast.reason;
+  EXPECT_FALSE(Has(fast, ReasonCode::kSlower)) << fast.reason;
+  EXPECT_THAT(fast.reason, HasSubstr("ranks first"));
+  // A100 80GB at about the same speed costs more: both said.
+  const ProposalVerdict& dear = out.verdicts[2];
+  EXPECT_EQ(dear.verdict, Verdict::kViable);
+  EXPECT_TRUE(Has(dear, ReasonCode::kHigherCost)) << dear.reason;
+  EXPECT_FALSE(Has(dear, ReasonCode::kCheaper)) << dear.reason;
+}
+
 TEST_F(ReviewRulesTest, PlanOffersMemoryRemediesOnlyForOutOfMemory) {
   const std::vector<Remedy> oom =
       PlanRemedies(GpuCluster({Symptom::kOutOfMemory}));
