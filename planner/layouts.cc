@@ -75,7 +75,9 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   }
   // Over slices, the layouts above keep a replica in each slice; when one
   // slice cannot hold it, FSDP spans the slices too (FSDP over DCN).
-  if (c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c))) {
+  const bool shard_across =
+      c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value();
+  if (shard_across) {
     ShardingLayout across = fsdp;
     across.fsdp = n;
     out.push_back({across, Strategy::kFsdp});
@@ -93,6 +95,13 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
     hybrid.data = n / tp;
     out.push_back({hybrid, Strategy::kHybrid});
     PushWithExperts(job, domain, hybrid, Strategy::kHybrid, out);
+    if (shard_across) {
+      // TP inside each slice, FSDP over the slices' TP groups: n / tp
+      // data-parallel ranks where FSDP over every chip needs n.
+      ShardingLayout across = hybrid;
+      across.fsdp = n / tp;
+      out.push_back({across, Strategy::kHybrid});
+    }
     const int layers = job.workload.transformer_shape.layers;
     if (f.platform == Platform::kGpu && c.hosts > 1) {
       for (int pp : {2, 4, 8, 16, 32}) {
@@ -230,17 +239,21 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   }
   if (out.size > 0) return out;
   // Across slices the generated Multislice layouts are the only ones (and
-  // FSDP over every chip of every slice, or pipeline stages across slices,
-  // which a reviewed proposal may name): when none has the stated degrees,
-  // the strategy alone selects.
+  // FSDP over every chip of every slice or over the slices' TP groups, or
+  // pipeline stages across slices, which a reviewed proposal may name):
+  // when none has the stated degrees, the strategy alone selects.
   if (c.slices > 1) {
+    const int tp = std::max(1, only.tensor);
     ShardingLayout across;
-    across.data = c.devices;
+    across.tensor = tp;
+    across.data = c.devices / tp;
     across.zero_stage = 3;
-    across.fsdp = c.devices;
-    if (only.fsdp == c.devices && HasDegrees(across, c.devices, only) &&
-        OfStrategy(across, Strategy::kFsdp, only.strategy)) {
-      out.push_back({across, Strategy::kFsdp});
+    across.fsdp = c.devices / tp;
+    const Strategy s = tp > 1 ? Strategy::kHybrid : Strategy::kFsdp;
+    if ((c.devices / c.slices) % tp == 0 && only.fsdp == across.fsdp &&
+        HasDegrees(across, c.devices, only) &&
+        OfStrategy(across, s, only.strategy)) {
+      out.push_back({across, s});
       return out;
     }
     if (auto staged = PipelineAcrossSlices(job, c, only)) {

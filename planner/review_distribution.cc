@@ -148,13 +148,21 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   const std::string& topology = ctx.job.current.tpu_topology;
   std::optional<Candidate> fsdp, data;
   if (!topology.empty()) {
+    const int chips = TopologyChips(topology) * std::max(1, slices);
     LayoutPin over_all(Strategy::kFsdp);
-    over_all.fsdp = TopologyChips(topology) * std::max(1, slices);
-    // FSDP over every chip: with fewer sequences than chips (or too
-    // little memory) it has no point, and the proposal is judged by the
-    // rule alone; with tensor parallelism inside each slice it may still
-    // run, which the space does not generate across slices.
+    over_all.fsdp = chips;
+    // FSDP over every chip; with fewer sequences than chips (or too little
+    // memory) it has no point, and FSDP over the slices' tensor-parallel
+    // groups (planner/layouts.h) is tried; failing both, the proposal is
+    // judged by the rule alone.
     fsdp = CurrentSlicesPoint(ctx, slices, over_all);
+    const int tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
+    if (!fsdp && tp > 1 && chips % tp == 0) {
+      LayoutPin tp_groups;
+      tp_groups.tensor = tp;
+      tp_groups.fsdp = chips / tp;
+      fsdp = CurrentSlicesPoint(ctx, slices, tp_groups);
+    }
     data = CurrentSlicesPoint(ctx, slices);
   }
   const double tol = kPolicy.tie_tolerance.value;

@@ -2,6 +2,7 @@
 #include "planner/slice_replica.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -39,8 +40,10 @@ SliceReplica SliceOfPoint(const Family& f, const Config& c) {
 }
 
 bool ShardsAcrossSlices(const ShardingLayout& layout, int chips_per_slice) {
+  // An FSDP group of tensor-parallel groups spans fsdp x tp chips.
   return layout.zero_stage == 3 && chips_per_slice > 0 &&
-         layout.fsdp > chips_per_slice;
+         static_cast<int64_t>(layout.fsdp) * std::max(1, layout.tensor) >
+             chips_per_slice;
 }
 
 }  // namespace accelplan::planner::internal

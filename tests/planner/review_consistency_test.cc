@@ -460,15 +460,21 @@ TEST_F(ReviewConsistencyTest, FsdpAcrossSlicesCarriesItsPoint) {
             std::string::npos)
       << fsdp->reason;
   // FSDP over all 2,048 chips needs a sequence per chip: with the stated
-  // 512 it has no point (TP inside each slice might run it, which the
-  // space does not generate across slices), and the rule alone judges it.
+  // 512 it has no point, and FSDP over the slices' tensor-parallel groups
+  // (TP inside each slice, 2,048 / TP ranks) carries the verdict's numbers.
+  // (Before that layout was generated across slices, the rule alone
+  // judged this proposal, with no point.)
   const ReviewResponse stated = Review(ReviewOf(
       OnFourV5pSlices(), {AcrossSlices("fsdp", DcnParallelism::kFsdp)}));
   ASSERT_EQ(stated.verdicts.size(), 1u);
   const ProposalVerdict& small = stated.verdicts[0];
   EXPECT_NE(small.verdict, Verdict::kRejected) << small.reason;
-  EXPECT_TRUE(testutil::Has(small, ReasonCode::kSlower)) << small.reason;
-  EXPECT_FALSE(small.plan.has_value());
+  ASSERT_TRUE(small.plan.has_value()) << small.reason;
+  const Distribution& d = small.plan->distribution;
+  EXPECT_GT(d.tensor_parallelism, 1);
+  EXPECT_EQ(d.fsdp_parallelism * d.tensor_parallelism, 2048);
+  ASSERT_TRUE(d.multislice.has_value());
+  EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
 }
 
 // When compute hides FSDP's DCN gathers the two layouts step alike: FSDP

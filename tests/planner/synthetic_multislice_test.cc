@@ -186,6 +186,25 @@ TEST_F(SyntheticMultisliceTest, PlanShardsAcrossSlicesOnlyWhenAReplicaDoesNotFit
   EXPECT_THAT(d.notes, HasSubstr("14.4 GiB usable"));
 }
 
+// With fewer sequences than chips FSDP over every chip has too many
+// data-parallel ranks; tensor parallelism inside each slice with FSDP over
+// the slices' TP groups needs a tenth of them, and holds the job.
+TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
+  Workload w = Large();
+  w.global_batch_size = 32;  // 64 chips over four 4x4 slices
+  PlanRequest q = OnSlices<PlanRequest>(w, 4);
+  q.constraints.keep_current_hardware = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Distribution& d = r.recommendation->distribution;
+  ASSERT_TRUE(d.multislice.has_value());
+  EXPECT_GT(d.tensor_parallelism, 1);
+  EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
+  EXPECT_EQ(d.multislice->ici_fsdp_parallelism * d.tensor_parallelism, 16);
+  EXPECT_LE(d.fsdp_parallelism, 32);
+  EXPECT_THAT(d.notes, HasSubstr("FSDP + tensor parallel inside each slice"));
+}
+
 // Free to choose, the 30B job still gets a plan on TPU Z3: sharded across
 // slices (no slice holds a replica).
 TEST_F(SyntheticMultisliceTest, FreePlanOverSlicesShardsAReplicaNoSliceHolds) {
