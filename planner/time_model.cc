@@ -21,6 +21,11 @@ constexpr const char* kMfuCnnModernGpu =
     "(DeepLearningExamples, PyTorch AMP, 1 and 8 GPUs: 19.4% and 16.3% of "
     "the 16-bit peak) widened by the run spread; used for convolutional "
     "networks on every Ampere-or-newer GPU, an ASSUMPTION past the A100";
+constexpr const char* kMfuCnnTpu =
+    "the min-max of Google's two published MLPerf Training ResNet-50 runs "
+    "on TPU v4 (TensorFlow, bf16: 8 chips at batch 2,048 and 64 chips at "
+    "8,192, 31.0% and 30.8% of the bf16 peak) widened by the run spread; "
+    "used for convolutional networks on every TPU, an ASSUMPTION past v4";
 constexpr const char* kMfuCpu =
     "assumed 5-15% of peak fp32 on CPUs for classical ML (tree building and "
     "sparse/branchy code rarely use full SIMD width)";
@@ -76,18 +81,36 @@ MfuRange DefaultMfu(DeviceClass device, ModelKind kind) {
       break;
   }
   if (transformer) return {0.35, 0.55, kMfuAccelTransformer};
+  // Each ResNet-50 image is 3 x 2 x 4.09e9 training FLOPs (torchvision's
+  // ResNet-50: 4.09 G multiply-adds forward).
+  constexpr double kFlopsPerImage = 3 * 2 * 4.09e9;
+  const double spread = kPolicy.mfu_run_spread.value;
+  if (kind == ModelKind::kCnn && device == DeviceClass::kTpu) {
+    // MLPerf Training v0.7 (tpu-v4-16, 8 chips) and v1.0 (tpu-v4-128, 64
+    // chips), Google's result_0.txt: steady blocks of 4 epochs of
+    // 1,281,167 images (each with one 50,000-image eval) take 184.19 s and
+    // 23.22 s, of the v4 chip's 275 TFLOP/s bf16.
+    constexpr double kV4Peak = 275e12;
+    constexpr double kBlockImages = 4 * 1281167.0;
+    constexpr double kEightChips =
+        kBlockImages / 184.19 / 8 * kFlopsPerImage / kV4Peak;
+    constexpr double kSixtyFourChips =
+        kBlockImages / 23.22 / 64 * kFlopsPerImage / kV4Peak;
+    MfuRange band{std::min(kEightChips, kSixtyFourChips) * (1 - spread),
+                  std::max(kEightChips, kSixtyFourChips) * (1 + spread),
+                  kMfuCnnTpu};
+    band.published = true;
+    return band;
+  }
   if (kind == ModelKind::kCnn && device == DeviceClass::kModernGpu) {
     // NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/
     // resnet50v1.5 README, DGX A100 80GB, mixed precision: 2,470 img/s on
-    // one GPU and 16,621 on eight. Each image is 3 x 2 x 4.09e9 training
-    // FLOPs (torchvision's ResNet-50: 4.09 G multiply-adds forward), of
-    // the A100's 312 TFLOP/s: 19.4% and 16.3%, widened by the run spread
-    // as a calibrated band is (planner/efficiency.cc).
-    constexpr double kFlopsPerImage = 3 * 2 * 4.09e9;
+    // one GPU and 16,621 on eight, of the A100's 312 TFLOP/s: 19.4% and
+    // 16.3%, widened by the run spread as a calibrated band is
+    // (planner/efficiency.cc).
     constexpr double kA100Peak = 312e12;
     constexpr double kOneGpu = 2470 * kFlopsPerImage / kA100Peak;
     constexpr double kEightGpus = 16621.0 / 8 * kFlopsPerImage / kA100Peak;
-    const double spread = kPolicy.mfu_run_spread.value;
     MfuRange band{kEightGpus * (1 - spread), kOneGpu * (1 + spread),
                   kMfuCnnModernGpu};
     band.published = true;

@@ -56,7 +56,8 @@ struct MfuRange {
 // examples at 45–50%, llm-analysis' "up to 0.5", NeMo's 140 TFLOPS/A100 ≈
 // 45%); older GPUs 0.25–0.45; other model kinds on accelerators 0.25–0.45,
 // but a CNN on a modern GPU 0.13–0.23 (NVIDIA's published ResNet-50 runs
-// on A100, widened by the run spread; `published`); CPU (classical ML)
+// on A100, widened by the run spread; `published`) and on a TPU 0.25–0.37
+// (Google's MLPerf ResNet-50 runs on TPU v4, likewise); CPU (classical ML)
 // 0.05–0.15 of peak fp32.
 MfuRange DefaultMfu(DeviceClass device, ModelKind kind);
 
