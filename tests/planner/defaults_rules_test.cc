@@ -220,6 +220,41 @@ TEST_F(DefaultsRulesTest, StatedForwardFlopsSayWhereTheyCount) {
   EXPECT_FALSE(WarnsCnnFlops(on_device));
 }
 
+// ResNet-50 over ImageNet (torchvision: 4.09e9 multiply-adds forward).
+ReviewRequest ResNet50(Framework framework, Precision precision, int epochs,
+                       int64_t batch) {
+  ReviewRequest r;
+  r.as_of = "2026-09-26";
+  r.workload.framework = framework;
+  r.workload.model_kind = ModelKind::kCnn;
+  r.workload.parameter_count = 25.6e6;
+  r.workload.forward_flops_per_example = 2 * 4.09e9;
+  r.workload.dataset_examples = 1281167;
+  r.workload.epochs = epochs;
+  r.workload.precision = precision;
+  r.workload.global_batch_size = batch;
+  return r;
+}
+
+// `hardware` reviewed for the job: the published run's hours inside the
+// planned range, its expected value within `tolerance`.
+void ExpectPublishedHoursInside(const Planner& planner, ReviewRequest r,
+                                const Proposal& hardware, int devices,
+                                double published_hours, double tolerance) {
+  r.proposals = {hardware};
+  const ReviewResponse out = planner.Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& v = out.verdicts[0];
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_TRUE(v.plan->estimates.hours_known) << v.reason;
+  EXPECT_EQ(v.plan->hardware.total_accelerators, devices) << hardware.label;
+  const Range& hours = v.plan->estimates.total_hours;
+  EXPECT_LE(hours.low, published_hours) << hardware.label;
+  EXPECT_GE(hours.high, published_hours) << hardware.label;
+  EXPECT_NEAR(hours.expected / published_hours, 1.0, tolerance)
+      << hardware.label;
+}
+
 // A CNN on a modern GPU is timed at the MFU of published CNN runs, not the
 // generic 25-45%. NVIDIA DeepLearningExamples, ResNet-50 v1.5, PyTorch AMP
 // on a DGX A100 80GB: 2,470 img/s on one GPU and 16,621 on eight, so 90
@@ -229,16 +264,8 @@ TEST_F(DefaultsRulesTest, StatedForwardFlopsSayWhereTheyCount) {
 // https://github.com/NVIDIA/DeepLearningExamples/tree/master/PyTorch/Classification/ConvNets/resnet50v1.5
 // https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html
 TEST_F(DefaultsRulesTest, ConvNetOnA100FollowsPublishedResNet50Runs) {
-  ReviewRequest r;
-  r.as_of = "2026-09-26";
-  r.workload.framework = Framework::kPytorch;
-  r.workload.model_kind = ModelKind::kCnn;
-  r.workload.parameter_count = 25.6e6;
-  r.workload.forward_flops_per_example = 2 * 4.09e9;
-  r.workload.dataset_examples = 1281167;
-  r.workload.epochs = 90;
-  r.workload.precision = Precision::kFp16Mixed;
-  r.workload.global_batch_size = 256 * 8;
+  const ReviewRequest r =
+      ResNet50(Framework::kPytorch, Precision::kFp16Mixed, 90, 256 * 8);
   for (const auto& [gpus, images_per_s] :
        {std::pair<int, double>{1, 2470}, std::pair<int, double>{8, 16621}}) {
     Proposal p;
@@ -246,17 +273,8 @@ TEST_F(DefaultsRulesTest, ConvNetOnA100FollowsPublishedResNet50Runs) {
     p.hardware = HardwareProposal{};
     p.hardware->machine_type = gpus == 1 ? "a2-ultragpu-1g" : "a2-ultragpu-8g";
     p.hardware->count = gpus;
-    r.proposals = {p};
-    const ReviewResponse out = planner_->Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    const ProposalVerdict& v = out.verdicts[0];
-    ASSERT_TRUE(v.plan.has_value()) << v.reason;
-    ASSERT_TRUE(v.plan->estimates.hours_known) << v.reason;
-    const Range& hours = v.plan->estimates.total_hours;
-    const double published = 1281167.0 * 90 / images_per_s / 3600;
-    EXPECT_LE(hours.low, published) << p.label;
-    EXPECT_GE(hours.high, published) << p.label;
-    EXPECT_NEAR(hours.expected / published, 1.0, 0.25) << p.label;
+    ExpectPublishedHoursInside(*planner_, r, p, gpus,
+                               1281167.0 * 90 / images_per_s / 3600, 0.25);
   }
   // The plan names where its band comes from, not "assumed".
   PlanRequest plan;
@@ -280,43 +298,27 @@ TEST_F(DefaultsRulesTest, ConvNetOnA100FollowsPublishedResNet50Runs) {
 // runs 11-12% fast). A consistency check against the runs the band comes
 // from, not an independent validation.
 TEST_F(DefaultsRulesTest, ConvNetOnTpuV4FollowsPublishedMlperfRuns) {
-  ReviewRequest r;
-  r.as_of = "2026-09-26";
-  r.workload.framework = Framework::kTensorflow;
-  r.workload.model_kind = ModelKind::kCnn;
-  r.workload.parameter_count = 25.6e6;
-  r.workload.forward_flops_per_example = 2 * 4.09e9;
-  r.workload.dataset_examples = 1281167;
-  r.workload.epochs = 40;
-  r.workload.precision = Precision::kBf16Mixed;
-  r.constraints.run_platform = RunPlatform::kGke;
   for (const auto& [topology, chips, batch, block_seconds] :
        {std::tuple<const char*, int, int, double>{"2x2x2", 8, 2048, 184.19},
         std::tuple<const char*, int, int, double>{"4x4x4", 64, 8192, 23.22}}) {
-    r.workload.global_batch_size = batch;
+    ReviewRequest r =
+        ResNet50(Framework::kTensorflow, Precision::kBf16Mixed, 40, batch);
+    r.constraints.run_platform = RunPlatform::kGke;
     Proposal p;
     p.label = absl::StrCat(chips, " x TPU v4");
     p.hardware = HardwareProposal{};
     p.hardware->accelerator = "tpu-v4";
     p.hardware->tpu_topology = topology;
-    r.proposals = {p};
-    const ReviewResponse out = planner_->Review(r);
-    ASSERT_EQ(out.verdicts.size(), 1u);
-    const ProposalVerdict& v = out.verdicts[0];
-    ASSERT_TRUE(v.plan.has_value()) << v.reason;
-    ASSERT_TRUE(v.plan->estimates.hours_known) << v.reason;
-    EXPECT_EQ(v.plan->hardware.total_accelerators, chips);
-    const Range& hours = v.plan->estimates.total_hours;
-    const double published = 40.0 / 4 * block_seconds / 3600;
-    EXPECT_LE(hours.low, published) << p.label;
-    EXPECT_GE(hours.high, published) << p.label;
-    EXPECT_NEAR(hours.expected / published, 1.0, 0.10) << p.label;
+    ExpectPublishedHoursInside(*planner_, r, p, chips,
+                               40.0 / 4 * block_seconds / 3600, 0.10);
   }
   // The plan names where its band comes from, not "assumed".
   PlanRequest plan;
-  plan.as_of = r.as_of;
-  plan.workload = r.workload;
-  plan.constraints = r.constraints;
+  plan.as_of = "2026-09-26";
+  plan.workload =
+      ResNet50(Framework::kTensorflow, Precision::kBf16Mixed, 40, 2048)
+          .workload;
+  plan.constraints.run_platform = RunPlatform::kGke;
   plan.constraints.allowed_series = {"TPU v4"};
   const PlanResponse v4 = Plan(plan);
   ASSERT_TRUE(v4.recommendation.has_value()) << v4.no_plan_reason;
