@@ -65,14 +65,13 @@ bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
 // divides (every count when stride is 1), skipping those already built.
 class WindowSearch {
  public:
-  WindowSearch(const Job& job, const Norm& norm, Candidate& cand,
-               SizeOption o)
+  // `expected`: the points the search is likely to keep (one allocation
+  // for the usual search; each point is a large struct).
+  WindowSearch(const Job& job, const Norm& norm, Candidate& cand, SizeOption o,
+               size_t expected)
       : job_(job), norm_(norm), cand_(cand), o_(o) {
-    // Two windows of strided counts and the counts around three centres:
-    // one allocation for the usual search (each point is a large struct).
-    added_.reserve(kReserve);
+    added_.reserve(expected);
   }
-  static constexpr size_t kReserve = 64;
 
   // The feasible points built, as (score, index into added()).
   void Scan(int lo, int hi, int stride, std::vector<std::pair<double, int>>* kept,
@@ -180,11 +179,17 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     SizeOption o{shape, 0};
     o.provisioning =
         ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
-    WindowSearch search(job, norm, cand, o);
     // Around the best two grid points (one when only the smallest size
-    // that holds the job was taken: searched below it).
+    // that holds the job was taken: searched below it, keeping at most
+    // two). A window holds 2·dense counts at the stride, then 2·stride - 1
+    // around each of three centres.
     const bool all_sizes = SearchesSizes(job);
     const size_t windows = all_sizes ? 2 : 1;
+    const int stride = static_cast<int>(kPolicy.refine_stride.value);
+    WindowSearch search(
+        job, norm, cand, o,
+        all_sizes ? windows * (2 * Dense() / stride + 3 * (2 * stride - 1))
+                  : 2);
     for (size_t w = 0; w < std::min(windows, ranked.size()); ++w) {
       const int units = ranked[w]->units;
       const int lo = std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);

@@ -230,8 +230,9 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
             ? CrossHostRankLink(f, c, GroupRanksPerHost(c, replicas))
             : link;
   } else {
-    in.bytes_allreduce_per_step = grad_bytes / pp;
-    in.ring_size = per_slice;
+    // Inside each slice the replicas of a stage's TP shard all-reduce it.
+    in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+    in.ring_size = std::max(1, per_slice / tp);
     in.link_bytes_per_s = link;
   }
   // Across slices the gradient is all-reduced between the replicas of each

@@ -199,12 +199,14 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
 // pin's pipeline degree over groups of whole slices, FSDP (with the pin's
 // tensor parallelism) over ICI inside each slice, data parallel over DCN
 // across the remaining slice groups. Empty when the degree does not divide
-// the slices or the layers, or the tensor degree the chips of a slice.
+// the slices or outnumbers the layers, or the tensor degree passes the
+// policy's cap or does not divide the chips of a slice.
 std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
     const Job& job, const Config& c, const LayoutPin& pin) {
   const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
   const int layers = job.workload.transformer_shape.layers;
-  if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers) {
+  if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
+      tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
     return std::nullopt;
   }
   const int per_slice = c.devices / c.slices;

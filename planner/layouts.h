@@ -22,10 +22,12 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout);
 // Layouts to try for a point, in SPEC §4's order of preference: data
 // parallel; FSDP/ZeRO-3; tensor parallel inside the NVLink/ICI domain with
 // FSDP; tensor parallel inside the VM + pipeline across VMs + ZeRO-1 data
-// parallel. Multislice keeps FSDP/TP inside each slice. At most data
-// parallel, FSDP, TP+FSDP and five pipeline depths: a fixed array keeps
-// this inner loop free of allocation. A mixture of experts adds FSDP and
-// TP+FSDP with expert parallelism inside the NVLink/ICI domain.
+// parallel. Multislice keeps FSDP/TP inside each slice, and when one slice
+// cannot hold a replica adds FSDP over every chip and TP inside each slice
+// with FSDP over the slices' TP groups. At most data parallel, FSDP,
+// TP+FSDP, those two across slices and five pipeline depths: a fixed array
+// keeps this inner loop free of allocation. A mixture of experts adds FSDP
+// and TP+FSDP with expert parallelism inside the NVLink/ICI domain.
 struct LayoutList {
   std::array<std::pair<ShardingLayout, Strategy>, 12> items;
   size_t size = 0;
@@ -45,7 +47,9 @@ bool HasDegrees(const ShardingLayout& layout, int n, const LayoutPin& pin);
 // proposal names: of its strategy, with its stated degrees (DegreesOf, as
 // the plan reports them). When no generated layout has those degrees, the
 // one they spell on this point is built from them, if it can be (one slice,
-// degrees that multiply to its devices, TP inside the VM or slice).
+// degrees that multiply to its devices, TP inside the VM or slice); across
+// slices only FSDP over every chip or over the slices' TP groups, and
+// pipeline stages over groups of slices with FSDP inside each, are built.
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
                       const LayoutPin& only = {});
 

@@ -43,10 +43,11 @@ std::string CommunicationDetail(const Job& job, const Candidate& cand) {
       "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
       "time per step, %.0f%% of the step exposed (compute-bound needs >= "
       "%.0f %s per device per step, has %.0f)",
-      c.layout.zero_stage == 3 ? "FSDP"
-      : c.layout.tensor > 1    ? "tensor/data-parallel"
-                               : "data-parallel",
-      c.slices > 1 ? "DCN"
+      c.layout.pipeline > 1      ? "Pipeline and data-parallel"
+      : c.layout.zero_stage == 3 ? "FSDP"
+      : c.layout.tensor > 1      ? "tensor/data-parallel"
+                                 : "data-parallel",
+      c.slices > 1                                    ? "DCN"
       : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
                                                       : "the interconnect",
       w / 1e9, c.step.comm_to_compute_ratio,

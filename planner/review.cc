@@ -94,12 +94,15 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
                           internal::FormatHours(b.hours.expected)));
   }
   // Communication is a cost: named when, without its exposed
-  // communication, this hardware would beat the recommended one.
+  // communication, this hardware would beat the recommended one (not when
+  // it beats it already and ranks behind by tier).
+  const double tol = kPolicy.tie_tolerance.value;
   if (hw.price_unknown == best.price_unknown &&
+      !(hw.score < best.score * (1 - tol)) &&
       hw.misses_assumed_deadline == best.misses_assumed_deadline &&
-      a.step.communication_fraction > 0 && std::isfinite(hw.score_without_comm) &&
-      std::isfinite(best.score) &&
-      hw.score_without_comm < best.score * (1 - kPolicy.tie_tolerance.value)) {
+      a.step.communication_fraction > 0 &&
+      std::isfinite(hw.score_without_comm) && std::isfinite(best.score) &&
+      hw.score_without_comm < best.score * (1 - tol)) {
     j.Add(ReasonCode::kCommunicationBound,
           absl::StrCat(internal::CommunicationDetail(job, hw),
                        "; without that exposed communication it would beat ",

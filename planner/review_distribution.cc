@@ -50,6 +50,21 @@ std::optional<Candidate> CurrentSlicesPoint(const ReviewContext& ctx,
   return c;
 }
 
+// Data parallelism across the current slices, the usual choice other DCN
+// layouts are judged against: the current slices' point unless it shards
+// the model across slices (then one slice cannot hold a replica, and
+// `replica_too_big` says so).
+std::optional<Candidate> DataAcrossSlicesPoint(const ReviewContext& ctx,
+                                               int slices,
+                                               bool* replica_too_big) {
+  std::optional<Candidate> c = CurrentSlicesPoint(ctx, slices);
+  *replica_too_big =
+      c && ShardsAcrossSlices(c->config->layout,
+                              c->config->devices / c->config->slices);
+  if (*replica_too_big) return std::nullopt;
+  return c;
+}
+
 // A mesh's DCN degrees must multiply to the slices and its ICI axes to the
 // chips per slice. Fills in the slice count from the DCN degrees when the
 // proposal gives none. Returns true when the mesh is rejected.
@@ -147,6 +162,7 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   j.tier = 3;
   const std::string& topology = ctx.job.current.tpu_topology;
   std::optional<Candidate> fsdp, data;
+  bool replica_too_big = false;
   if (!topology.empty()) {
     const int chips = TopologyChips(topology) * std::max(1, slices);
     LayoutPin over_all(Strategy::kFsdp);
@@ -163,7 +179,7 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
       tp_groups.fsdp = chips / tp;
       fsdp = CurrentSlicesPoint(ctx, slices, tp_groups);
     }
-    data = CurrentSlicesPoint(ctx, slices);
+    data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
   }
   const double tol = kPolicy.tie_tolerance.value;
   const auto step = [](const Candidate& c) {
@@ -173,7 +189,12 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
       "FSDP across slices re-gathers weights over DCN (%.1f GB/s per chip) "
       "every step",
       links.dcn_gbs);
-  if (fsdp && data && !(step(*fsdp) > step(*data) * (1 + tol))) {
+  if (replica_too_big) {
+    j.why.push_back(
+        absl::StrCat(gathers,
+                     "; one slice cannot hold a replica here, so FSDP across "
+                     "slices is what holds the job."));
+  } else if (fsdp && data && !(step(*fsdp) > step(*data) * (1 + tol))) {
     j.why.push_back(absl::StrCat(
         gathers,
         absl::StrFormat(", which the model hides here (step %.3g s against "
@@ -196,15 +217,35 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   if (fsdp) j.candidate = std::move(fsdp);
 }
 
+// What the mesh states that the staged layout does not model (it keeps
+// FSDP inside each slice and data parallelism across the stage groups).
+std::string UnmodelledMeshAxes(const DistributionProposal& d) {
+  if (!d.mesh) return "";
+  std::vector<std::string> axes;
+  if (d.mesh->dcn_fsdp_parallelism > 1) {
+    axes.push_back(
+        absl::StrCat("dcn_fsdp_parallelism = ", d.mesh->dcn_fsdp_parallelism));
+  }
+  if (d.mesh->ici_data_parallelism > 1) {
+    axes.push_back(
+        absl::StrCat("ici_data_parallelism = ", d.mesh->ici_data_parallelism));
+  }
+  if (axes.empty()) return "";
+  return absl::StrCat(
+      " Judged with FSDP inside each slice and data "
+      "parallelism across the stage groups; the mesh's ",
+      absl::StrJoin(axes, ", "), " is not modelled.");
+}
+
 // Pipeline stages over groups of slices: the point on today's slices with
-// that many stages (FSDP inside each slice, planner/layouts.h), its bubble
-// and step against data parallelism across them. SPEC §4: viable, never
-// recommended, so ranked after the usual choice whatever the numbers.
+// that many stages (FSDP inside each slice, planner/layouts.h), its step
+// against data parallelism across them. SPEC §4: viable, never
+// recommended, so ranked after the usual choice whatever the numbers;
+// SLOWER only when it is slower (or has no numbers to say otherwise).
 void JudgePipelineAcrossSlices(const ReviewContext& ctx,
                                const DistributionProposal& d, int slices,
                                Judged& j) {
-  j.tier = 3;
-  j.recommendable = false;  // SPEC §4, even when proposed alone
+  NeverRecommendPipelineOverDcn(j);
   std::optional<Candidate> staged, data;
   if (!ctx.job.current.tpu_topology.empty()) {
     LayoutPin pin(Strategy::kPipelineParallel);
@@ -215,40 +256,52 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
       pin.tensor = d.mesh->ici_tensor_parallelism;
     }
     staged = CurrentSlicesPoint(ctx, slices, pin);
-    data = CurrentSlicesPoint(ctx, slices);
+    bool replica_too_big = false;
+    data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
   }
-  std::string why =
+  const char* rule =
       "Pipeline stages over DCN work but add pipeline bubbles; XLA already "
       "generates and overlaps the DCN collectives, and data parallelism "
       "across slices is the usual choice";
   if (!staged) {
-    absl::StrAppend(
-        &why, ctx.job.current.tpu_topology.empty()
-                  ? " (no estimate: the current slice topology is not given)"
+    j.Add(ReasonCode::kSlower,
+          absl::StrCat(
+              rule,
+              ctx.job.current.tpu_topology.empty()
+                  ? " (no estimate: the current slice topology is not given)."
               : ctx.job.workload.transformer_shape.layers <= 0
                   ? " (no estimate: the request gives no transformer shape "
-                    "to split into stages)"
-                  : " (no estimate: the stages do not divide the slices and "
-                    "layers, or a stage does not fit a slice)");
-  } else {
-    absl::StrAppend(
-        &why, absl::StrFormat(": %d stages over %d micro-batches step %.3g s",
-                              staged->config->layout.pipeline,
-                              std::max(1, staged->config->layout.microbatches),
-                              staged->config->step.step_seconds_expected));
-    if (data) {
-      absl::StrAppend(
-          &why, absl::StrFormat(" against %.3g s with data parallelism "
-                                "across slices",
-                                data->config->step.step_seconds_expected));
-    } else {
-      absl::StrAppend(&why,
-                      "; a replica does not fit one slice, so data "
-                      "parallelism across slices has no point here");
-    }
+                    "to split into stages)."
+                  : " (no estimate: the stages do not divide the slices, "
+                    "outnumber the layers, or do not fit a slice)."));
+    return;
   }
-  j.Add(ReasonCode::kSlower, why + ".");
-  if (staged) j.candidate = std::move(staged);
+  const Config& c = *staged->config;
+  std::string numbers = absl::StrFormat(
+      ": %d stages over %d micro-batches step %.3g s", c.layout.pipeline,
+      std::max(1, c.layout.microbatches), c.step.step_seconds_expected);
+  const double tol = kPolicy.tie_tolerance.value;
+  const bool slower =
+      data && c.step.step_seconds_expected >
+                  data->config->step.step_seconds_expected * (1 + tol);
+  if (data) {
+    absl::StrAppend(&numbers,
+                    absl::StrFormat(" against %.3g s with data parallelism "
+                                    "across slices",
+                                    data->config->step.step_seconds_expected));
+  } else {
+    absl::StrAppend(&numbers,
+                    "; a replica does not fit one slice, so data "
+                    "parallelism across slices has no point here");
+  }
+  const std::string why =
+      absl::StrCat(rule, numbers, ".", UnmodelledMeshAxes(d));
+  if (slower) {
+    j.Add(ReasonCode::kSlower, why);
+  } else {
+    j.why.push_back(why);
+  }
+  j.candidate = std::move(staged);
 }
 
 // Each DCN parallelism judged by what it sends over DCN per step.
@@ -400,6 +453,11 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
 }
 
 }  // namespace
+
+void NeverRecommendPipelineOverDcn(Judged& j) {
+  j.tier = 3;
+  j.recommendable = false;  // SPEC §4, even when proposed alone
+}
 
 DcnParallelism AcrossSlices(const DistributionProposal& d) {
   DcnParallelism across = d.across_slices;

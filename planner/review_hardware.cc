@@ -182,6 +182,13 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   }
   j.candidate = *best;
   if (pins.layout.degrees()) NoteUnmatchedDegrees(pins.layout, *best, j);
+  const Config& point = *best->config;
+  if (point.slices > 1 && point.layout.pipeline > 1) {
+    NeverRecommendPipelineOverDcn(j);
+    j.why.push_back(
+        "Pipeline stages over DCN are never recommended: data parallelism "
+        "across slices is the usual choice.");
+  }
 }
 
 }  // namespace accelplan::planner::internal

@@ -54,6 +54,9 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate = false);
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
+// SPEC §4: pipeline stages over DCN are viable, never RECOMMENDED, and rank
+// after every other layout.
+void NeverRecommendPipelineOverDcn(Judged& j);
 void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j);
 // A remedy the rules left standing, as a query on the space: the current
 // setup with the remedy applied (a move: the hardware it names) selects a

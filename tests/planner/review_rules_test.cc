@@ -418,7 +418,8 @@ TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
   EXPECT_TRUE(Has(fast, ReasonCode::kFaster)) << fast.reason;
   EXPECT_FALSE(Has(fast, ReasonCode::kSlower)) << fast.reason;
   EXPECT_THAT(fast.reason, HasSubstr("ranks first"));
-  // A100 80GB at about the same speed costs more: both said.
+  // A100 80GB, a little faster (more memory, the same A100), costs more:
+  // both said.
   const ProposalVerdict& dear = out.verdicts[2];
   EXPECT_EQ(dear.verdict, Verdict::kViable);
   EXPECT_TRUE(Has(dear, ReasonCode::kHigherCost)) << dear.reason;
@@ -469,6 +470,44 @@ TEST_F(ReviewRulesTest, JudgesWhatRunsOverDcn) {
   EXPECT_TRUE(Has(out.verdicts[2], ReasonCode::kSlower));
   EXPECT_EQ(out.verdicts[3].verdict, Verdict::kRejected);
   EXPECT_TRUE(Has(out.verdicts[3], ReasonCode::kNoSharedModel));
+}
+
+// A hardware proposal whose layout puts pipeline stages across slices is
+// judged by the same SPEC §4 rule: never RECOMMENDED, even alone; data
+// parallelism across the same slices beside it is.
+TEST_F(ReviewRulesTest, HardwareWithPipelineAcrossSlicesIsNeverRecommended) {
+  ReviewRequest r = TpuSlices({}, 4);
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "4x4x4";
+  auto on_slices = [](const std::string& label, Strategy s, int pipeline) {
+    Proposal p;
+    p.label = label;
+    p.hardware = HardwareProposal{};
+    p.hardware->accelerator = "tpu-v5p";
+    p.hardware->tpu_topology = "4x4x4";
+    p.hardware->slices = 4;
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = s;
+    p.hardware->layout->pipeline_parallelism = pipeline;
+    return p;
+  };
+  const Proposal staged = on_slices("staged", Strategy::kPipelineParallel, 4);
+  r.proposals = {staged};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+      << out.verdicts[0].reason;
+  ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
+  EXPECT_EQ(
+      out.verdicts[0].plan->distribution.multislice->dcn_pipeline_parallelism,
+      4);
+  r.proposals = {staged, on_slices("data", Strategy::kFsdp, 0)};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
 }
 
 Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {

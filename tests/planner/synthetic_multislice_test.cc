@@ -129,6 +129,11 @@ TEST_F(SyntheticMultisliceTest, ReplicaPerSliceDistributionMustFitOneSlice) {
   EXPECT_THAT(out.verdicts[0].reason, HasSubstr("14.4 GiB usable"));
   EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
       << out.verdicts[1].reason;
+  // FSDP over DCN is then what holds the job: not called SLOWER than a
+  // data-parallel point that does not exist (the one it got was its own).
+  EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kSlower))
+      << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[1].reason, HasSubstr("what holds the job"));
 }
 
 // The same rule for the layout a hardware proposal states.
@@ -187,8 +192,9 @@ TEST_F(SyntheticMultisliceTest, PlanShardsAcrossSlicesOnlyWhenAReplicaDoesNotFit
 }
 
 // With fewer sequences than chips FSDP over every chip has too many
-// data-parallel ranks; tensor parallelism inside each slice with FSDP over
-// the slices' TP groups needs a tenth of them, and holds the job.
+// data-parallel ranks; tensor parallelism inside each slice (TP 8, the
+// policy's cap) with FSDP over the slices' TP groups needs an eighth of
+// them, and holds the job.
 TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   Workload w = Large();
   w.global_batch_size = 32;  // 64 chips over four 4x4 slices
@@ -198,10 +204,10 @@ TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const Distribution& d = r.recommendation->distribution;
   ASSERT_TRUE(d.multislice.has_value());
-  EXPECT_GT(d.tensor_parallelism, 1);
+  EXPECT_EQ(d.tensor_parallelism, 8);
+  EXPECT_EQ(d.fsdp_parallelism, 8);  // 64 chips / TP 8, over four slices
   EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
-  EXPECT_EQ(d.multislice->ici_fsdp_parallelism * d.tensor_parallelism, 16);
-  EXPECT_LE(d.fsdp_parallelism, 32);
+  EXPECT_EQ(d.multislice->ici_fsdp_parallelism, 2);
   EXPECT_THAT(d.notes, HasSubstr("FSDP + tensor parallel inside each slice"));
 }
 
