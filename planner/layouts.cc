@@ -56,6 +56,18 @@ void PushWithExperts(const Job& job, int domain, ShardingLayout l,
   if (l.expert > 1) out.push_back({l, s});
 }
 
+// FSDP across slices: over every chip of every slice (tp 1), or tensor
+// parallel inside each slice with FSDP over the slices' TP groups (n / tp
+// data-parallel ranks where FSDP over every chip needs n).
+ShardingLayout ShardedOverSlices(int n, int tp) {
+  ShardingLayout l;
+  l.tensor = tp;
+  l.data = n / tp;
+  l.zero_stage = 3;
+  l.fsdp = n / tp;
+  return l;
+}
+
 LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   LayoutList out;
   const int n = c.devices;
@@ -77,11 +89,7 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   // slice cannot hold it, FSDP spans the slices too (FSDP over DCN).
   const bool shard_across =
       c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value();
-  if (shard_across) {
-    ShardingLayout across = fsdp;
-    across.fsdp = n;
-    out.push_back({across, Strategy::kFsdp});
-  }
+  if (shard_across) out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
   if (job.workload.transformer_shape.layers <= 0 || f.platform == Platform::kCpu) {
     return out;
   }
@@ -96,11 +104,7 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
     out.push_back({hybrid, Strategy::kHybrid});
     PushWithExperts(job, domain, hybrid, Strategy::kHybrid, out);
     if (shard_across) {
-      // TP inside each slice, FSDP over the slices' TP groups: n / tp
-      // data-parallel ranks where FSDP over every chip needs n.
-      ShardingLayout across = hybrid;
-      across.fsdp = n / tp;
-      out.push_back({across, Strategy::kHybrid});
+      out.push_back({ShardedOverSlices(n, tp), Strategy::kHybrid});
     }
     const int layers = job.workload.transformer_shape.layers;
     if (f.platform == Platform::kGpu && c.hosts > 1) {
@@ -246,11 +250,7 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   // when none has the stated degrees, the strategy alone selects.
   if (c.slices > 1) {
     const int tp = std::max(1, only.tensor);
-    ShardingLayout across;
-    across.tensor = tp;
-    across.data = c.devices / tp;
-    across.zero_stage = 3;
-    across.fsdp = c.devices / tp;
+    const ShardingLayout across = ShardedOverSlices(c.devices, tp);
     const Strategy s = tp > 1 ? Strategy::kHybrid : Strategy::kFsdp;
     if ((c.devices / c.slices) % tp == 0 && only.fsdp == across.fsdp &&
         HasDegrees(across, c.devices, only) &&
