@@ -255,6 +255,24 @@ void ExpectPublishedHoursInside(const Planner& planner, ReviewRequest r,
       << hardware.label;
 }
 
+// PlanTraining of the job on `series` names where its MFU band comes from
+// (`source`), not "assumed".
+void ExpectPlanNamesPublishedBand(const Planner& planner,
+                                  const ReviewRequest& job,
+                                  const std::string& series,
+                                  const std::string& source) {
+  PlanRequest plan;
+  plan.as_of = job.as_of;
+  plan.workload = job.workload;
+  plan.constraints = job.constraints;
+  plan.constraints.allowed_series = {series};
+  EXPECT_TRUE(ValidatePlanRequest(plan).empty());
+  const PlanResponse r = planner.Plan(plan);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_TRUE(Mentions(r.assumptions, source)) << series;
+  EXPECT_FALSE(Mentions(r.assumptions, "no published run covers")) << series;
+}
+
 // A CNN on a modern GPU is timed at the MFU of published CNN runs, not the
 // generic 25-45%. NVIDIA DeepLearningExamples, ResNet-50 v1.5, PyTorch AMP
 // on a DGX A100 80GB: 2,470 img/s on one GPU and 16,621 on eight, so 90
@@ -276,15 +294,8 @@ TEST_F(DefaultsRulesTest, ConvNetOnA100FollowsPublishedResNet50Runs) {
     ExpectPublishedHoursInside(*planner_, r, p, gpus,
                                1281167.0 * 90 / images_per_s / 3600, 0.25);
   }
-  // The plan names where its band comes from, not "assumed".
-  PlanRequest plan;
-  plan.as_of = r.as_of;
-  plan.workload = r.workload;
-  plan.constraints.allowed_series = {"A2 Ultra"};
-  const PlanResponse a2 = Plan(plan);
-  ASSERT_TRUE(a2.recommendation.has_value()) << a2.no_plan_reason;
-  EXPECT_TRUE(Mentions(a2.assumptions, "NVIDIA's two published ResNet-50"));
-  EXPECT_FALSE(Mentions(a2.assumptions, "no published run covers"));
+  ExpectPlanNamesPublishedBand(*planner_, r, "A2 Ultra",
+                               "NVIDIA's two published ResNet-50");
 }
 
 // A CNN on a TPU likewise: Google's MLPerf Training ResNet-50 runs on TPU
@@ -312,18 +323,11 @@ TEST_F(DefaultsRulesTest, ConvNetOnTpuV4FollowsPublishedMlperfRuns) {
     ExpectPublishedHoursInside(*planner_, r, p, chips,
                                40.0 / 4 * block_seconds / 3600, 0.10);
   }
-  // The plan names where its band comes from, not "assumed".
-  PlanRequest plan;
-  plan.as_of = "2026-09-26";
-  plan.workload =
-      ResNet50(Framework::kTensorflow, Precision::kBf16Mixed, 40, 2048)
-          .workload;
-  plan.constraints.run_platform = RunPlatform::kGke;
-  plan.constraints.allowed_series = {"TPU v4"};
-  const PlanResponse v4 = Plan(plan);
-  ASSERT_TRUE(v4.recommendation.has_value()) << v4.no_plan_reason;
-  EXPECT_TRUE(Mentions(v4.assumptions, "MLPerf Training ResNet-50 runs"));
-  EXPECT_FALSE(Mentions(v4.assumptions, "no published run covers"));
+  ReviewRequest job =
+      ResNet50(Framework::kTensorflow, Precision::kBf16Mixed, 40, 2048);
+  job.constraints.run_platform = RunPlatform::kGke;
+  ExpectPlanNamesPublishedBand(*planner_, job, "TPU v4",
+                               "MLPerf Training ResNet-50 runs");
 }
 
 TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {
