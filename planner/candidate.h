@@ -67,6 +67,10 @@ struct Config {
   StepTimeEstimate step;
   // A Reduction Server the point takes (its price is in the hourly costs).
   std::optional<ReducerPool> reducers;
+  // Some layout tried here was timed with the Reduction Server's decision,
+  // which reads the provisioning (where the job runs, the pool's price):
+  // the layout chosen may differ under another (planner/layout_memo.h).
+  bool read_provisioning = false;
   double peak_flops = 0;  // per device at the job's precision
   MfuRange mfu;
   Range hours;

@@ -14,6 +14,8 @@
 
 namespace accelplan::planner::internal {
 
+class LayoutMemo;  // planner/layout_memo.h
+
 // The request, normalised once: defaults resolved, quantities derived.
 struct Job {
   Workload workload;
@@ -110,6 +112,9 @@ struct Job {
   std::unordered_set<std::string> allowed_series;
   // A provisioning what-if (planner/provisioning.h): no nested what-ifs.
   bool what_if = false;
+  // The layouts a rejection's what-ifs share (planner/layout_memo.h); null
+  // outside them. Owned by the caller that sets it.
+  LayoutMemo* layout_memo = nullptr;
   // False for a BASIC PlanTraining: rejections are neither built nor
   // returned, so the what-if evaluations that explain them are skipped.
   bool explain_rejections = true;

@@ -424,6 +424,14 @@ class LayoutChooser {
   // The chosen layout into `c`; else the variant needing the least memory
   // (c.fits false), or c.batch_too_small.
   void Finish(Config& c) {
+    // Every layout tried, not only the one kept, decided the choice.
+    const bool read_provisioning = scratch_.read_provisioning;
+    FinishChoice(c);
+    c.read_provisioning = c.read_provisioning || read_provisioning;
+  }
+
+ private:
+  void FinishChoice(Config& c) {
     if (best_) {
       c = std::move(*best_);
       // The chosen layout end to end: a measured band holds the bubble and
@@ -449,7 +457,6 @@ class LayoutChooser {
     c.fits = false;
   }
 
- private:
   // What the device holds: on a CPU the "host" memory activations are
   // offloaded to is the device's own.
   double DeviceBytes(const MemoryEstimate& m) const {

@@ -2,6 +2,7 @@
 #include "planner/provisioning.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "planner/count_refinement.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/layout_memo.h"
 #include "planner/rules.h"
 #include "planner/scorer.h"
 
@@ -79,11 +81,14 @@ std::string PriceCaveat(Provisioning p) {
   return "";
 }
 
-// One provisioning's what-if, as a clause of the rejection line.
+// One provisioning's what-if, as a clause of the rejection line; `layouts`
+// (may be null) carries the layouts chosen by the what-ifs before it.
 std::string DescribeWhatIf(const catalog::Catalog& catalog, const Job& job,
-                           const Family& f, const Pins& pins, Provisioning p) {
+                           const Family& f, const Pins& pins, Provisioning p,
+                           LayoutMemo* layouts) {
   Job relaxed = job;
   relaxed.what_if = true;
+  relaxed.layout_memo = layouts;
   Constraints& k = relaxed.constraints;
   if (p == Provisioning::kSpot) k.spot_allowed = true;
   if (p == Provisioning::kFlexStart) k.flex_start_allowed = true;
@@ -213,26 +218,34 @@ void DescribeNeededProvisioning(const catalog::Catalog& catalog,
     }
   }
   const Constraints& k = job.constraints;
-  std::vector<std::string> parts;
   const std::pair<Provisioning, catalog::Provisioning> kinds[] = {
       {Provisioning::kSpot, catalog::Provisioning::kSpot},
       {Provisioning::kFlexStart, catalog::Provisioning::kFlexStart},
       {Provisioning::kReservation, catalog::Provisioning::kReservation}};
-  for (const auto& kind : kinds) {
-    const Provisioning p = kind.first;
-    const catalog::Provisioning cp = kind.second;  // captured below
+  std::vector<Provisioning> needed;
+  for (const auto& [p, cp] : kinds) {
     if ((p == Provisioning::kSpot && k.spot_allowed) ||
         (p == Provisioning::kFlexStart && k.flex_start_allowed) ||
         (p == Provisioning::kReservation && k.reservation_available)) {
       continue;  // allowed already: the rejection says why it fails
     }
-    const bool offered =
-        std::any_of(f.shapes.begin(), f.shapes.end(), [&](const Shape& s) {
-          return ProvisioningOffered(job, f, s, cp);
-        });
-    if (offered) parts.push_back(DescribeWhatIf(catalog, job, f, pins, p));
+    const catalog::Provisioning offer = cp;  // a structured binding: copied
+    const bool offered = std::any_of(
+        f.shapes.begin(), f.shapes.end(),
+        [&](const Shape& s) { return ProvisioningOffered(job, f, s, offer); });
+    if (offered) needed.push_back(p);
   }
-  if (parts.empty()) return;
+  if (needed.empty()) return;
+  // The what-ifs search the same sizes: each reuses the layouts chosen by
+  // the ones before it where no provisioning entered the choice.
+  std::optional<LayoutMemo> layouts;
+  if (needed.size() > 1) layouts.emplace(f, pins.layout);
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < needed.size(); ++i) {
+    if (layouts && i + 1 == needed.size()) layouts->StopKeeping();
+    parts.push_back(DescribeWhatIf(catalog, job, f, pins, needed[i],
+                                   layouts ? &*layouts : nullptr));
+  }
   std::string& line = cand.why[it - cand.codes.begin()];
   absl::StrAppend(&line, " What it would give if allowed: ",
                   absl::StrJoin(parts, "; "), ".");

@@ -174,9 +174,9 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
     c.step = EstimateStepTime(in);
   }
   if (in.bytes_allreduce_per_step <= 0 || !CrossHostDataParallel(f, c)) return;
-  if (job.reducer_machine == nullptr || !ReductionServerApplies(job, f, c)) {
-    return;
-  }
+  if (job.reducer_machine == nullptr || !job.nccl_framework) return;
+  c.read_provisioning = true;  // what follows depends on it
+  if (!ReductionServerApplies(job, f, c)) return;
   const double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
   if (egress <= 0) return;
   ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/layout_memo.h"
 #include "planner/layouts.h"
 #include "planner/provisioning.h"
 #include "planner/rules.h"
@@ -185,6 +186,24 @@ bool RejectSingleHostMultislice(const Family& f, const Pins& pins,
   return true;
 }
 
+// The point's layout, memory and step (planner/layouts.h), or the ones a
+// rejection's earlier what-if chose at this size (planner/layout_memo.h).
+void ChooseOrReuseLayout(const Job& job, const Family& f, const LayoutPin& pin,
+                         Config& c) {
+  LayoutMemo* memo = job.layout_memo;
+  const double cap = job.assumed_batch_rank_cap;
+  if (memo != nullptr) {
+    if (const Config* known = memo->Find(f, pin, c.shape, c.units, cap)) {
+      const Provisioning p = c.provisioning;
+      c = *known;  // it did not read the provisioning
+      c.provisioning = p;
+      return;
+    }
+  }
+  ChooseLayout(job, f, c, pin);
+  if (memo != nullptr) memo->Keep(f, pin, cap, c);
+}
+
 }  // namespace
 
 bool EnumerateSizes(const Job& job, const Family& f,
@@ -251,7 +270,7 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
   // Before the layout: whether a Reduction Server runs depends on it.
   c.provisioning = o.provisioning;
-  ChooseLayout(job, f, c, only_layout);
+  ChooseOrReuseLayout(job, f, only_layout, c);
   Price(job, c, c.provisioning);
   JudgePointProvisioning(job, f, c);  // planner/provisioning.h
   return c;
