@@ -278,9 +278,10 @@ void EstimateHours(const Job& job, Config& c) {
 
 }  // namespace
 
-void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end) {
+void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
+                  const MfuRange* mfu) {
   const int n = c.devices;
-  c.mfu = CalibratedMfu(job, f);
+  c.mfu = mfu != nullptr ? *mfu : CalibratedMfu(job, f);
   StepTimeInput in;
   in.devices = n;
   in.peak_flops_per_device = c.peak_flops;

@@ -45,8 +45,10 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 // layout it was measured with, so the chosen layout's numbers do not add
 // them again. Layouts are *ranked* with those costs modelled
 // (end_to_end false), so model parallelism is never free when choosing.
+// `mfu`: the family's CalibratedMfu(job, f) when the caller has it (a
+// point's layouts share it), else it is looked up.
 void EstimateTime(const Job& job, const Family& f, Config& c,
-                  bool end_to_end = false);
+                  bool end_to_end = false, const MfuRange* mfu = nullptr);
 
 // Fills the point's hourly prices and cost range under a provisioning.
 void Price(const Job& job, Config& c, Provisioning prov);

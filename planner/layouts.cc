@@ -318,11 +318,11 @@ class LayoutChooser {
         w_.recompute == Recompute::kUnspecified && w_.transformer_shape.layers > 0
             ? 2
             : 1;
-    const MfuRange mfu = CalibratedMfu(job, f);  // as EstimateTime
+    mfu_ = CalibratedMfu(job, f);  // one per point: every layout's
     // Layouts are ranked with their overheads modelled (EstimateTime).
     overheads_in_mfu_ = false;
     pure_compute_ = ComputeSeconds(job.flops_per_unit * job.tokens_per_step, n_,
-                                   c.peak_flops, mfu.expected());
+                                   c.peak_flops, mfu_.expected());
   }
 
   // Every data-parallel rank needs at least one sequence of a *stated*
@@ -404,7 +404,7 @@ class LayoutChooser {
         if (!Fits(m)) continue;
         taken = true;
         Apply(scheduled, strategy, levels_[l], m);
-        EstimateTime(job_, f_, scratch_);
+        EstimateTime(job_, f_, scratch_, /*end_to_end=*/false, &mfu_);
         if (!best_ || scratch_.step.step_seconds_expected <
                           best_->step.step_seconds_expected *
                               (1 - kPolicy.tie_tolerance.value)) {
@@ -438,7 +438,7 @@ class LayoutChooser {
       // the TP traffic (EstimateTime). Without one the estimate is the one
       // the layout was ranked with.
       if (c.mfu.runs > 0 && c.layout.pipeline <= 1) {
-        EstimateTime(job_, f_, c, /*end_to_end=*/true);
+        EstimateTime(job_, f_, c, /*end_to_end=*/true, &mfu_);
       }
       return;
     }
@@ -496,6 +496,7 @@ class LayoutChooser {
   Config scratch_;
   Recompute levels_[2];
   int level_count_ = 1;
+  MfuRange mfu_;
   double pure_compute_ = 0;
   bool overheads_in_mfu_ = false;
   std::optional<Config> best_;
