@@ -26,6 +26,17 @@ constexpr const char* kMfuCnnTpu =
     "on TPU v4 (TensorFlow, bf16: 8 chips at batch 2,048 and 64 chips at "
     "8,192, 31.0% and 30.8% of the bf16 peak) widened by the run spread; "
     "used for convolutional networks on every TPU, an ASSUMPTION past v4";
+constexpr const char* kMfuCnnOlderGpu16 =
+    "the min-max of NVIDIA's two published ResNet-50 v1.5 runs on V100 16GB "
+    "(DeepLearningExamples, PyTorch AMP, 1 and 8 GPUs: 23.6% and 20.4% of "
+    "the 16-bit tensor-core peak) widened by the run spread; used for "
+    "convolutional networks at 16 bits on every pre-Ampere GPU, an "
+    "ASSUMPTION past the V100";
+constexpr const char* kMfuCnnOlderGpu32 =
+    "the min-max of NVIDIA's two published ResNet-50 v1.5 runs on V100 16GB "
+    "(DeepLearningExamples, PyTorch FP32, 1 and 8 GPUs: 57.4% and 55.8% of "
+    "the fp32 peak) widened by the run spread; used for convolutional "
+    "networks at fp32 on every pre-Ampere GPU, an ASSUMPTION past the V100";
 constexpr const char* kMfuCpu =
     "assumed 5-15% of peak fp32 on CPUs for classical ML (tree building and "
     "sparse/branchy code rarely use full SIMD width)";
@@ -68,9 +79,48 @@ double ModelFlopsPerToken(double active_params, int layers,
   return 6.0 * std::max(0.0, active_params) + attention;
 }
 
-MfuRange DefaultMfu(DeviceClass device, ModelKind kind) {
+namespace {
+
+// Each ResNet-50 image is 3 x 2 x 4.09e9 training FLOPs (torchvision's
+// ResNet-50: 4.09 G multiply-adds forward).
+constexpr double kResNet50FlopsPerImage = 3 * 2 * 4.09e9;
+
+// The band of two published runs (fractions of peak), widened by the run
+// spread as a calibrated band is (planner/efficiency.cc).
+MfuRange PublishedBand(double a, double b, const char* source) {
+  const double spread = kPolicy.mfu_run_spread.value;
+  MfuRange band{std::min(a, b) * (1 - spread), std::max(a, b) * (1 + spread),
+                source};
+  band.published = true;
+  return band;
+}
+
+// NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5
+// README, DGX-1 16GB (8x V100 16GB, the V100 Google Cloud attaches), one
+// and eight GPUs: mixed precision 1,200 and 8,322 img/s of the V100's 125
+// TFLOP/s tensor-core peak; FP32 367 and 2,855 img/s of its 15.7 TFLOP/s
+// (NVIDIA V100 datasheet, SXM2).
+MfuRange OlderGpuCnnBand(Precision precision) {
+  constexpr double kPerImage = kResNet50FlopsPerImage;
+  if (precision == Precision::kFp32) {
+    constexpr double kPeak = 15.7e12;
+    return PublishedBand(367 * kPerImage / kPeak,
+                         2855.0 / 8 * kPerImage / kPeak, kMfuCnnOlderGpu32);
+  }
+  constexpr double kPeak = 125e12;
+  return PublishedBand(1200 * kPerImage / kPeak, 8322.0 / 8 * kPerImage / kPeak,
+                       kMfuCnnOlderGpu16);
+}
+
+}  // namespace
+
+MfuRange DefaultMfu(DeviceClass device, ModelKind kind, Precision precision) {
   const bool transformer =
       kind == ModelKind::kDenseTransformer || kind == ModelKind::kUnspecified;
+  if (kind == ModelKind::kCnn && device == DeviceClass::kOlderGpu &&
+      precision != Precision::kFp64Required) {
+    return OlderGpuCnnBand(precision);
+  }
   switch (device) {
     case DeviceClass::kCpu:
       return {0.05, 0.15, kMfuCpu};
@@ -81,10 +131,7 @@ MfuRange DefaultMfu(DeviceClass device, ModelKind kind) {
       break;
   }
   if (transformer) return {0.35, 0.55, kMfuAccelTransformer};
-  // Each ResNet-50 image is 3 x 2 x 4.09e9 training FLOPs (torchvision's
-  // ResNet-50: 4.09 G multiply-adds forward).
-  constexpr double kFlopsPerImage = 3 * 2 * 4.09e9;
-  const double spread = kPolicy.mfu_run_spread.value;
+  constexpr double kPerImage = kResNet50FlopsPerImage;
   if (kind == ModelKind::kCnn && device == DeviceClass::kTpu) {
     // MLPerf Training v0.7 (tpu-v4-16, 8 chips) and v1.0 (tpu-v4-128, 64
     // chips), Google's result_0.txt: steady blocks of 4 epochs of
@@ -92,29 +139,18 @@ MfuRange DefaultMfu(DeviceClass device, ModelKind kind) {
     // 23.22 s, of the v4 chip's 275 TFLOP/s bf16.
     constexpr double kV4Peak = 275e12;
     constexpr double kBlockImages = 4 * 1281167.0;
-    constexpr double kEightChips =
-        kBlockImages / 184.19 / 8 * kFlopsPerImage / kV4Peak;
-    constexpr double kSixtyFourChips =
-        kBlockImages / 23.22 / 64 * kFlopsPerImage / kV4Peak;
-    MfuRange band{std::min(kEightChips, kSixtyFourChips) * (1 - spread),
-                  std::max(kEightChips, kSixtyFourChips) * (1 + spread),
-                  kMfuCnnTpu};
-    band.published = true;
-    return band;
+    return PublishedBand(kBlockImages / 184.19 / 8 * kPerImage / kV4Peak,
+                         kBlockImages / 23.22 / 64 * kPerImage / kV4Peak,
+                         kMfuCnnTpu);
   }
   if (kind == ModelKind::kCnn && device == DeviceClass::kModernGpu) {
     // NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/
     // resnet50v1.5 README, DGX A100 80GB, mixed precision: 2,470 img/s on
     // one GPU and 16,621 on eight, of the A100's 312 TFLOP/s: 19.4% and
-    // 16.3%, widened by the run spread as a calibrated band is
-    // (planner/efficiency.cc).
+    // 16.3%.
     constexpr double kA100Peak = 312e12;
-    constexpr double kOneGpu = 2470 * kFlopsPerImage / kA100Peak;
-    constexpr double kEightGpus = 16621.0 / 8 * kFlopsPerImage / kA100Peak;
-    MfuRange band{kEightGpus * (1 - spread), kOneGpu * (1 + spread),
-                  kMfuCnnModernGpu};
-    band.published = true;
-    return band;
+    return PublishedBand(2470 * kPerImage / kA100Peak,
+                         16621.0 / 8 * kPerImage / kA100Peak, kMfuCnnModernGpu);
   }
   return {0.25, 0.45, kMfuAccelOther};
 }

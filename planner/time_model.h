@@ -57,9 +57,13 @@ struct MfuRange {
 // 45%); older GPUs 0.25–0.45; other model kinds on accelerators 0.25–0.45,
 // but a CNN on a modern GPU 0.13–0.23 (NVIDIA's published ResNet-50 runs
 // on A100, widened by the run spread; `published`) and on a TPU 0.25–0.37
-// (Google's MLPerf ResNet-50 runs on TPU v4, likewise); CPU (classical ML)
-// 0.05–0.15 of peak fp32.
-MfuRange DefaultMfu(DeviceClass device, ModelKind kind);
+// (Google's MLPerf ResNet-50 runs on TPU v4, likewise), on a pre-Ampere GPU
+// 0.16–0.28 of the 16-bit peak and 0.45–0.69 of the fp32 peak at fp32
+// (NVIDIA's ResNet-50 runs on V100, likewise); CPU (classical ML) 0.05–0.15
+// of peak fp32. `precision` only chooses between a pre-Ampere GPU's CNN
+// bands: tensor cores at 16 bits, CUDA cores at fp32.
+MfuRange DefaultMfu(DeviceClass device, ModelKind kind,
+                    Precision precision = Precision::kUnspecified);
 
 // --- collectives
 // `bytes` is the full logical array (the gradient of one replica, the whole

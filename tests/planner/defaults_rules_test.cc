@@ -330,6 +330,39 @@ TEST_F(DefaultsRulesTest, ConvNetOnTpuV4FollowsPublishedMlperfRuns) {
                                "MLPerf Training ResNet-50 runs");
 }
 
+// A CNN on a pre-Ampere GPU likewise, at each precision's own peak: the
+// same README's DGX-1 16GB (8x V100 16GB) runs, one and eight GPUs, mixed
+// precision 1,200 and 8,322 img/s (of the 125 TFLOP/s tensor-core peak),
+// FP32 367 and 2,855 img/s (of the 15.7 TFLOP/s fp32 peak; CUDA cores
+// reach a far larger share of theirs). 90 epochs: the published time
+// inside the planned range, its expected value within 15% (the generic
+// 25-45% band planned the mixed-precision runs in 0.58-0.67 of their time
+// and the FP32 ones in 1.65x).
+// https://github.com/NVIDIA/DeepLearningExamples/blob/291f0d02e815b148fa5c2b81bf07aa3552142895/PyTorch/Classification/ConvNets/resnet50v1.5/README.md
+TEST_F(DefaultsRulesTest, ConvNetOnV100FollowsPublishedResNet50Runs) {
+  for (const auto& [precision, gpus, images_per_s] :
+       {std::tuple<Precision, int, double>{Precision::kFp16Mixed, 1, 1200},
+        std::tuple<Precision, int, double>{Precision::kFp16Mixed, 8, 8322},
+        std::tuple<Precision, int, double>{Precision::kFp32, 1, 367},
+        std::tuple<Precision, int, double>{Precision::kFp32, 8, 2855}}) {
+    ReviewRequest r = ResNet50(Framework::kPytorch, precision, 90, 256 * gpus);
+    // Only N1: a series on Google's pre-training list would otherwise win
+    // at no more than 25% more (SPEC §4), and this checks timing, not that.
+    r.constraints.allowed_series = {"N1"};
+    Proposal p;
+    p.label = absl::StrCat(gpus, " x V100 ",
+                           precision == Precision::kFp32 ? "FP32" : "AMP");
+    p.hardware = HardwareProposal{};
+    p.hardware->accelerator = "nvidia-tesla-v100";
+    p.hardware->count = gpus;
+    ExpectPublishedHoursInside(*planner_, r, p, gpus,
+                               1281167.0 * 90 / images_per_s / 3600, 0.15);
+  }
+  ExpectPlanNamesPublishedBand(
+      *planner_, ResNet50(Framework::kPytorch, Precision::kFp16Mixed, 90, 2048),
+      "N1", "ResNet-50 v1.5 runs on V100");
+}
+
 TEST_F(DefaultsRulesTest, FlagsOnly7bFp8GetsAnAcceleratorPlan) {
   const PlanResponse r = Plan(FlagsOnly7bFp8());
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
