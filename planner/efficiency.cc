@@ -131,9 +131,9 @@ MfuRange CalibratedMfu(const Job& job, const Family& f) {
         f.mfu_bands[BandIndex(precision, StackOf(job.framework), Moe(job))];
     if (band.runs > 0) return band;
   }
-  return DefaultMfu(ClassOf(f),
-                    job.classical ? ModelKind::kTabular : job.workload.model_kind,
-                    job.precision);
+  return DefaultMfu(
+      ClassOf(f), job.classical ? ModelKind::kTabular : job.workload.model_kind,
+      job.precision);
 }
 
 std::string DescribeMfu(const Job& job, const Family& f) {

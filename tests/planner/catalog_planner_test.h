@@ -5,6 +5,7 @@
 
 #include "catalog/loader.h"
 #include "gtest/gtest.h"
+#include "planner/index.h"
 #include "planner/planner.h"
 
 namespace accelplan::planner {
@@ -21,6 +22,22 @@ class CatalogPlannerTest : public ::testing::Test {
     planner_ = nullptr;
   }
   static inline Planner* planner_ = nullptr;
+};
+
+// The same, with the engine's family index of that catalog (stage 1), for
+// tests that drive the engine's stages directly.
+class CatalogIndexTest : public CatalogPlannerTest {
+ public:
+  static void SetUpTestSuite() {
+    CatalogPlannerTest::SetUpTestSuite();
+    index_ = new internal::Index(internal::BuildIndex(planner_->catalog()));
+  }
+  static void TearDownTestSuite() {
+    delete index_;
+    index_ = nullptr;
+    CatalogPlannerTest::TearDownTestSuite();
+  }
+  static inline internal::Index* index_ = nullptr;
 };
 
 }  // namespace accelplan::planner

@@ -48,19 +48,7 @@ using testutil::StrictlyBetter;
 constexpr unsigned kSeed = 20261212;
 constexpr int kJobs = 300;  // each under three objectives
 
-class EngineSpacePropertyTest : public CatalogPlannerTest {
- public:
-  static void SetUpTestSuite() {
-    CatalogPlannerTest::SetUpTestSuite();
-    index_ = new internal::Index(internal::BuildIndex(planner_->catalog()));
-  }
-  static void TearDownTestSuite() {
-    delete index_;
-    index_ = nullptr;
-    CatalogPlannerTest::TearDownTestSuite();
-  }
-  static inline internal::Index* index_ = nullptr;
-};
+using EngineSpacePropertyTest = CatalogIndexTest;
 
 // One job under one objective, with its space.
 struct Case {

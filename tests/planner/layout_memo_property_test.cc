@@ -32,19 +32,7 @@ using internal::SizeOption;
 constexpr unsigned kSeed = 20261203;
 constexpr int kJobs = 60;
 
-class LayoutMemoPropertyTest : public CatalogPlannerTest {
- public:
-  static void SetUpTestSuite() {
-    CatalogPlannerTest::SetUpTestSuite();
-    index_ = new internal::Index(internal::BuildIndex(planner_->catalog()));
-  }
-  static void TearDownTestSuite() {
-    delete index_;
-    index_ = nullptr;
-    CatalogPlannerTest::TearDownTestSuite();
-  }
-  static inline internal::Index* index_ = nullptr;
-};
+using LayoutMemoPropertyTest = CatalogIndexTest;
 
 // Everything a plan or a rejection reads from a point, exactly (both
 // builds run the same arithmetic, so no tolerance).
