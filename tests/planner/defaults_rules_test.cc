@@ -333,7 +333,7 @@ TEST_F(DefaultsRulesTest, ConvNetOnTpuV4FollowsPublishedMlperfRuns) {
 // A CNN on a pre-Ampere GPU likewise, at each precision's own peak: the
 // same README's DGX-1 16GB (8x V100 16GB) runs, one and eight GPUs, mixed
 // precision 1,200 and 8,322 img/s (of the 125 TFLOP/s tensor-core peak),
-// FP32 367 and 2,855 img/s (of the 15.7 TFLOP/s fp32 peak; CUDA cores
+// FP32 367 and 2,855 img/s (of the 15.6 TFLOP/s fp32 peak; CUDA cores
 // reach a far larger share of theirs). 90 epochs: the published time
 // inside the planned range, its expected value within 15% (the generic
 // 25-45% band planned the mixed-precision runs in 0.58-0.67 of their time

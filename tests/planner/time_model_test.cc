@@ -177,8 +177,8 @@ TEST(TimeModelTest, DefaultMfuBands) {
   EXPECT_TRUE(v100_amp.published);
   const MfuRange v100_fp32 =
       DefaultMfu(DeviceClass::kOlderGpu, ModelKind::kCnn, Precision::kFp32);
-  EXPECT_NEAR(v100_fp32.low, 0.558 * 0.8, 0.002);
-  EXPECT_NEAR(v100_fp32.high, 0.574 * 1.2, 0.002);
+  EXPECT_NEAR(v100_fp32.low, 0.561 * 0.8, 0.002);
+  EXPECT_NEAR(v100_fp32.high, 0.577 * 1.2, 0.002);
   EXPECT_TRUE(v100_fp32.published);
   EXPECT_FALSE(DefaultMfu(DeviceClass::kOlderGpu, ModelKind::kCnn,
                           Precision::kFp64Required)
