@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
@@ -81,14 +83,26 @@ int NeededDevices(const Job& job, const Family& f) {
 void OversizeRule(const Job& job, const Norm& norm,
                   const std::vector<const Candidate*>& refs,
                   const std::vector<Candidate*>& judged) {
+  // NeededDevices searches memory at up to ~20 counts: it runs last, only
+  // for a family whose smallest shape could be oversized and that a
+  // smaller shape already matches, and once per device memory size.
+  std::vector<std::pair<double, int>> need_by_memory;
+  auto needed = [&](const Family& f) {
+    for (const auto& [bytes, n] : need_by_memory) {
+      if (bytes == f.device_memory_bytes) return n;
+    }
+    const int n = NeededDevices(job, f);
+    need_by_memory.emplace_back(f.device_memory_bytes, n);
+    return n;
+  };
   for (Candidate* c : judged) {
     if (!IsAccelerator(job, *c)) continue;
     const bool viable = c->has_point();
     if (viable && c->config->devices > SmallestDevices(*c)) continue;
     if (!viable && job.objective == Objective::kMinTime) continue;
-    const int need = NeededDevices(job, *c->family);
     const int smallest = SmallestDevices(*c);
-    if (need <= 0 || smallest < kPolicy.oversize_factor.value * need) continue;
+    // A job needs at least one device.
+    if (smallest < kPolicy.oversize_factor.value) continue;
     const double own = viable ? Score(job, norm, *c->config)
                               : std::numeric_limits<double>::infinity();
     const Candidate* smaller = nullptr;
@@ -105,6 +119,8 @@ void OversizeRule(const Job& job, const Norm& norm,
       }
     }
     if (smaller == nullptr) continue;
+    const int need = needed(*c->family);
+    if (need <= 0 || smallest < kPolicy.oversize_factor.value * need) continue;
     c->Reject(ReasonCode::kOversizedForWorkload,
               absl::StrFormat(
                   "%s's smallest shape has %d accelerators, %.0fx the %d the "
