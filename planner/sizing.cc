@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
@@ -251,9 +252,16 @@ bool EnumerateSizes(const Job& job, const Family& f,
         std::remove_if(out.options.begin(), out.options.end(), fewer),
         out.options.end());
   }
+  // Once per shape: a family has a few shapes and up to hundreds of sizes
+  // (options point into f.shapes).
+  std::vector<int> by_shape(f.shapes.size(), -1);
   for (SizeOption& o : out.options) {
-    o.provisioning =
-        ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
+    int& known = by_shape[static_cast<size_t>(o.shape - f.shapes.data())];
+    if (known < 0) {
+      known = static_cast<int>(
+          ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand));
+    }
+    o.provisioning = static_cast<Provisioning>(known);
   }
   return true;
 }
