@@ -299,6 +299,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
     in.host_transfer_bytes_per_step = c.memory.host_transfer_bytes_per_step;
     in.host_link_bytes_per_s = kPcieBytesPerS;
   }
+  in.gradient_sync_exposed = GradientSyncExposed(job, f, c);
   c.step = EstimateStepTime(in);
   c.reducers.reset();
   ApplyReductionServer(job, f, c, in);  // planner/reduction_server.h

@@ -13,11 +13,6 @@
 namespace accelplan::planner::internal {
 namespace {
 
-bool Symptomatic(const Job& job) {
-  const auto& v = job.current.symptoms;
-  return std::find(v.begin(), v.end(), Symptom::kGradientSyncBound) != v.end();
-}
-
 // Cross-host data parallel: plain or ZeRO-1/2 replicas, no FSDP gathers,
 // no pipeline or Multislice (their traffic is not one gradient all-reduce).
 bool CrossHostDataParallel(const Family& f, const Config& c) {
@@ -163,16 +158,15 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
   return out;
 }
 
+bool GradientSyncExposed(const Job& job, const Family& f, const Config& c) {
+  const auto& v = job.current.symptoms;
+  return f.platform == Platform::kGpu && c.hosts > 1 &&
+         std::find(v.begin(), v.end(), Symptom::kGradientSyncBound) != v.end();
+}
+
 void ApplyReductionServer(const Job& job, const Family& f, Config& c,
                           StepTimeInput& in) {
   if (f.platform != Platform::kGpu || c.hosts <= 1) return;
-  // The user sees the gradient sync stall the GPUs: in this job the
-  // cross-host gradient all-reduce (or FSDP reduce-scatter) does not hide
-  // behind compute.
-  if (Symptomatic(job)) {
-    in.gradient_sync_exposed = true;
-    c.step = EstimateStepTime(in);
-  }
   if (in.bytes_allreduce_per_step <= 0 || !CrossHostDataParallel(f, c)) return;
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it

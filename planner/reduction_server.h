@@ -47,10 +47,15 @@ bool ReductionServerApplies(const Job& job, const Family& f, const Config& c);
 std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
                                               const Config& c);
 
-// Called by EstimateTime with the point's step input: a stated
-// GRADIENT_SYNC_BOUND marks the cross-host all-reduce exposed; when a
-// Reduction Server lowers the cost per unit of work (MIN_TIME: the step
-// time), the point takes it: c.step, c.reducers.
+// A stated GRADIENT_SYNC_BOUND on a multi-host GPU point: the user sees the
+// gradient sync stall the GPUs, so the cross-host gradient all-reduce (or
+// FSDP reduce-scatter) is timed as not hidden behind compute
+// (StepTimeInput::gradient_sync_exposed, set by EstimateTime).
+bool GradientSyncExposed(const Job& job, const Family& f, const Config& c);
+
+// Called by EstimateTime with the point's step input: when a Reduction
+// Server lowers the cost per unit of work (MIN_TIME: the step time), the
+// point takes it: c.step, c.reducers.
 void ApplyReductionServer(const Job& job, const Family& f, Config& c,
                           StepTimeInput& in);
 
