@@ -54,8 +54,19 @@ struct PlannerDefaults {
       6,
       "6·P·D (Transformer Math 101; Scaling Book transformers.md); for an "
       "example of a non-sequence model it is exact for fully connected "
-      "layers and a lower bound for convolutions, which reuse each weight "
-      "at every position"};
+      "layers (a convolution reuses each weight at every position: "
+      "cnn_forward_flops_per_param)"};
+  // A convolutional network states no forward pass: its FLOPs per example
+  // are counted from its parameters at the ratio of the network the CNN MFU
+  // bands are measured on (planner/time_model.cc), not at 2·P.
+  SourcedDefault cnn_forward_flops_per_param{
+      2 * 4.09e9 / 25.56e6,
+      "ResNet-50's forward pass per parameter at 224x224 (torchvision: 4.09 G "
+      "multiply-adds, 25.56 M parameters, "
+      "https://docs.pytorch.org/vision/stable/models.html), the network "
+      "accelplan's CNN efficiency is measured on; torchvision's "
+      "classification CNNs span 146 (EfficientNet-B0: 0.386 G, 5.29 M) to "
+      "710 (DenseNet-121: 2.834 G, 7.98 M) FLOPs per parameter"};
   SourcedDefault epochs{1, "product choice: one pass over the data set"};
   // ---- mixture of experts
   SourcedDefault experts_per_token{

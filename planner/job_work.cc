@@ -135,15 +135,25 @@ bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
   return dataset_in_passes;
 }
 
+// A convolutional network counted in examples that states no forward pass:
+// it is estimated from its parameters (kDefaults.cnn_forward_flops_per_param),
+// since it reuses each weight at every position of its input and so far
+// exceeds 2·P.
+bool EstimatesCnnForwardPass(const Workload& w, const Job& job) {
+  return w.model_kind == ModelKind::kCnn && w.forward_flops_per_example <= 0 &&
+         !job.sequence_model;
+}
+
 // How the FLOPs per unit were counted, every statement in one place: LoRA's
 // frozen base, then for a model counted in examples 3x the stated forward
-// pass, else 6·P, which a convolutional network (its weights reused at
-// every position of the input) far exceeds. A stated pass counts only for
-// a model counted in examples with a parameter count.
+// pass (a CNN's estimated from its parameters), else 6·P. A stated pass
+// counts only for a model counted in examples with a parameter count.
 void StateFlopsPerUnit(const Workload& w, Job& job) {
   const bool stated = w.forward_flops_per_example > 0;
   const bool counts_stated =
       stated && !job.sequence_model && job.model_size_known;
+  const bool cnn_estimate =
+      EstimatesCnnForwardPass(w, job) && job.model_size_known;
   const bool lora = job.method == TrainingMethod::kLora ||
                     job.method == TrainingMethod::kQlora;
   if (lora) {
@@ -154,6 +164,10 @@ void StateFlopsPerUnit(const Workload& w, Job& job) {
                   "example (forward + the backward through activations; no "
                   "weight gradients for the frozen base).",
                   w.forward_flops_per_example)
+        : cnn_estimate
+            ? "LoRA/QLoRA compute: 2 x the estimated forward FLOPs per "
+              "example (forward + the backward through activations; no "
+              "weight gradients for the frozen base)."
             : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
               "base).");
   }
@@ -182,21 +196,31 @@ void StateFlopsPerUnit(const Workload& w, Job& job) {
     }
     return;
   }
+  if (cnn_estimate) {
+    const double per_param = kDefaults.cnn_forward_flops_per_param.value;
+    job.assumptions.push_back(absl::StrFormat(
+        "Convolutional network without forward_flops_per_example: work "
+        "counted in examples, its forward pass at %.0f FLOPs per parameter "
+        "(%.3g per example; %s), training 3 x that.",
+        per_param, per_param * job.params,
+        kDefaults.cnn_forward_flops_per_param.source));
+    if (!job.on_device) {
+      job.warnings.push_back(
+          {ReasonCode::kAssumption,
+           "The FLOPs per example of this convolutional network are "
+           "estimated from its parameter count at ResNet-50's ratio; other "
+           "networks differ by up to about 2x either way at 224x224 inputs, "
+           "and the work grows with the input's pixels. State "
+           "workload.forward_flops_per_example (--forward_flops) for its "
+           "own count."});
+    }
+    return;
+  }
   job.assumptions.push_back(absl::StrCat(
       "Not a sequence model (no transformer shape, sequence length or "
       "dataset in tokens): work counted in examples at 6·P training "
-      "FLOPs per example (", kDefaults.training_flops_per_param.source,
-      ")."));
-  if (w.model_kind == ModelKind::kCnn && !job.on_device) {
-    job.warnings.push_back(
-        {ReasonCode::kAssumption,
-         "A convolutional network reuses each weight at every position of "
-         "its input, so its FLOPs per example far exceed 6 x its parameters "
-         "(ResNet-50: 3.8 billion multiply-adds per 224x224 forward pass, "
-         "He et al., arXiv:1512.03385 Table 1, against 6 x 25.6 million "
-         "parameters): the time and cost here are lower bounds. State "
-         "workload.forward_flops_per_example (--forward_flops)."});
-  }
+      "FLOPs per example (",
+      kDefaults.training_flops_per_param.source, ")."));
 }
 
 // Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
@@ -220,12 +244,16 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
                                 w.active_parameter_count < job.params
                             ? w.active_parameter_count
                             : job.params;
-  // A stated forward pass per example: training is forward + backward, the
-  // backward about twice the forward (Kaplan et al. 2020, arXiv:2001.08361
-  // §2.1, the same 2:4 split as 6·P).
-  const double stated = job.sequence_model ? 0 : w.forward_flops_per_example;
+  // A forward pass per example, stated (or a CNN's, estimated): training is
+  // forward + backward, the backward about twice the forward (Kaplan et al.
+  // 2020, arXiv:2001.08361 §2.1, the same 2:4 split as 6·P).
+  const double forward =
+      job.sequence_model ? 0
+      : EstimatesCnnForwardPass(w, job)
+          ? kDefaults.cnn_forward_flops_per_param.value * active
+          : w.forward_flops_per_example;
   const double dense =
-      stated > 0 ? 3 * stated : TrainingFlops(active, 1.0, Recompute::kNone);
+      forward > 0 ? 3 * forward : TrainingFlops(active, 1.0, Recompute::kNone);
   job.flops_per_unit =
       job.sequence_model
           ? ModelFlopsPerToken(active, shape.layers, AttentionWidth(shape),

@@ -40,7 +40,9 @@ std::vector<FlagSpec> ModelAndDataSpecs() {
        "FLOPs of one forward pass over one example, a multiply-add counting "
        "2 (7.6e9 for ResNet-50 at 224x224), for a model counted in "
        "examples (a CNN): training counts 3x. Sets "
-       "workload.forward_flops_per_example (unset: 6 x parameters)."},
+       "workload.forward_flops_per_example (unset: a CNN's is estimated "
+       "at ResNet-50's 320 x parameters, any other model's is 2 x "
+       "parameters)."},
       {"method", "NAME", "",
        "Training method: pre_training|full_fine_tune|lora|qlora. Sets "
        "workload.training_method (unset: pre_training)."},
