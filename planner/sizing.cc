@@ -2,6 +2,7 @@
 #include "planner/sizing.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -252,10 +253,18 @@ bool EnumerateSizes(const Job& job, const Family& f,
         std::remove_if(out.options.begin(), out.options.end(), fewer),
         out.options.end());
   }
-  // Once per shape: a family has a few shapes and up to hundreds of sizes
-  // (options point into f.shapes).
+  // Once per shape: a family has a few shapes and up to hundreds of sizes.
   std::vector<int> by_shape(f.shapes.size(), -1);
+  const auto in_family = [&](const Shape* s) {
+    return std::less_equal<>()(f.shapes.data(), s) &&
+           std::less<>()(s, f.shapes.data() + f.shapes.size());
+  };
   for (SizeOption& o : out.options) {
+    if (!in_family(o.shape)) {  // not one of f.shapes: no slot to keep it in
+      o.provisioning =
+          ProvisioningFor(job, f, *o.shape).value_or(Provisioning::kOnDemand);
+      continue;
+    }
     int& known = by_shape[static_cast<size_t>(o.shape - f.shapes.data())];
     if (known < 0) {
       known = static_cast<int>(

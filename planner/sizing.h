@@ -31,8 +31,9 @@ struct SizeSearch {
   int policy_cap_devices = 0;
 };
 
-// Every size to evaluate for the family. Returns false when a rule about
-// the pinned sizes rejects the family outright (NEEDS_MULTI_HOST_SLICES).
+// Every size to evaluate for the family (`obtainable`: shapes of f.shapes).
+// Returns false when a rule about the pinned sizes rejects the family outright
+// (NEEDS_MULTI_HOST_SLICES).
 bool EnumerateSizes(const Job& job, const Family& f,
                     const std::vector<const Shape*>& obtainable,
                     const Pins& pins, Candidate& cand, SizeSearch& out);
