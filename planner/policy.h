@@ -130,6 +130,16 @@ struct PlannerPolicy {
   // counts its cost as twice the cheapest.
   SourcedDefault balanced_unpriced_cost_ratio{
       2, "product choice: an unknown price counts as twice the cheapest"};
+  // A CNN point with fewer examples per accelerator per step than this is
+  // warned about (its MFU band comes from runs at full per-GPU batches).
+  SourcedDefault cnn_small_batch_per_device{
+      16,
+      "NVIDIA DeepLearningExamples ResNet-50 v1.5 throughput scans (the only "
+      "per-batch scans published, inference): at 16 images per GPU 60% "
+      "(A100 80GB, MXNet AMP) and 70% (V100 16GB, MXNet AMP) of the best "
+      "throughput, 35% (V100 16GB, PyTorch AMP); "
+      "https://github.com/NVIDIA/DeepLearningExamples MxNet/Classification/"
+      "RN50v1.5 and PyTorch/Classification/ConvNets/resnet50v1.5 READMEs"};
   SourcedDefault max_alternatives{
       8, "product choice: the alternatives one plan lists"};
 };
