@@ -148,7 +148,7 @@ bool EstimatesCnnForwardPass(const Workload& w, const Job& job) {
 // frozen base, then for a model counted in examples 3x the stated forward
 // pass (a CNN's estimated from its parameters), else 6·P. A stated pass
 // counts only for a model counted in examples with a parameter count.
-void StateFlopsPerUnit(const Workload& w, Job& job) {
+void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
   const bool stated = w.forward_flops_per_example > 0;
   const bool counts_stated =
       stated && !job.sequence_model && job.model_size_known;
@@ -198,12 +198,14 @@ void StateFlopsPerUnit(const Workload& w, Job& job) {
   }
   if (cnn_estimate) {
     const double per_param = kDefaults.cnn_forward_flops_per_param.value;
+    // Under LoRA the LoRA line states the pass's multiple.
     job.assumptions.push_back(absl::StrFormat(
         "Convolutional network without forward_flops_per_example: work "
         "counted in examples, its forward pass at %.0f FLOPs per parameter "
-        "(%.3g per example; %s), training 3 x that.",
-        per_param, per_param * job.params,
-        kDefaults.cnn_forward_flops_per_param.source));
+        "(%.3g per example; %s)%s.",
+        per_param, per_param * active,
+        kDefaults.cnn_forward_flops_per_param.source,
+        lora ? "" : ", training 3 x that"));
     if (!job.on_device) {
       job.warnings.push_back(
           {ReasonCode::kAssumption,
@@ -265,7 +267,7 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     // attention matmuls have no weights and keep their backward).
     job.flops_per_unit -= dense * 2.0 / 6.0;
   }
-  StateFlopsPerUnit(w, job);
+  StateFlopsPerUnit(w, active, job);
   job.has_dataset = job.tokens > 0 && job.model_size_known;
   if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
   return dataset_in_passes;

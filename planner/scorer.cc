@@ -39,18 +39,20 @@ int Tier(const Job& job, const Candidate& c) {
   return t;
 }
 
-// The notes a selected point carries: a batch it needs beyond the assumed
-// one, an unknown price, a policy cap it sits at.
 // A CNN spread so thin that each accelerator trains only a few examples per
 // step: its time comes from a band measured at full per-GPU batches.
 void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
   const Config& c = *cand.config;
   const Platform p = cand.family->platform;
   if (job.workload.model_kind != ModelKind::kCnn || job.sequence_model ||
-      !job.has_dataset || (p != Platform::kGpu && p != Platform::kTpu)) {
+      job.classical || !job.has_dataset ||
+      (p != Platform::kGpu && p != Platform::kTpu)) {
     return;
   }
-  const double per_device = job.batch_sequences / std::max(1, c.devices);
+  // Each data-parallel rank's share (a CNN layout is data parallel today).
+  const int ranks = std::max(1, c.devices / (std::max(1, c.layout.tensor) *
+                                             std::max(1, c.layout.pipeline)));
+  const double per_device = job.batch_sequences / ranks;
   if (per_device >= kPolicy.cnn_small_batch_per_device.value) return;
   cand.notes.push_back(
       {ReasonCode::kAssumption,
@@ -64,6 +66,8 @@ void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
            kPolicy.cnn_small_batch_per_device.value)});
 }
 
+// The notes a selected point carries: a batch it needs beyond the assumed
+// one, a CNN batch spread thin, an unknown price, a policy cap it sits at.
 void AddPointNotes(const Job& job, Candidate& cand) {
   const Config& c = *cand.config;
   const std::string& name = cand.family->name;
