@@ -12,6 +12,13 @@
 
 namespace accelplan::planner {
 
+// torchvision's ResNet-50 (https://docs.pytorch.org/vision/stable/models.html):
+// multiply-adds of one 224x224 forward pass, and parameters. The network the
+// CNN MFU bands are measured on (planner/time_model.cc), and the one whose
+// FLOPs per parameter a CNN that states none is counted at.
+inline constexpr double kResNet50ForwardMultiplyAdds = 4.09e9;
+inline constexpr double kResNet50Parameters = 25.56e6;
+
 // A default value and where it comes from ("product choice: ..." when it is
 // ours rather than a published figure).
 struct SourcedDefault {
@@ -60,7 +67,7 @@ struct PlannerDefaults {
   // are counted from its parameters at the ratio of the network the CNN MFU
   // bands are measured on (planner/time_model.cc), not at 2·P.
   SourcedDefault cnn_forward_flops_per_param{
-      2 * 4.09e9 / 25.56e6,
+      2 * kResNet50ForwardMultiplyAdds / kResNet50Parameters,
       "ResNet-50's forward pass per parameter at 224x224 (torchvision: 4.09 G "
       "multiply-adds, 25.56 M parameters, "
       "https://docs.pytorch.org/vision/stable/models.html), the network "

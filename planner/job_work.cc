@@ -158,16 +158,14 @@ void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
                     job.method == TrainingMethod::kQlora;
   if (lora) {
     job.assumptions.push_back(
-        counts_stated
-            ? absl::StrFormat(
-                  "LoRA/QLoRA compute: 2 x the stated %.3g forward FLOPs per "
-                  "example (forward + the backward through activations; no "
-                  "weight gradients for the frozen base).",
-                  w.forward_flops_per_example)
-        : cnn_estimate
-            ? "LoRA/QLoRA compute: 2 x the estimated forward FLOPs per "
-              "example (forward + the backward through activations; no "
-              "weight gradients for the frozen base)."
+        counts_stated || cnn_estimate
+            ? absl::StrCat(
+                  "LoRA/QLoRA compute: 2 x the ",
+                  counts_stated ? absl::StrFormat("stated %.3g",
+                                                  w.forward_flops_per_example)
+                                : "estimated",
+                  " forward FLOPs per example (forward + the backward through "
+                  "activations; no weight gradients for the frozen base).")
             : "LoRA/QLoRA compute: 4·P·D (no weight gradients for the frozen "
               "base).");
   }

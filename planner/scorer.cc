@@ -39,6 +39,12 @@ int Tier(const Job& job, const Candidate& c) {
   return t;
 }
 
+// The point's data-parallel ranks: the replicas its batch is split over.
+int DataParallelRanks(const Config& c) {
+  return std::max(1, c.devices / (std::max(1, c.layout.tensor) *
+                                  std::max(1, c.layout.pipeline)));
+}
+
 // A CNN spread so thin that each accelerator trains only a few examples per
 // step: its time comes from a band measured at full per-GPU batches.
 void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
@@ -50,9 +56,7 @@ void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
     return;
   }
   // Each data-parallel rank's share (a CNN layout is data parallel today).
-  const int ranks = std::max(1, c.devices / (std::max(1, c.layout.tensor) *
-                                             std::max(1, c.layout.pipeline)));
-  const double per_device = job.batch_sequences / ranks;
+  const double per_device = job.batch_sequences / DataParallelRanks(c);
   if (per_device >= kPolicy.cnn_small_batch_per_device.value) return;
   cand.notes.push_back(
       {ReasonCode::kAssumption,
@@ -75,8 +79,7 @@ void AddPointNotes(const Job& job, Candidate& cand) {
     // An assumed batch never rejects: a configuration with more data-
     // parallel ranks than the assumed batch has sequences is kept, and the
     // plan says which batch it needs.
-    const int ranks = std::max(1, c.devices / (std::max(1, c.layout.tensor) *
-                                               std::max(1, c.layout.pipeline)));
+    const int ranks = DataParallelRanks(c);
     if (ranks > job.batch_sequences) {
       const char* what = job.sequence_model ? "sequences" : "examples";
       cand.notes.push_back(

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "planner/defaults.h"
 #include "planner/policy.h"
 
 namespace accelplan::planner {
@@ -81,9 +82,9 @@ double ModelFlopsPerToken(double active_params, int layers,
 
 namespace {
 
-// Each ResNet-50 image is 3 x 2 x 4.09e9 training FLOPs (torchvision's
-// ResNet-50: 4.09 G multiply-adds forward).
-constexpr double kResNet50FlopsPerImage = 3 * 2 * 4.09e9;
+// Each ResNet-50 image is 3 x 2 x its forward multiply-adds in training
+// FLOPs (torchvision's 4.09 G, planner/defaults.h).
+constexpr double kResNet50FlopsPerImage = 3 * 2 * kResNet50ForwardMultiplyAdds;
 
 // The band of two published runs (fractions of peak), widened by the run
 // spread as a calibrated band is (planner/efficiency.cc).
