@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/policy.h"
 #include "planner/scorer.h"
 #include "planner/space.h"
 
@@ -58,7 +59,9 @@ Job TodaysJob(const Job& job) {
 
 // No data set: the work is today's modelled throughput x its observed hours.
 void InferWork(Job& job, double observed_hours) {
-  job.tokens = job.current_units_per_s * observed_hours * 3600;
+  // The observed wall clock includes the job's start-up; the rest trained.
+  const double trained_hours = observed_hours - kPolicy.job_startup_hours.value;
+  job.tokens = job.current_units_per_s * trained_hours * 3600;
   job.has_dataset = true;
   job.work_from_current = true;
   job.training_flops = job.flops_per_unit * job.tokens;
@@ -70,11 +73,12 @@ void InferWork(Job& job, double observed_hours) {
       job.warnings.end());
   job.assumptions.push_back(absl::StrFormat(
       "No dataset size given: the work is inferred from today's setup, %s "
-      "at its modelled %.4g %s/s for the observed %s = %.4g %s (the model "
-      "that times every candidate); state the dataset size to plan on it "
-      "instead.",
+      "at its modelled %.4g %s/s for the observed %s less its %.0f-minute "
+      "start-up = %.4g %s (the model that times every candidate); state "
+      "the dataset size to plan on it instead.",
       job.current_label, job.current_units_per_s, job.unit,
-      FormatHours(observed_hours), job.tokens, job.unit));
+      FormatHours(observed_hours), kPolicy.job_startup_hours.value * 60,
+      job.tokens, job.unit));
 }
 
 // The NO_DATASET_SIZE warning, restated when today's pace is known.
@@ -119,9 +123,10 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   job.current_comm_fraction = today->step.communication_fraction;
   const double observed = job.current.observed_hours;
   // Deep learning only: classical ML's memory follows the data size, which
-  // an inferred work would not change.
-  if (!job.has_dataset && observed > 0 && job.model_size_known &&
-      !job.classical && job.flops_per_unit > 0) {
+  // an inferred work would not change. A job observed to end within its
+  // start-up gives no work to infer.
+  if (!job.has_dataset && observed > kPolicy.job_startup_hours.value &&
+      job.model_size_known && !job.classical && job.flops_per_unit > 0) {
     InferWork(job, observed);
   }
   if (observed > 0) {

@@ -14,6 +14,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
+#include "planner/policy.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -258,7 +259,8 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
 }
 
 // Classical ML has no step, so its hours come from its FLOPs at the MFU
-// range; deep learning's from the step time range.
+// range; deep learning's from the step time range. Both add the job's
+// start-up (kPolicy.job_startup_hours).
 void EstimateHours(const Job& job, Config& c) {
   const int n = c.devices;
   const double steps = job.tokens / job.tokens_per_step;
@@ -274,6 +276,9 @@ void EstimateHours(const Job& job, Config& c) {
     c.hours.expected = steps * c.step.step_seconds_expected / 3600;
     c.hours.high = steps * c.step.step_seconds_slow / 3600;
   }
+  const double startup = kPolicy.job_startup_hours.value;
+  c.hours = {c.hours.low + startup, c.hours.expected + startup,
+             c.hours.high + startup};
 }
 
 }  // namespace

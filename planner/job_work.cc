@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
+#include "planner/policy.h"
 #include "planner/time_model.h"
 #include "planner/util.h"
 
@@ -290,6 +291,14 @@ void ResolveWork(const Workload& w, Job& job) {
   if (job.has_dataset && dataset_in_passes && !epochs_given) {
     job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
                                            kDefaults.epochs.source, ")."));
+  }
+  if (job.has_dataset) {
+    job.assumptions.push_back(absl::StrFormat(
+        "Every plan's hours and cost hold one %.0f-minute job start-up "
+        "(creating the VMs, starting the job, loading the data), billed on "
+        "every device (%s).",
+        kPolicy.job_startup_hours.value * 60,
+        kPolicy.job_startup_hours.source));
   }
   if (job.on_device) job.assumptions.resize(stated_before);
 }

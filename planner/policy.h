@@ -68,6 +68,19 @@ struct PlannerPolicy {
   SourcedDefault spot_restart_hours{
       10.0 / 60, "product choice: 10 minutes per preemption to recreate the "
                  "VMs, restart the job and reload its checkpoint"};
+  // Every job with a data set pays a start-up before its first step:
+  // creating the VMs, pulling the container, initialising the runtime and
+  // loading the first batches. It is billed (the VMs run) and counts
+  // against the deadline; it does not grow with the device count. Google
+  // names it: persistent resources suit "many short-lived training jobs
+  // where the actual training time is shorter than the job startup time".
+  SourcedDefault job_startup_hours{
+      10.0 / 60,
+      "product choice: 10 minutes, as a Spot restart; Google publishes no "
+      "figure, only that a job's start-up is the time \"needed for compute "
+      "resource creation\" and can exceed a short job's training "
+      "(https://cloud.google.com/vertex-ai/docs/training/"
+      "persistent-resource-overview)"};
   SourcedDefault flex_start_max_run_hours{
       7 * 24.0, "Flex-start VMs \"run for up to seven days\" "
                 "(https://cloud.google.com/compute/docs/instances/"

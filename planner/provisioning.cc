@@ -13,6 +13,7 @@
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/layout_memo.h"
+#include "planner/policy.h"
 #include "planner/rules.h"
 #include "planner/scorer.h"
 
@@ -124,8 +125,10 @@ std::string DescribeWhatIf(const catalog::Catalog& catalog, const Job& job,
 }  // namespace
 
 bool SpotLosesWork(const Job& job, double hours) {
+  // What a preemption loses is the training after the start-up.
   return !JobCheckpoints(job) &&
-         hours > kPolicy.spot_uncheckpointed_max_hours.value;
+         hours - kPolicy.job_startup_hours.value >
+             kPolicy.spot_uncheckpointed_max_hours.value;
 }
 
 double SpotRestartOverhead(const Job& job) {

@@ -24,7 +24,9 @@ namespace accelplan::planner::internal {
 
 // SPEC §4: Spot for a job that does not checkpoint and runs longer than
 // kPolicy.spot_uncheckpointed_max_hours is PREEMPTION_RISK whatever the
-// deadline (a preemption loses all work). `hours` <= 0: unknown, false.
+// deadline (a preemption loses all work). `hours` is the job's wall clock;
+// its start-up (kPolicy.job_startup_hours) is not work a preemption loses.
+// `hours` <= 0: unknown, false.
 // The one rule for the planner's points and ReviewPlan's USE_SPOT remedy.
 bool SpotLosesWork(const Job& job, double hours);
 

@@ -1,0 +1,122 @@
+// The job's start-up (kPolicy.job_startup_hours): every job with a data set
+// pays it once, in its hours and its cost, whatever its device count; so a
+// short job is not spread over hundreds of devices to train for seconds,
+// while a long one still scales. Runs the real Planner over catalog.db.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/policy.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/workloads.h"
+
+namespace accelplan::planner {
+namespace {
+
+using testutil::Llm;
+using testutil::Medium;
+using testutil::Shape;
+
+using JobStartupTest = CatalogPlannerTest;
+
+constexpr double kStartup = kPolicy.job_startup_hours.value;
+
+PlanRequest Req(const Workload& w, Objective objective) {
+  PlanRequest r;
+  r.workload = w;
+  r.goal.objective = objective;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// A 7B LoRA fine-tune on 100M tokens: minutes of training on one node.
+Workload ShortLora() {
+  Workload w = Llm(7e9, 1e8, Shape(32, 4096, 32, 2048));
+  w.training_method = TrainingMethod::kLora;
+  return w;
+}
+
+std::vector<const struct Plan*> Plans(const PlanResponse& r) {
+  std::vector<const struct Plan*> out;
+  if (r.recommendation) out.push_back(&*r.recommendation);
+  for (const struct Plan& p : r.alternatives) out.push_back(&p);
+  return out;
+}
+
+bool StatesTheStartup(const PlanResponse& r) {
+  for (const std::string& a : r.assumptions) {
+    if (a.find("job start-up") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The hours are the steps at the planned step time plus one start-up, and
+// the start-up is billed: every end of the cost range is its hours at the
+// same hourly price.
+TEST_F(JobStartupTest, HoursAndCostHoldOneStartup) {
+  const Workload w = Medium();
+  const PlanResponse out = planner_->Plan(Req(w, Objective::kMinCost));
+  ASSERT_TRUE(out.recommendation.has_value());
+  int checked = 0;
+  for (const struct Plan* p : Plans(out)) {
+    const Estimates& e = p->estimates;
+    if (!e.hours_known || !e.throughput_known || !e.price_known) continue;
+    if (p->hardware.provisioning == Provisioning::kSpot) continue;  // restarts
+    const std::string what = p->hardware.machine_type;
+    const double training = w.dataset_tokens / e.tokens_per_second / 3600;
+    EXPECT_NEAR(e.total_hours.expected - kStartup, training, 1e-6 * training)
+        << what;
+    EXPECT_GT(e.total_hours.low, kStartup) << what;
+    for (const auto& [hours, cost] :
+         {std::pair{e.total_hours.low, e.on_demand_cost_usd.low},
+          std::pair{e.total_hours.expected, e.on_demand_cost_usd.expected},
+          std::pair{e.total_hours.high, e.on_demand_cost_usd.high}}) {
+      EXPECT_NEAR(cost, hours * e.on_demand_hourly_usd, 1e-9 * cost) << what;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
+  EXPECT_TRUE(StatesTheStartup(out));
+}
+
+// Without a data set there are no hours, and no start-up is stated.
+TEST_F(JobStartupTest, NoStartupWithoutHours) {
+  Workload w = Medium();
+  w.dataset_tokens = 0;
+  const PlanResponse out = planner_->Plan(Req(w, Objective::kMinCost));
+  ASSERT_TRUE(out.recommendation.has_value());
+  EXPECT_FALSE(out.recommendation->estimates.hours_known);
+  EXPECT_FALSE(StatesTheStartup(out));
+}
+
+// BALANCED weighs cost against time: a job that trains for minutes gains
+// little time from hundreds of devices and pays each one's start-up, so it
+// stays on a few nodes (without the start-up it went to 448 H100s for 11
+// seconds) ...
+TEST_F(JobStartupTest, BalancedKeepsAShortJobOnFewDevices) {
+  const PlanResponse out =
+      planner_->Plan(Req(ShortLora(), Objective::kBalanced));
+  ASSERT_TRUE(out.recommendation.has_value());
+  const struct Plan& rec = *out.recommendation;
+  EXPECT_LE(rec.hardware.total_accelerators, 32) << rec.hardware.machine_type;
+  // Its training is not dwarfed by the start-up.
+  EXPECT_GT(rec.estimates.total_hours.expected - kStartup, kStartup / 2)
+      << rec.hardware.machine_type;
+}
+
+// ... while a job that trains for days still scales out under BALANCED,
+// and the start-up is a small share of its hours.
+TEST_F(JobStartupTest, BalancedStillScalesALongJob) {
+  Workload w = Medium();
+  w.dataset_tokens = 1e12;
+  const PlanResponse out = planner_->Plan(Req(w, Objective::kBalanced));
+  ASSERT_TRUE(out.recommendation.has_value());
+  const struct Plan& rec = *out.recommendation;
+  EXPECT_GE(rec.hardware.total_accelerators, 64) << rec.hardware.machine_type;
+  EXPECT_LT(kStartup, 0.05 * rec.estimates.total_hours.expected);
+}
+
+}  // namespace
+}  // namespace accelplan::planner
