@@ -12,14 +12,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
-#include "planner/efficiency.h"
 #include "planner/defaults.h"
+#include "planner/efficiency.h"
 #include "planner/engine.h"
 #include "planner/legacy.h"
 #include "planner/model_presets.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
+#include "planner/review_internal.h"
 #include "planner/space.h"
 #include "planner/util.h"
 
@@ -52,6 +53,29 @@ std::optional<Reason> PricesStaleWarning(const Estimates& e, const Job& job) {
 std::optional<double> KnownScore(const Job& job, const Candidate& c) {
   if (job.on_device || !std::isfinite(c.score)) return std::nullopt;
   return c.score;
+}
+
+// The remedies PlanTraining lists are the ones ReviewPlan would not reject
+// if they were proposed for the same job: one judgement (JudgeRemedy) in
+// the same space, so the two RPCs never contradict each other (a Reduction
+// Server offered for a job that runs on GKE, then NOT_APPLICABLE in review).
+void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
+                               const internal::Index& index, const Job& job,
+                               const internal::Space& space,
+                               std::vector<Remedy>& remedies) {
+  std::vector<std::string> fact_ids;
+  const internal::ReviewContext ctx{cat, index, job, space, fact_ids};
+  std::vector<Remedy> kept;
+  for (Remedy& r : remedies) {
+    RemedyProposal m;
+    m.kind = r.kind;
+    m.global_batch_size = r.global_batch_size;
+    m.layer_widths = r.layer_widths;
+    internal::Judged j;
+    internal::JudgeRemedy(ctx, m, j);
+    if (!j.rejected) kept.push_back(std::move(r));
+  }
+  remedies = std::move(kept);
 }
 
 // Cost per million units of work (no data set: the work is unknown).
@@ -305,6 +329,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   }
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
   out.remedies = internal::RemediesForSymptoms(cat, job);
+  KeepRemediesReviewAccepts(cat, *index_, job, *space, out.remedies);
   if (auto move = internal::MoveOffLegacyRemedy(cat, *index_, job, context, *space)) {
     out.remedies.push_back(*std::move(move));
   }

@@ -672,6 +672,85 @@ TEST_F(ReviewConsistencyTest, PlansOptionsAreNotRejectedWhenProposed) {
   }
 }
 
+CurrentSetup OnA2(int nodes, Strategy today, Symptom symptom);  // below
+PlanRequest SyncBound(Strategy today);                          // below
+
+// Troubleshooting setups: each symptom on multi-host GPUs (on Vertex AI and
+// on GKE, with selective or full recompute) and on TPU slices.
+std::vector<PlanRequest> TroubledJobs() {
+  std::vector<PlanRequest> out;
+  const Symptom symptoms[] = {Symptom::kGradientSyncBound, Symptom::kInputBound,
+                              Symptom::kOutOfMemory, Symptom::kHeavyPadding,
+                              Symptom::kLowUtilization};
+  for (Symptom s : symptoms) {
+    for (RunPlatform where :
+         {RunPlatform::kVertexTraining, RunPlatform::kGke}) {
+      for (Recompute rc : {Recompute::kSelective, Recompute::kFull}) {
+        PlanRequest r = Job13B(Objective::kMinCost);
+        r.workload.recompute = rc;
+        r.current_setup = OnA2(4, Strategy::kDataParallel, s);
+        r.constraints.run_platform = where;
+        out.push_back(r);
+      }
+    }
+    PlanRequest tpu = TpuJob(Objective::kMinCost);
+    tpu.current_setup.hardware = "tpu-v5e";
+    tpu.current_setup.tpu_topology = "16x16";
+    tpu.current_setup.slice_count = 2;
+    tpu.current_setup.symptoms = {s};
+    out.push_back(tpu);
+  }
+  return out;
+}
+
+// PlanTraining's remedies are ones ReviewPlan accepts when proposed for the
+// same job (the case: a Reduction Server listed for a job on GKE, where
+// ReviewPlan finds it NOT_APPLICABLE; activation recompute listed for a
+// job that already recomputes every layer).
+TEST_F(ReviewConsistencyTest, PlansRemediesAreNotRejectedWhenProposed) {
+  int checked = 0;
+  for (const PlanRequest& job : TroubledJobs()) {
+    const PlanResponse plan = planner_->Plan(job);
+    for (const struct Remedy& m : plan.remedies) {
+      if (m.kind == RemedyKind::kMoveToHardware) continue;  // names no target
+      const ReviewResponse out =
+          Review(ReviewOf(job, {Remedy("remedy", m.kind)}));
+      ASSERT_EQ(out.verdicts.size(), 1u);
+      EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+          << Named(job) << " on "
+          << static_cast<int>(job.constraints.run_platform) << "\n  remedy "
+          << m.summary << "\n  " << out.verdicts[0].reason;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 10);
+}
+
+// ... and what ReviewPlan rejects there is not listed: the Reduction
+// Server for SPEC S3's gradient-bound DDP job on Vertex AI, not on GKE,
+// nor for a 13B job whose DDP does not fit today's A100s (the setup is
+// modelled as ZeRO-3, whose traffic no pool serves).
+TEST_F(ReviewConsistencyTest, ReductionServerIsOfferedWhereItRuns) {
+  PlanRequest job = SyncBound(Strategy::kDataParallel);
+  const auto offered = [&](RunPlatform where) {
+    job.constraints.run_platform = where;
+    for (const struct Remedy& m : planner_->Plan(job).remedies) {
+      if (m.kind == RemedyKind::kAddReductionServer) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(offered(RunPlatform::kVertexTraining));
+  EXPECT_FALSE(offered(RunPlatform::kGke));
+  const ReviewResponse gke =
+      Review(ReviewOf(job, {Remedy("rs", RemedyKind::kAddReductionServer)}));
+  ASSERT_EQ(gke.verdicts.size(), 1u);
+  EXPECT_EQ(gke.verdicts[0].verdict, Verdict::kRejected);
+  job = Job13B(Objective::kMinCost);
+  job.current_setup =
+      OnA2(4, Strategy::kDataParallel, Symptom::kGradientSyncBound);
+  EXPECT_FALSE(offered(RunPlatform::kVertexTraining));
+}
+
 // The case of the step-time bug: g4-standard-48 named without a count
 // selects the family's own point in the space, which must be the plan's.
 TEST_F(ReviewConsistencyTest, LoraOnG4HasTheSameStepTimeInPlanAndReview) {

@@ -427,10 +427,20 @@ TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
 }
 
 TEST_F(ReviewRulesTest, PlanOffersMemoryRemediesOnlyForOutOfMemory) {
-  const std::vector<Remedy> oom =
-      PlanRemedies(GpuCluster({Symptom::kOutOfMemory}));
+  ReviewRequest selective = GpuCluster({Symptom::kOutOfMemory});
+  selective.workload.recompute = Recompute::kSelective;
+  const std::vector<Remedy> oom = PlanRemedies(selective);
   EXPECT_NE(Find(oom, RemedyKind::kShardOptimizerState), nullptr);
   EXPECT_NE(Find(oom, RemedyKind::kActivationRecompute), nullptr);
+  // A job that already recomputes every layer is not offered recompute:
+  // PlanTraining lists what ReviewPlan accepts (it rejects a remedy already
+  // in place), so the two never contradict each other.
+  const ReviewRequest full = GpuCluster({Symptom::kOutOfMemory});
+  ASSERT_EQ(full.workload.recompute, Recompute::kFull);
+  EXPECT_EQ(Find(PlanRemedies(full), RemedyKind::kActivationRecompute),
+            nullptr);
+  EXPECT_EQ(One(full, RemedyKind::kActivationRecompute).verdict,
+            Verdict::kRejected);
   const std::vector<Remedy> input =
       PlanRemedies(GpuCluster({Symptom::kInputBound}));
   EXPECT_EQ(Find(input, RemedyKind::kShardOptimizerState), nullptr);
