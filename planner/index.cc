@@ -190,6 +190,7 @@ void FillGpuLinks(Family& f) {
   if (IsFine(f.series->nvlink_bandwidth)) {
     // Stored bidirectional per GPU; a ring uses one direction per link.
     f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
+    f.nvlink = true;
     AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
   } else {
     f.intra_vm_bytes_per_s = kPcieBytesPerS;

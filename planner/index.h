@@ -53,6 +53,9 @@ struct Family {
   double device_memory_bytes = 0;  // per accelerator (CPU: per VM, see shape)
   int max_devices_per_vm = 1;
   double intra_vm_bytes_per_s = 0;  // per device, one way
+  // GPUs joined by NVLink inside a VM (else PCIe): where tensor
+  // parallelism runs (kPolicy.max_tensor_parallel).
+  bool nvlink = false;
   double inter_vm_bytes_per_s = 0;  // per device, one way (0: single VM only)
   double ici_bytes_per_s = 0;       // TPU per chip, one way
   double dcn_bytes_per_s_per_chip = 0;

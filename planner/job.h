@@ -48,6 +48,11 @@ struct Job {
   // for any other model, bytes of training data for classical ML. Examples
   // are never counted as tokens.
   bool sequence_model = false;
+  // The transformer shape was assumed from the parameter count (the
+  // request gave none): it sizes activations and attention FLOPs, but
+  // tensor and pipeline degrees, which must divide a real model's heads
+  // and layers, are planned only for a stated shape (ModelParallelLayers).
+  bool shape_inferred = false;
   int sequence_length = 0;      // resolved (given or defaulted); 0: none
   const char* unit = "tokens";  // "tokens" / "examples" / "bytes"
   double tokens = 0;  // total units of work processed (D)
@@ -180,6 +185,12 @@ double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
 // the job's own); 0 when the model size is unknown.
 double JobBytesWith(const Job& job, int devices, int zero_stage,
                     Recompute recompute);
+
+// The layers tensor and pipeline parallelism split: the stated shape's, 0
+// when the request gave none (an assumed shape is not split).
+inline int ModelParallelLayers(const Job& job) {
+  return job.shape_inferred ? 0 : job.workload.transformer_shape.layers;
+}
 
 }  // namespace accelplan::planner::internal
 

@@ -183,6 +183,49 @@ void ResolveModelSize(const Workload& w, Job& job) {
                                   w.framework == Framework::kTensorflow);
 }
 
+// "8B", "124M": a parameter count as people write it (no exponent).
+std::string ParamsLabel(double params) {
+  const bool billions = params >= 1e9;
+  const double v = params / (billions ? 1e9 : 1e6);
+  return absl::StrFormat(v >= 100 ? "%.0f%s" : "%.3g%s", v,
+                         billions ? "B" : "M");
+}
+
+// A dense transformer given by its parameter count alone gets the shape of
+// that size at GPT-3's aspect ratio (kDefaults.hidden_per_layer) for its
+// activation memory and attention FLOPs (both exist whether or not the
+// request states them); layouts do not split it (ModelParallelLayers). Not
+// for a mixture of experts, classical ML or another model kind.
+void InferShapeFromParams(const Workload& w, Job& job) {
+  TransformerShape& shape = job.workload.transformer_shape;
+  const bool sequence = w.model_kind == ModelKind::kDenseTransformer ||
+                        (w.model_kind == ModelKind::kUnspecified &&
+                         (w.dataset_tokens > 0 || shape.sequence_length > 0));
+  if (!sequence || job.classical || job.on_device || w.parameter_count <= 0 ||
+      shape.layers > 0 || shape.hidden_size > 0 || w.num_experts > 0 ||
+      (w.active_parameter_count > 0 &&
+       w.active_parameter_count < w.parameter_count)) {
+    return;
+  }
+  const double ratio = kDefaults.hidden_per_layer.value;
+  const int layers = std::max(
+      1, static_cast<int>(
+             std::lround(std::cbrt(w.parameter_count / (12 * ratio * ratio)))));
+  shape.layers = layers;
+  shape.hidden_size = static_cast<int>(ratio) * layers;
+  shape.attention_heads = layers;
+  shape.ffn_hidden_size = 4 * shape.hidden_size;
+  job.shape_inferred = true;
+  job.assumptions.push_back(absl::StrFormat(
+      "No transformer shape given: %d layers of width %d (%d heads of %.0f, "
+      "FFN 4x) assumed for %s parameters (%s), for activation memory and "
+      "attention FLOPs only; tensor and pipeline parallelism, whose "
+      "degrees must divide the model's heads and layers, are planned for "
+      "a stated transformer_shape.",
+      layers, shape.hidden_size, layers, ratio, ParamsLabel(w.parameter_count),
+      kDefaults.hidden_per_layer.source));
+}
+
 // Without a dataset size there is no deadline check, only cost per unit.
 void WarnIfNoDataset(Job& job) {
   if (!job.has_dataset && !job.on_device) {
@@ -345,7 +388,8 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   ResolveChoices(w, g, k, cur, job);
   ResolveModelSize(w, job);
   ResolveExperts(job);  // planner/experts.h
-  ResolveWork(w, job);
+  InferShapeFromParams(w, job);
+  ResolveWork(job.workload, job);
   if (!job.batch_given && !job.classical && job.model_size_known &&
       w.per_device_memory_gib <= 0) {
     job.assumed_batch_rank_cap = job.batch_sequences;

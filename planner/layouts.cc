@@ -90,12 +90,16 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   const bool shard_across =
       c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value();
   if (shard_across) out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
-  if (job.workload.transformer_shape.layers <= 0 || f.platform == Platform::kCpu) {
+  if (ModelParallelLayers(job) <= 0 || f.platform == Platform::kCpu) {
     return out;
   }
+  // Tensor parallelism inside the NVLink or ICI domain only (Megatron-LM
+  // §3.3): a VM whose GPUs talk over PCIe gets none.
   const int max_tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
-  const int tp = std::min(f.platform == Platform::kTpu ? max_tp : f.max_devices_per_vm,
-                          max_tp);
+  const int domain_tp = f.platform == Platform::kTpu ? max_tp
+                        : f.nvlink                   ? f.max_devices_per_vm
+                                                     : 1;
+  const int tp = std::min(domain_tp, max_tp);
   if (tp > 1 && per_slice % tp == 0) {
     ShardingLayout hybrid = fsdp;
     hybrid.tensor = tp;
@@ -168,7 +172,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   // product can overflow.
   if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
   if (n % (tp * pp) != 0 || domain % tp != 0) return std::nullopt;
-  if ((tp > 1 || pp > 1) && job.workload.transformer_shape.layers <= 0) {
+  if ((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) {
     return std::nullopt;
   }
   const int rest = n / (tp * pp);
@@ -178,7 +182,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   }
   if (fsdp > 0 && rest % fsdp != 0) return std::nullopt;
   if (pin.data > 0 && pin.data * std::max(1, fsdp) != rest) return std::nullopt;
-  if (pp > job.workload.transformer_shape.layers && pp > 1) return std::nullopt;
+  if (pp > ModelParallelLayers(job) && pp > 1) return std::nullopt;
   ShardingLayout l;
   l.tensor = tp;
   l.pipeline = pp;
@@ -208,7 +212,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
 std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
     const Job& job, const Config& c, const LayoutPin& pin) {
   const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
-  const int layers = job.workload.transformer_shape.layers;
+  const int layers = ModelParallelLayers(job);
   if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
     return std::nullopt;

@@ -269,7 +269,7 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
               rule,
               ctx.job.current.tpu_topology.empty()
                   ? " (no estimate: the current slice topology is not given)."
-              : ctx.job.workload.transformer_shape.layers <= 0
+              : ModelParallelLayers(ctx.job) <= 0
                   ? " (no estimate: the request gives no transformer shape "
                     "to split into stages)."
                   : " (no estimate: the stages do not divide the slices, "

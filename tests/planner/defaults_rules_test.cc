@@ -583,17 +583,33 @@ TEST_F(DefaultsRulesTest, SequenceModelCountsTokensWithDefaultSequenceLength) {
   const PlanResponse r = Plan(Req(w));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const double seq = kDefaults.sequence_length.value;
+  // 6·P plus the attention of the shape assumed for 1B parameters at
+  // GPT-3's aspect ratio: 17 layers of 17 x 128 = 2,176 (12·L·d² = 0.97B).
+  const double ratio = kDefaults.hidden_per_layer.value;
+  const int layers =
+      static_cast<int>(std::lround(std::cbrt(1e9 / (12 * ratio * ratio))));
+  ASSERT_EQ(layers, 17);
+  const double attention = 12.0 * layers * (ratio * layers);
   EXPECT_DOUBLE_EQ(r.recommendation->estimates.training_flops,
-                   6 * 1e9 * 1e6 * seq);
+                   (6 * 1e9 + attention * seq) * 1e6 * seq);
   EXPECT_TRUE(Mentions(r.assumptions, "2,048 tokens per sequence assumed"));
+  EXPECT_TRUE(Mentions(r.assumptions,
+                       "No transformer shape given: 17 layers of width 2176"));
   EXPECT_TRUE(r.recommendation->estimates.throughput_known);
   // Given a length, no default is assumed.
   w.transformer_shape.sequence_length = 4096;
   const PlanResponse given = Plan(Req(w));
   ASSERT_TRUE(given.recommendation.has_value());
   EXPECT_DOUBLE_EQ(given.recommendation->estimates.training_flops,
-                   6 * 1e9 * 1e6 * 4096);
+                   (6 * 1e9 + attention * 4096) * 1e6 * 4096);
   EXPECT_FALSE(Mentions(given.assumptions, "tokens per sequence assumed"));
+  // Given a shape, it is the one counted, and none is assumed.
+  w.transformer_shape = {16, 2048, 16, 4096, 32000, 8192};
+  const PlanResponse shaped = Plan(Req(w));
+  ASSERT_TRUE(shaped.recommendation.has_value());
+  EXPECT_DOUBLE_EQ(shaped.recommendation->estimates.training_flops,
+                   (6 * 1e9 + 12.0 * 16 * 2048 * 4096) * 1e6 * 4096);
+  EXPECT_FALSE(Mentions(shaped.assumptions, "No transformer shape given"));
 }
 
 TEST_F(DefaultsRulesTest, NonSequenceModelCountsExamplesNeverTokens) {

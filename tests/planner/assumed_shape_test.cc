@@ -1,0 +1,154 @@
+// A dense transformer given by its parameter count alone: its shape is
+// assumed at GPT-3's aspect ratio (kDefaults.hidden_per_layer) for
+// activation memory and attention FLOPs, and never split by tensor or
+// pipeline parallelism; tensor parallelism runs only inside an NVLink or
+// ICI domain. Each rule both ways. Runs the real Planner over catalog.db.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "planner/defaults.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+
+namespace accelplan::planner {
+namespace {
+
+using AssumedShapeTest = CatalogPlannerTest;
+
+Workload Dense(double params) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = params;
+  w.dataset_tokens = 1e11;
+  w.precision = Precision::kBf16Mixed;
+  return w;
+}
+
+PlanRequest Req(const Workload& w, Objective o) {
+  PlanRequest r;
+  r.workload = w;
+  r.goal.objective = o;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+bool Mentions(const std::vector<std::string>& lines, const std::string& s) {
+  for (const std::string& l : lines) {
+    if (l.find(s) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::vector<const struct Plan*> Plans(const PlanResponse& r) {
+  std::vector<const struct Plan*> out;
+  if (r.recommendation) out.push_back(&*r.recommendation);
+  for (const struct Plan& p : r.alternatives) out.push_back(&p);
+  return out;
+}
+
+// GPT-3 Table 2.1's shapes come back from their parameter counts:
+// 6.7B -> 32 x 4096, 175B -> 96 x 12288 (12·L·d² of each, within 3%).
+TEST_F(AssumedShapeTest, ShapeFollowsGpt3AspectRatio) {
+  for (const auto& [params, layers, width] :
+       {std::tuple{6.7e9, 32, 4096}, std::tuple{175e9, 96, 12288}}) {
+    const PlanResponse r =
+        planner_->Plan(Req(Dense(params), Objective::kMinCost));
+    ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    EXPECT_TRUE(Mentions(
+        r.assumptions, "No transformer shape given: " + std::to_string(layers) +
+                           " layers of width " + std::to_string(width)))
+        << params;
+  }
+}
+
+// The assumed shape's attention is counted: more FLOPs than 6·P·D, as a
+// stated shape's are; a stated shape is used as given and none assumed.
+TEST_F(AssumedShapeTest, AttentionOfTheAssumedShapeIsCounted) {
+  const Workload w = Dense(6.7e9);
+  const PlanResponse assumed = planner_->Plan(Req(w, Objective::kMinCost));
+  ASSERT_TRUE(assumed.recommendation.has_value());
+  const double six_pd = 6 * w.parameter_count * w.dataset_tokens;
+  const double seq = kDefaults.sequence_length.value;
+  EXPECT_DOUBLE_EQ(assumed.recommendation->estimates.training_flops,
+                   six_pd + 12.0 * 32 * 4096 * seq * w.dataset_tokens);
+  Workload shaped = w;
+  shaped.transformer_shape = {24, 4096, 32, 2048, 50304, 16384};
+  const PlanResponse stated = planner_->Plan(Req(shaped, Objective::kMinCost));
+  ASSERT_TRUE(stated.recommendation.has_value());
+  EXPECT_DOUBLE_EQ(stated.recommendation->estimates.training_flops,
+                   six_pd + 12.0 * 24 * 4096 * 2048 * w.dataset_tokens);
+  EXPECT_FALSE(Mentions(stated.assumptions, "No transformer shape given"));
+}
+
+// Tensor and pipeline degrees must divide a real model's heads and layers:
+// an assumed shape gets neither, in any plan; the same model with its
+// stated shape can get them.
+TEST_F(AssumedShapeTest, AssumedShapeIsNeverSplit) {
+  Workload w = Dense(70e9);
+  const PlanResponse assumed = planner_->Plan(Req(w, Objective::kMinTime));
+  ASSERT_TRUE(assumed.recommendation.has_value());
+  for (const struct Plan* p : Plans(assumed)) {
+    EXPECT_LE(p->distribution.tensor_parallelism, 1)
+        << p->hardware.machine_type;
+    EXPECT_LE(p->distribution.pipeline_parallelism, 1)
+        << p->hardware.machine_type;
+  }
+  w.transformer_shape = {80, 8192, 64, 2048, 128256, 28672};
+  const PlanResponse stated = planner_->Plan(Req(w, Objective::kMinTime));
+  ASSERT_TRUE(stated.recommendation.has_value());
+  int split = 0;
+  for (const struct Plan* p : Plans(stated)) {
+    split += p->distribution.tensor_parallelism > 1 ||
+             p->distribution.pipeline_parallelism > 1;
+  }
+  EXPECT_GT(split, 0);
+}
+
+// No shape is assumed for a mixture of experts, a CNN or classical ML.
+TEST_F(AssumedShapeTest, OnlyDenseTransformersGetAnAssumedShape) {
+  Workload moe = Dense(47e9);
+  moe.active_parameter_count = 13e9;
+  moe.num_experts = 8;
+  Workload cnn;
+  cnn.framework = Framework::kPytorch;
+  cnn.model_kind = ModelKind::kCnn;
+  cnn.parameter_count = 25e6;
+  cnn.dataset_examples = 1.28e6;
+  Workload trees;
+  trees.framework = Framework::kXgboost;
+  trees.dataset_gib = 10;
+  for (const Workload& w : {moe, cnn, trees}) {
+    const PlanResponse r = planner_->Plan(Req(w, Objective::kMinCost));
+    EXPECT_FALSE(Mentions(r.assumptions, "No transformer shape given"))
+        << static_cast<int>(w.model_kind);
+  }
+  EXPECT_TRUE(Mentions(
+      planner_->Plan(Req(Dense(47e9), Objective::kMinCost)).assumptions,
+      "No transformer shape given"));
+}
+
+// Tensor parallelism inside the NVLink domain (Megatron-LM §3.3): a
+// shaped 13B job under MIN_TIME may split over H100s (NVLink), never over
+// L4s (PCIe only).
+TEST_F(AssumedShapeTest, TensorParallelOnlyOverNvlink) {
+  Workload w = Dense(13e9);
+  w.transformer_shape = {40, 5120, 40, 2048, 32000, 13824};
+  PlanRequest l4 = Req(w, Objective::kMinTime);
+  l4.constraints.allowed_series = {"G2"};
+  const PlanResponse pcie = planner_->Plan(l4);
+  ASSERT_TRUE(pcie.recommendation.has_value()) << pcie.no_plan_reason;
+  EXPECT_EQ(pcie.recommendation->hardware.series, "G2");
+  EXPECT_LE(pcie.recommendation->distribution.tensor_parallelism, 1);
+  PlanRequest h100 = Req(w, Objective::kMinTime);
+  h100.constraints.allowed_series = {"A3 High"};
+  const PlanResponse nvlink = planner_->Plan(h100);
+  ASSERT_TRUE(nvlink.recommendation.has_value()) << nvlink.no_plan_reason;
+  EXPECT_GT(nvlink.recommendation->distribution.tensor_parallelism, 1);
+}
+
+}  // namespace
+}  // namespace accelplan::planner
