@@ -430,7 +430,17 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     return;
   }
   j.tier = 1;
-  if (c && c->config) j.candidate = std::move(c);
+  if (c && c->config) {
+    j.candidate = std::move(c);
+  } else if (ModelParallel(s)) {
+    j.why.push_back(
+        ModelParallelLayers(job) <= 0
+            ? "No estimate: tensor and pipeline parallelism are modelled for "
+              "a stated transformer_shape, whose heads and layers their "
+              "degrees divide; the request gives none."
+            : "No estimate: no hardware the request allows runs this "
+              "layout's degrees.");
+  }
   // Ties (the same point) go to the simpler layout; Horovod first when the
   // request asks for framework-agnostic distribution.
   j.secondary = s == Strategy::kHorovod

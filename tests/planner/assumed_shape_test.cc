@@ -150,5 +150,32 @@ TEST_F(AssumedShapeTest, TensorParallelOnlyOverNvlink) {
   EXPECT_GT(nvlink.recommendation->distribution.tensor_parallelism, 1);
 }
 
+// ReviewPlan: a tensor-parallel proposal for a job without a stated shape
+// has no point to estimate and says why; with the shape it carries one.
+TEST_F(AssumedShapeTest, TensorParallelProposalWithoutShapeSaysWhy) {
+  Workload w = Dense(70e9);
+  ReviewRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  Proposal tp;
+  tp.label = "tp";
+  tp.distribution = DistributionProposal{};
+  tp.distribution->strategy = Strategy::kTensorParallel;
+  tp.distribution->tensor_parallelism = 8;
+  r.proposals = {tp};
+  const ReviewResponse assumed = planner_->Review(r);
+  ASSERT_EQ(assumed.verdicts.size(), 1u);
+  EXPECT_FALSE(assumed.verdicts[0].plan.has_value());
+  EXPECT_NE(assumed.verdicts[0].reason.find("stated transformer_shape"),
+            std::string::npos)
+      << assumed.verdicts[0].reason;
+  r.workload.transformer_shape = {80, 8192, 64, 2048, 128256, 28672};
+  const ReviewResponse stated = planner_->Review(r);
+  ASSERT_EQ(stated.verdicts.size(), 1u);
+  ASSERT_TRUE(stated.verdicts[0].plan.has_value()) << stated.verdicts[0].reason;
+  EXPECT_EQ(stated.verdicts[0].plan->distribution.tensor_parallelism, 8);
+  EXPECT_EQ(stated.verdicts[0].reason.find("No estimate"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
