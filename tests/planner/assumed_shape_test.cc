@@ -12,9 +12,13 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
 
 namespace accelplan::planner {
 namespace {
+
+using testutil::AllPlans;
+using testutil::Mentions;
 
 using AssumedShapeTest = CatalogPlannerTest;
 
@@ -34,20 +38,6 @@ PlanRequest Req(const Workload& w, Objective o) {
   r.goal.objective = o;
   r.as_of = "2026-09-26";
   return r;
-}
-
-bool Mentions(const std::vector<std::string>& lines, const std::string& s) {
-  for (const std::string& l : lines) {
-    if (l.find(s) != std::string::npos) return true;
-  }
-  return false;
-}
-
-std::vector<const struct Plan*> Plans(const PlanResponse& r) {
-  std::vector<const struct Plan*> out;
-  if (r.recommendation) out.push_back(&*r.recommendation);
-  for (const struct Plan& p : r.alternatives) out.push_back(&p);
-  return out;
 }
 
 // GPT-3 Table 2.1's shapes come back from their parameter counts:
@@ -91,7 +81,7 @@ TEST_F(AssumedShapeTest, AssumedShapeIsNeverSplit) {
   Workload w = Dense(70e9);
   const PlanResponse assumed = planner_->Plan(Req(w, Objective::kMinTime));
   ASSERT_TRUE(assumed.recommendation.has_value());
-  for (const struct Plan* p : Plans(assumed)) {
+  for (const struct Plan* p : AllPlans(assumed)) {
     EXPECT_LE(p->distribution.tensor_parallelism, 1)
         << p->hardware.machine_type;
     EXPECT_LE(p->distribution.pipeline_parallelism, 1)
@@ -101,7 +91,7 @@ TEST_F(AssumedShapeTest, AssumedShapeIsNeverSplit) {
   const PlanResponse stated = planner_->Plan(Req(w, Objective::kMinTime));
   ASSERT_TRUE(stated.recommendation.has_value());
   int split = 0;
-  for (const struct Plan* p : Plans(stated)) {
+  for (const struct Plan* p : AllPlans(stated)) {
     split += p->distribution.tensor_parallelism > 1 ||
              p->distribution.pipeline_parallelism > 1;
   }

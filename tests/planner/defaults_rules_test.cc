@@ -18,6 +18,7 @@
 #include "planner/policy.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
 
 namespace accelplan::planner {
 namespace {
@@ -25,6 +26,7 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testutil::Mentions;
 
 class DefaultsRulesTest : public CatalogPlannerTest {
  public:
@@ -87,13 +89,6 @@ std::vector<ReasonCode> WarningCodes(const PlanResponse& r) {
   std::vector<ReasonCode> out;
   for (const Reason& w : r.warnings) out.push_back(w.code);
   return out;
-}
-
-bool Mentions(const std::vector<std::string>& lines, const std::string& s) {
-  for (const std::string& l : lines) {
-    if (l.find(s) != std::string::npos) return true;
-  }
-  return false;
 }
 
 bool NoInfOrNan(const PlanResponse& r) {

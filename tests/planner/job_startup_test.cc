@@ -10,6 +10,7 @@
 #include "planner/policy.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
 #include "tests/planner/testing/workloads.h"
 
 namespace accelplan::planner {
@@ -18,6 +19,8 @@ namespace {
 using testutil::Llm;
 using testutil::Medium;
 using testutil::Shape;
+
+using testutil::AllPlans;
 
 using JobStartupTest = CatalogPlannerTest;
 
@@ -38,18 +41,8 @@ Workload ShortLora() {
   return w;
 }
 
-std::vector<const struct Plan*> Plans(const PlanResponse& r) {
-  std::vector<const struct Plan*> out;
-  if (r.recommendation) out.push_back(&*r.recommendation);
-  for (const struct Plan& p : r.alternatives) out.push_back(&p);
-  return out;
-}
-
 bool StatesTheStartup(const PlanResponse& r) {
-  for (const std::string& a : r.assumptions) {
-    if (a.find("job start-up") != std::string::npos) return true;
-  }
-  return false;
+  return testutil::Mentions(r.assumptions, "job start-up");
 }
 
 // The hours are the steps at the planned step time plus one start-up, and
@@ -60,7 +53,7 @@ TEST_F(JobStartupTest, HoursAndCostHoldOneStartup) {
   const PlanResponse out = planner_->Plan(Req(w, Objective::kMinCost));
   ASSERT_TRUE(out.recommendation.has_value());
   int checked = 0;
-  for (const struct Plan* p : Plans(out)) {
+  for (const struct Plan* p : AllPlans(out)) {
     const Estimates& e = p->estimates;
     if (!e.hours_known || !e.throughput_known || !e.price_known) continue;
     if (p->hardware.provisioning == Provisioning::kSpot) continue;  // restarts

@@ -1,0 +1,31 @@
+// Reading a PlanResponse in tests: every plan it lists, and whether a
+// list of lines (assumptions, warnings) mentions a phrase.
+#ifndef ACCELPLAN_TESTS_PLANNER_TESTING_PLANS_H_
+#define ACCELPLAN_TESTS_PLANNER_TESTING_PLANS_H_
+
+#include <string>
+#include <vector>
+
+#include "planner/types.h"
+
+namespace accelplan::planner::testutil {
+
+// The recommendation (when there is one), then the alternatives.
+inline std::vector<const Plan*> AllPlans(const PlanResponse& r) {
+  std::vector<const Plan*> out;
+  if (r.recommendation) out.push_back(&*r.recommendation);
+  for (const Plan& p : r.alternatives) out.push_back(&p);
+  return out;
+}
+
+inline bool Mentions(const std::vector<std::string>& lines,
+                     const std::string& phrase) {
+  for (const std::string& l : lines) {
+    if (l.find(phrase) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace accelplan::planner::testutil
+
+#endif  // ACCELPLAN_TESTS_PLANNER_TESTING_PLANS_H_
