@@ -32,21 +32,13 @@ Workload Dense(double params) {
   return w;
 }
 
-PlanRequest Req(const Workload& w, Objective o) {
-  PlanRequest r;
-  r.workload = w;
-  r.goal.objective = o;
-  r.as_of = "2026-09-26";
-  return r;
-}
-
 // GPT-3 Table 2.1's shapes come back from their parameter counts:
 // 6.7B -> 32 x 4096, 175B -> 96 x 12288 (12·L·d² of each, within 3%).
 TEST_F(AssumedShapeTest, ShapeFollowsGpt3AspectRatio) {
   for (const auto& [params, layers, width] :
        {std::tuple{6.7e9, 32, 4096}, std::tuple{175e9, 96, 12288}}) {
-    const PlanResponse r =
-        planner_->Plan(Req(Dense(params), Objective::kMinCost));
+    const PlanResponse r = planner_->Plan(
+        testutil::RequestFor(Dense(params), Objective::kMinCost));
     ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
     EXPECT_TRUE(Mentions(
         r.assumptions, "No transformer shape given: " + std::to_string(layers) +
@@ -59,7 +51,8 @@ TEST_F(AssumedShapeTest, ShapeFollowsGpt3AspectRatio) {
 // stated shape's are; a stated shape is used as given and none assumed.
 TEST_F(AssumedShapeTest, AttentionOfTheAssumedShapeIsCounted) {
   const Workload w = Dense(6.7e9);
-  const PlanResponse assumed = planner_->Plan(Req(w, Objective::kMinCost));
+  const PlanResponse assumed =
+      planner_->Plan(testutil::RequestFor(w, Objective::kMinCost));
   ASSERT_TRUE(assumed.recommendation.has_value());
   const double six_pd = 6 * w.parameter_count * w.dataset_tokens;
   const double seq = kDefaults.sequence_length.value;
@@ -67,7 +60,8 @@ TEST_F(AssumedShapeTest, AttentionOfTheAssumedShapeIsCounted) {
                    six_pd + 12.0 * 32 * 4096 * seq * w.dataset_tokens);
   Workload shaped = w;
   shaped.transformer_shape = {24, 4096, 32, 2048, 50304, 16384};
-  const PlanResponse stated = planner_->Plan(Req(shaped, Objective::kMinCost));
+  const PlanResponse stated =
+      planner_->Plan(testutil::RequestFor(shaped, Objective::kMinCost));
   ASSERT_TRUE(stated.recommendation.has_value());
   EXPECT_DOUBLE_EQ(stated.recommendation->estimates.training_flops,
                    six_pd + 12.0 * 24 * 4096 * 2048 * w.dataset_tokens);
@@ -79,7 +73,8 @@ TEST_F(AssumedShapeTest, AttentionOfTheAssumedShapeIsCounted) {
 // stated shape can get them.
 TEST_F(AssumedShapeTest, AssumedShapeIsNeverSplit) {
   Workload w = Dense(70e9);
-  const PlanResponse assumed = planner_->Plan(Req(w, Objective::kMinTime));
+  const PlanResponse assumed =
+      planner_->Plan(testutil::RequestFor(w, Objective::kMinTime));
   ASSERT_TRUE(assumed.recommendation.has_value());
   for (const struct Plan* p : AllPlans(assumed)) {
     EXPECT_LE(p->distribution.tensor_parallelism, 1)
@@ -88,7 +83,8 @@ TEST_F(AssumedShapeTest, AssumedShapeIsNeverSplit) {
         << p->hardware.machine_type;
   }
   w.transformer_shape = {80, 8192, 64, 2048, 128256, 28672};
-  const PlanResponse stated = planner_->Plan(Req(w, Objective::kMinTime));
+  const PlanResponse stated =
+      planner_->Plan(testutil::RequestFor(w, Objective::kMinTime));
   ASSERT_TRUE(stated.recommendation.has_value());
   int split = 0;
   for (const struct Plan* p : AllPlans(stated)) {
@@ -112,12 +108,14 @@ TEST_F(AssumedShapeTest, OnlyDenseTransformersGetAnAssumedShape) {
   trees.framework = Framework::kXgboost;
   trees.dataset_gib = 10;
   for (const Workload& w : {moe, cnn, trees}) {
-    const PlanResponse r = planner_->Plan(Req(w, Objective::kMinCost));
+    const PlanResponse r =
+        planner_->Plan(testutil::RequestFor(w, Objective::kMinCost));
     EXPECT_FALSE(Mentions(r.assumptions, "No transformer shape given"))
         << static_cast<int>(w.model_kind);
   }
   EXPECT_TRUE(Mentions(
-      planner_->Plan(Req(Dense(47e9), Objective::kMinCost)).assumptions,
+      planner_->Plan(testutil::RequestFor(Dense(47e9), Objective::kMinCost))
+          .assumptions,
       "No transformer shape given"));
 }
 
@@ -127,13 +125,13 @@ TEST_F(AssumedShapeTest, OnlyDenseTransformersGetAnAssumedShape) {
 TEST_F(AssumedShapeTest, TensorParallelOnlyOverNvlink) {
   Workload w = Dense(13e9);
   w.transformer_shape = {40, 5120, 40, 2048, 32000, 13824};
-  PlanRequest l4 = Req(w, Objective::kMinTime);
+  PlanRequest l4 = testutil::RequestFor(w, Objective::kMinTime);
   l4.constraints.allowed_series = {"G2"};
   const PlanResponse pcie = planner_->Plan(l4);
   ASSERT_TRUE(pcie.recommendation.has_value()) << pcie.no_plan_reason;
   EXPECT_EQ(pcie.recommendation->hardware.series, "G2");
   EXPECT_LE(pcie.recommendation->distribution.tensor_parallelism, 1);
-  PlanRequest h100 = Req(w, Objective::kMinTime);
+  PlanRequest h100 = testutil::RequestFor(w, Objective::kMinTime);
   h100.constraints.allowed_series = {"A3 High"};
   const PlanResponse nvlink = planner_->Plan(h100);
   ASSERT_TRUE(nvlink.recommendation.has_value()) << nvlink.no_plan_reason;

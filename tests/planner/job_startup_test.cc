@@ -26,14 +26,6 @@ using JobStartupTest = CatalogPlannerTest;
 
 constexpr double kStartup = kPolicy.job_startup_hours.value;
 
-PlanRequest Req(const Workload& w, Objective objective) {
-  PlanRequest r;
-  r.workload = w;
-  r.goal.objective = objective;
-  r.as_of = "2026-09-26";
-  return r;
-}
-
 // A 7B LoRA fine-tune on 100M tokens: minutes of training on one node.
 Workload ShortLora() {
   Workload w = Llm(7e9, 1e8, Shape(32, 4096, 32, 2048));
@@ -50,7 +42,8 @@ bool StatesTheStartup(const PlanResponse& r) {
 // same hourly price.
 TEST_F(JobStartupTest, HoursAndCostHoldOneStartup) {
   const Workload w = Medium();
-  const PlanResponse out = planner_->Plan(Req(w, Objective::kMinCost));
+  const PlanResponse out =
+      planner_->Plan(testutil::RequestFor(w, Objective::kMinCost));
   ASSERT_TRUE(out.recommendation.has_value());
   int checked = 0;
   for (const struct Plan* p : AllPlans(out)) {
@@ -78,7 +71,8 @@ TEST_F(JobStartupTest, HoursAndCostHoldOneStartup) {
 TEST_F(JobStartupTest, NoStartupWithoutHours) {
   Workload w = Medium();
   w.dataset_tokens = 0;
-  const PlanResponse out = planner_->Plan(Req(w, Objective::kMinCost));
+  const PlanResponse out =
+      planner_->Plan(testutil::RequestFor(w, Objective::kMinCost));
   ASSERT_TRUE(out.recommendation.has_value());
   EXPECT_FALSE(out.recommendation->estimates.hours_known);
   EXPECT_FALSE(StatesTheStartup(out));
@@ -90,7 +84,7 @@ TEST_F(JobStartupTest, NoStartupWithoutHours) {
 // seconds) ...
 TEST_F(JobStartupTest, BalancedKeepsAShortJobOnFewDevices) {
   const PlanResponse out =
-      planner_->Plan(Req(ShortLora(), Objective::kBalanced));
+      planner_->Plan(testutil::RequestFor(ShortLora(), Objective::kBalanced));
   ASSERT_TRUE(out.recommendation.has_value());
   const struct Plan& rec = *out.recommendation;
   EXPECT_LE(rec.hardware.total_accelerators, 32) << rec.hardware.machine_type;
@@ -104,7 +98,8 @@ TEST_F(JobStartupTest, BalancedKeepsAShortJobOnFewDevices) {
 TEST_F(JobStartupTest, BalancedStillScalesALongJob) {
   Workload w = Medium();
   w.dataset_tokens = 1e12;
-  const PlanResponse out = planner_->Plan(Req(w, Objective::kBalanced));
+  const PlanResponse out =
+      planner_->Plan(testutil::RequestFor(w, Objective::kBalanced));
   ASSERT_TRUE(out.recommendation.has_value());
   const struct Plan& rec = *out.recommendation;
   EXPECT_GE(rec.hardware.total_accelerators, 64) << rec.hardware.machine_type;

@@ -1,5 +1,6 @@
-// Reading a PlanResponse in tests: every plan it lists, and whether a
-// list of lines (assumptions, warnings) mentions a phrase.
+// Plan requests and responses in tests: a request for a workload, every
+// plan a response lists, and whether a list of lines (assumptions,
+// warnings) mentions a phrase.
 #ifndef ACCELPLAN_TESTS_PLANNER_TESTING_PLANS_H_
 #define ACCELPLAN_TESTS_PLANNER_TESTING_PLANS_H_
 
@@ -9,6 +10,15 @@
 #include "planner/types.h"
 
 namespace accelplan::planner::testutil {
+
+// A plan request for `w` under `objective`, on the catalog's date.
+inline PlanRequest RequestFor(const Workload& w, Objective objective) {
+  PlanRequest r;
+  r.workload = w;
+  r.goal.objective = objective;
+  r.as_of = "2026-09-26";
+  return r;
+}
 
 // The recommendation (when there is one), then the alternatives.
 inline std::vector<const Plan*> AllPlans(const PlanResponse& r) {
