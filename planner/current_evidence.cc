@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/job_work.h"
 #include "planner/policy.h"
 #include "planner/scorer.h"
 #include "planner/space.h"
@@ -79,6 +80,7 @@ void InferWork(Job& job, double observed_hours) {
       job.current_label, job.current_units_per_s, job.unit,
       FormatHours(observed_hours), kPolicy.job_startup_hours.value * 60,
       job.tokens, job.unit));
+  job.assumptions.push_back(JobStartupAssumption());
 }
 
 // The NO_DATASET_SIZE warning, restated when today's pace is known.
@@ -172,14 +174,19 @@ void ApplyPaceFloor(Job& job) {
                          " deadline cannot be checked without the job's "
                          "length, so it does not lift the floor")
           : "no deadline check";
+  // Observed hours within the start-up give no work to infer.
+  const char* given = job.current.observed_hours > 0
+                          ? "No dataset size given, and the observed hours "
+                            "end within the job's start-up: "
+                          : "No dataset size or observed hours given: ";
   job.assumptions.push_back(absl::StrCat(
-      "No dataset size or observed hours given: ", floor, "; ", deadline,
+      given, floor, "; ", deadline,
       ". State current_setup.observed_hours or the dataset size to plan on "
       "the job's length."));
-  RestateNoDataset(job, absl::StrCat(
-                            "No dataset size or observed hours given: "
-                            "candidates ranked by cost per unit of work; ",
-                            floor, "; ", deadline, "."));
+  RestateNoDataset(job, absl::StrCat(given,
+                                     "candidates ranked by cost per unit of "
+                                     "work; ",
+                                     floor, "; ", deadline, "."));
 }
 
 bool BelowPaceFloor(const Job& job, const Config& c) {

@@ -46,12 +46,14 @@ struct PlannerDefaults {
       "arXiv:2005.14165, Table 2.1) and LLaMA (Touvron et al. 2023, "
       "arXiv:2302.13971)"};
   // A dense transformer given by its parameter count alone: d_model this
-  // many times its layer count, 128-wide heads, FFN 4 x d_model, and
-  // 12 * layers * d_model^2 parameters.
+  // many times its layer count, heads of attention_head_width, FFN
+  // 4 x d_model, and 12 * layers * d_model^2 parameters.
   SourcedDefault hidden_per_layer{
       128,
       "GPT-3's aspect ratio (Brown et al. 2020, arXiv:2005.14165, Table 2.1: "
-      "6.7B 32 x 4096, 13B 40 x 5140, 175B 96 x 12288, heads of 128)"};
+      "6.7B 32 x 4096, 13B 40 x 5140, 175B 96 x 12288)"};
+  SourcedDefault attention_head_width{
+      128, "GPT-3's d_head from 6.7B to 175B (arXiv:2005.14165, Table 2.1)"};
   SourcedDefault batch_tokens{
       1048576,
       "product choice: 2^20 tokens, inside the 0.5M-3.2M tokens per step of "

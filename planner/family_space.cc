@@ -69,13 +69,28 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
 }
 
 // Every size searched lacks a layout the reviewed proposal allows.
-void RejectWithoutLayout(const LayoutPin& l, const std::string& name,
-                         Candidate& cand) {
-  if (!l.degrees()) {
+void RejectWithoutLayout(const Job& job, const LayoutPin& l,
+                         const std::string& name, Candidate& cand) {
+  const bool model_parallel = l.tensor > 1 || l.pipeline > 1 ||
+                              l.strategy == Strategy::kTensorParallel ||
+                              l.strategy == Strategy::kPipelineParallel ||
+                              l.strategy == Strategy::kHybrid;
+  if (model_parallel && ModelParallelLayers(job) <= 0) {
     cand.Reject(ReasonCode::kNotApplicable,
-                absl::StrCat("The proposed strategy has no layout on any ",
-                             name, " size searched (model parallelism needs a "
-                             "transformer shape and more than one device)."));
+                absl::StrCat("Tensor and pipeline parallelism are modelled "
+                             "for a stated transformer_shape, whose heads and "
+                             "layers their degrees divide; the request gives "
+                             "none, so ",
+                             name, " has no such layout."));
+    return;
+  }
+  if (!l.degrees()) {
+    cand.Reject(
+        ReasonCode::kNotApplicable,
+        absl::StrCat("The proposed strategy has no layout on any ", name,
+                     " size searched (model parallelism needs "
+                     "more than one device, and tensor parallelism "
+                     "an NVLink or ICI domain)."));
     return;
   }
   cand.Reject(ReasonCode::kNotApplicable,
@@ -83,7 +98,8 @@ void RejectWithoutLayout(const LayoutPin& l, const std::string& name,
                               "tensor %d, pipeline %d; 0: not stated) "
                               "spell no layout on any %s size searched: "
                               "they must multiply to its devices, with "
-                              "tensor parallelism inside one VM or slice.",
+                              "tensor parallelism inside one VM's NVLink or "
+                              "one slice.",
                               l.data, l.fsdp, l.tensor, l.pipeline, name));
 }
 
@@ -122,7 +138,7 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     return;
   }
   if (fit.without_layout == sizes.options.size()) {
-    RejectWithoutLayout(pins.layout, name, cand);
+    RejectWithoutLayout(job, pins.layout, name, cand);
     return;
   }
   if (fit.best_required >= 0 && fit.host_required > 0) {

@@ -44,7 +44,8 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
           "Optimizer not given: Adam assumed (the API's default; 16 B/param "
           "with mixed precision).");
     }
-    if (w.recompute == Recompute::kUnspecified && w.transformer_shape.layers > 0) {
+    if (w.recompute == Recompute::kUnspecified &&
+        job.workload.transformer_shape.layers > 0) {
       job.assumptions.push_back(
           "Recompute not given: selective assumed for activation memory (the "
           "API's default); full recompute is tried where it is needed to "
@@ -72,7 +73,8 @@ void StateOptimizerAndOffload(const Workload& w, Job& job) {
         "fp32 master copy: 8 B/param (optax keeps the moments in the "
         "parameters' dtype unless mu_dtype is set).");
   }
-  if (w.recompute == Recompute::kOffload && w.transformer_shape.layers > 0) {
+  if (w.recompute == Recompute::kOffload &&
+      job.workload.transformer_shape.layers > 0) {
     job.assumptions.push_back(absl::StrFormat(
         "RECOMPUTE_OFFLOAD: each layer's input is held in host memory "
         "(at most the VM's memory over its accelerators, less %.0f%%) and "
@@ -187,33 +189,42 @@ void ResolveModelSize(const Workload& w, Job& job) {
 std::string ParamsLabel(double params) {
   const bool billions = params >= 1e9;
   const double v = params / (billions ? 1e9 : 1e6);
-  return absl::StrFormat(v >= 100 ? "%.0f%s" : "%.3g%s", v,
-                         billions ? "B" : "M");
+  const char* unit = billions ? "B" : "M";
+  return v >= 100 ? absl::StrFormat("%.0f%s", v, unit)
+                  : absl::StrFormat("%.3g%s", v, unit);
 }
 
 // A dense transformer given by its parameter count alone gets the shape of
 // that size at GPT-3's aspect ratio (kDefaults.hidden_per_layer) for its
 // activation memory and attention FLOPs (both exist whether or not the
 // request states them); layouts do not split it (ModelParallelLayers). Not
-// for a mixture of experts, classical ML or another model kind.
+// for a mixture of experts, classical ML, another model kind, or a shape
+// the request states in part (its heads, FFN or head width are kept as
+// given: a shape is assumed only when nothing but the sequence length and
+// vocabulary is stated).
 void InferShapeFromParams(const Workload& w, Job& job) {
   TransformerShape& shape = job.workload.transformer_shape;
   const bool sequence = w.model_kind == ModelKind::kDenseTransformer ||
                         (w.model_kind == ModelKind::kUnspecified &&
                          (w.dataset_tokens > 0 || shape.sequence_length > 0));
+  const bool shape_stated =
+      shape.layers > 0 || shape.hidden_size > 0 || shape.attention_heads > 0 ||
+      shape.ffn_hidden_size > 0 || shape.head_dim > 0 || shape.num_kv_heads > 0;
   if (!sequence || job.classical || job.on_device || w.parameter_count <= 0 ||
-      shape.layers > 0 || shape.hidden_size > 0 || w.num_experts > 0 ||
+      shape_stated || w.num_experts > 0 ||
       (w.active_parameter_count > 0 &&
        w.active_parameter_count < w.parameter_count)) {
     return;
   }
   const double ratio = kDefaults.hidden_per_layer.value;
+  const double head = kDefaults.attention_head_width.value;
   const int layers = std::max(
       1, static_cast<int>(
              std::lround(std::cbrt(w.parameter_count / (12 * ratio * ratio)))));
   shape.layers = layers;
   shape.hidden_size = static_cast<int>(ratio) * layers;
-  shape.attention_heads = layers;
+  shape.attention_heads =
+      std::max(1, static_cast<int>(std::lround(shape.hidden_size / head)));
   shape.ffn_hidden_size = 4 * shape.hidden_size;
   job.shape_inferred = true;
   job.assumptions.push_back(absl::StrFormat(
@@ -222,8 +233,8 @@ void InferShapeFromParams(const Workload& w, Job& job) {
       "attention FLOPs only; tensor and pipeline parallelism, whose "
       "degrees must divide the model's heads and layers, are planned for "
       "a stated transformer_shape.",
-      layers, shape.hidden_size, layers, ratio, ParamsLabel(w.parameter_count),
-      kDefaults.hidden_per_layer.source));
+      layers, shape.hidden_size, shape.attention_heads, head,
+      ParamsLabel(w.parameter_count), kDefaults.hidden_per_layer.source));
 }
 
 // Without a dataset size there is no deadline check, only cost per unit.

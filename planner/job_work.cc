@@ -274,6 +274,14 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
 
 }  // namespace
 
+std::string JobStartupAssumption() {
+  return absl::StrFormat(
+      "Every plan's hours and cost hold one %.0f-minute job start-up "
+      "(creating the VMs, starting the job, loading the data), billed on "
+      "every device (%s).",
+      kPolicy.job_startup_hours.value * 60, kPolicy.job_startup_hours.source);
+}
+
 // The unit of work, the global batch in that unit, the data set size D and
 // the FLOPs per unit, with every default that was used stated. Examples are
 // never counted as tokens: a sequence model counts tokens (sequences of the
@@ -292,14 +300,7 @@ void ResolveWork(const Workload& w, Job& job) {
     job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",
                                            kDefaults.epochs.source, ")."));
   }
-  if (job.has_dataset) {
-    job.assumptions.push_back(absl::StrFormat(
-        "Every plan's hours and cost hold one %.0f-minute job start-up "
-        "(creating the VMs, starting the job, loading the data), billed on "
-        "every device (%s).",
-        kPolicy.job_startup_hours.value * 60,
-        kPolicy.job_startup_hours.source));
-  }
+  if (job.has_dataset) job.assumptions.push_back(JobStartupAssumption());
   if (job.on_device) job.assumptions.resize(stated_before);
 }
 

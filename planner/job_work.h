@@ -4,6 +4,8 @@
 #ifndef ACCELPLAN_PLANNER_JOB_WORK_H_
 #define ACCELPLAN_PLANNER_JOB_WORK_H_
 
+#include <string>
+
 #include "planner/job.h"
 #include "planner/types.h"
 
@@ -13,6 +15,10 @@ namespace accelplan::planner::internal {
 // training_flops, has_dataset and the assumptions behind them. Reads the
 // choices MakeJob resolved before it (classical, method, precision, size).
 void ResolveWork(const Workload& w, Job& job);
+
+// The assumption every job with hours states: its start-up
+// (kPolicy.job_startup_hours), once, billed on every device.
+std::string JobStartupAssumption();
 
 }  // namespace accelplan::planner::internal
 

@@ -48,6 +48,13 @@ int DomainDevices(const Family& f, const Config& c, int per_slice) {
   return std::min(DevicesPerVm(c), c.devices);
 }
 
+// The devices a tensor-parallel group may span: the NVLink/ICI domain; a
+// GPU VM without NVLink (PCIe only) has none (Megatron-LM §3.3).
+int TensorDomain(const Family& f, const Config& c) {
+  if (f.platform == Platform::kGpu && !f.nvlink) return 1;
+  return DomainDevices(f, c, c.devices);
+}
+
 // The layout with the experts split over the domain, when the job has
 // experts and the domain can take more than one EP rank.
 void PushWithExperts(const Job& job, int domain, ShardingLayout l,
@@ -256,7 +263,8 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     const int tp = std::max(1, only.tensor);
     const ShardingLayout across = ShardedOverSlices(c.devices, tp);
     const Strategy s = tp > 1 ? Strategy::kHybrid : Strategy::kFsdp;
-    if ((c.devices / c.slices) % tp == 0 && only.fsdp == across.fsdp &&
+    if ((tp <= 1 || ModelParallelLayers(job) > 0) &&
+        (c.devices / c.slices) % tp == 0 && only.fsdp == across.fsdp &&
         HasDegrees(across, c.devices, only) &&
         OfStrategy(across, s, only.strategy)) {
       out.push_back({across, s});
@@ -269,8 +277,7 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     return of_strategy;
   }
   if (f.platform == Platform::kCpu) return out;
-  if (auto spelled =
-          SpelledLayout(job, only, c.devices, DomainDevices(f, c, c.devices))) {
+  if (auto spelled = SpelledLayout(job, only, c.devices, TensorDomain(f, c))) {
     out.push_back(*spelled);
   }
   return out;

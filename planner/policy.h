@@ -75,7 +75,7 @@ struct PlannerPolicy {
   // names it: persistent resources suit "many short-lived training jobs
   // where the actual training time is shorter than the job startup time".
   SourcedDefault job_startup_hours{
-      10.0 / 60,
+      spot_restart_hours.value,
       "product choice: 10 minutes, as a Spot restart; Google publishes no "
       "figure, only that a job's start-up is the time \"needed for compute "
       "resource creation\" and can exceed a short job's training "

@@ -36,10 +36,13 @@ double CheckpointIntervalHours(const Job& job) {
   return minutes / 60;
 }
 
-void ScaleHours(Config& c, double factor) {
-  c.hours.low *= factor;
-  c.hours.expected *= factor;
-  c.hours.high *= factor;
+// Stretches the training hours by `factor`; the job's start-up, paid once
+// before training, is not stretched.
+void ScaleTrainingHours(Config& c, double factor) {
+  const double startup = kPolicy.job_startup_hours.value;
+  for (double* h : {&c.hours.low, &c.hours.expected, &c.hours.high}) {
+    *h = startup + (*h - startup) * factor;
+  }
 }
 
 // A point that no allowed provisioning runs, priced at the one it needs so
@@ -163,7 +166,7 @@ void JudgePointProvisioning(const Job& job, const Family& f, Config& c) {
   c.start_wait_hours =
       p == Provisioning::kFlexStart ? kPolicy.flex_start_wait_hours.value : 0;
   c.restart_overhead = p == Provisioning::kSpot ? SpotRestartOverhead(job) : 0;
-  if (c.restart_overhead > 0) ScaleHours(c, 1 + c.restart_overhead);
+  if (c.restart_overhead > 0) ScaleTrainingHours(c, 1 + c.restart_overhead);
   Price(job, c, p);
 }
 
@@ -263,7 +266,8 @@ void AddProvisioningNotes(const Job& job, Candidate& cand) {
         {ReasonCode::kAssumption,
          absl::StrFormat(
              "Spot on %s: restarts after preemptions add an expected %.1f%% "
-             "to its hours and cost (included): %.2g preemptions per 24 h "
+             "to its training hours and cost (included): %.2g preemptions per "
+             "24 h "
              "of running assumed (%s), each losing half the %.0f-minute "
              "checkpoint interval%s plus %.0f minutes to restart.",
              name, 100 * c.restart_overhead,

@@ -173,7 +173,8 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
     // judged by the rule alone.
     fsdp = CurrentSlicesPoint(ctx, slices, over_all);
     const int tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
-    if (!fsdp && tp > 1 && chips % tp == 0) {
+    if (!fsdp && tp > 1 && chips % tp == 0 &&
+        ModelParallelLayers(ctx.job) > 0) {
       LayoutPin tp_groups;
       tp_groups.tensor = tp;
       tp_groups.fsdp = chips / tp;
@@ -429,18 +430,21 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     j.RejectWith(*c);
     return;
   }
-  j.tier = 1;
-  if (c && c->config) {
-    j.candidate = std::move(c);
-  } else if (ModelParallel(s)) {
-    j.why.push_back(
-        ModelParallelLayers(job) <= 0
-            ? "No estimate: tensor and pipeline parallelism are modelled for "
-              "a stated transformer_shape, whose heads and layers their "
-              "degrees divide; the request gives none."
-            : "No estimate: no hardware the request allows runs this "
-              "layout's degrees.");
+  if (!(c && c->config) && ModelParallel(s)) {
+    // No family has a point with this layout: rejected with why, as it is
+    // on today's hardware (family_space.cc RejectWithoutLayout).
+    j.Reject(ReasonCode::kNotApplicable,
+             ModelParallelLayers(job) <= 0
+                 ? "Tensor and pipeline parallelism are modelled for a stated "
+                   "transformer_shape, whose heads and layers their degrees "
+                   "divide; the request gives none."
+                 : "No hardware the request allows runs this layout's "
+                   "degrees (tensor parallelism stays inside one VM's "
+                   "NVLink or one slice).");
+    return;
   }
+  j.tier = 1;
+  if (c && c->config) j.candidate = std::move(c);
   // Ties (the same point) go to the simpler layout; Horovod first when the
   // request asks for framework-agnostic distribution.
   j.secondary = s == Strategy::kHorovod

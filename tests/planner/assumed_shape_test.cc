@@ -106,10 +106,19 @@ TEST_F(AssumedShapeTest, OnlyDenseTransformersGetAnAssumedShape) {
   cnn.dataset_examples = 1.28e6;
   Workload trees;
   trees.framework = Framework::kXgboost;
+  trees.model_kind = ModelKind::kTabular;
+  trees.parameter_count = 1e6;
   trees.dataset_gib = 10;
-  for (const Workload& w : {moe, cnn, trees}) {
+  // A shape stated in part (heads and FFN, no layers or width) is kept as
+  // given, not replaced.
+  Workload partial = Dense(7e9);
+  partial.transformer_shape.attention_heads = 32;
+  partial.transformer_shape.ffn_hidden_size = 11008;
+  for (const Workload& w : {moe, cnn, trees, partial}) {
     const PlanResponse r =
         planner_->Plan(testutil::RequestFor(w, Objective::kMinCost));
+    ASSERT_TRUE(r.recommendation.has_value())
+        << static_cast<int>(w.model_kind) << " " << r.no_plan_reason;
     EXPECT_FALSE(Mentions(r.assumptions, "No transformer shape given"))
         << static_cast<int>(w.model_kind);
   }
@@ -120,26 +129,61 @@ TEST_F(AssumedShapeTest, OnlyDenseTransformersGetAnAssumedShape) {
 }
 
 // Tensor parallelism inside the NVLink domain (Megatron-LM §3.3): a
-// shaped 13B job under MIN_TIME may split over H100s (NVLink), never over
-// L4s (PCIe only).
+// tensor-parallel proposal for a shaped 13B job gets a TP 4 point on H100s
+// (NVLink) and none on L4s (PCIe only), where ReviewPlan says why.
 TEST_F(AssumedShapeTest, TensorParallelOnlyOverNvlink) {
   Workload w = Dense(13e9);
   w.transformer_shape = {40, 5120, 40, 2048, 32000, 13824};
-  PlanRequest l4 = testutil::RequestFor(w, Objective::kMinTime);
-  l4.constraints.allowed_series = {"G2"};
-  const PlanResponse pcie = planner_->Plan(l4);
-  ASSERT_TRUE(pcie.recommendation.has_value()) << pcie.no_plan_reason;
-  EXPECT_EQ(pcie.recommendation->hardware.series, "G2");
-  EXPECT_LE(pcie.recommendation->distribution.tensor_parallelism, 1);
-  PlanRequest h100 = testutil::RequestFor(w, Objective::kMinTime);
-  h100.constraints.allowed_series = {"A3 High"};
-  const PlanResponse nvlink = planner_->Plan(h100);
-  ASSERT_TRUE(nvlink.recommendation.has_value()) << nvlink.no_plan_reason;
-  EXPECT_GT(nvlink.recommendation->distribution.tensor_parallelism, 1);
+  const auto review_tp_on = [&](const std::string& series) {
+    ReviewRequest r;
+    r.workload = w;
+    r.as_of = "2026-09-26";
+    r.constraints.allowed_series = {series};
+    Proposal tp;
+    tp.label = "tp";
+    tp.distribution = DistributionProposal{};
+    tp.distribution->strategy = Strategy::kTensorParallel;
+    tp.distribution->tensor_parallelism = 4;
+    r.proposals = {tp};
+    const ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
+  };
+  const ProposalVerdict nvlink = review_tp_on("A3 High");
+  ASSERT_TRUE(nvlink.plan.has_value()) << nvlink.reason;
+  EXPECT_EQ(nvlink.plan->distribution.tensor_parallelism, 4);
+  const ProposalVerdict pcie = review_tp_on("G2");
+  EXPECT_FALSE(pcie.plan.has_value() &&
+               pcie.plan->distribution.tensor_parallelism > 1)
+      << pcie.reason;
+  EXPECT_EQ(pcie.verdict, Verdict::kRejected) << pcie.reason;
+}
+
+// With today's hardware stated, the same shape-less tensor-parallel
+// proposal is judged on it and says the shape is what it lacks.
+TEST_F(AssumedShapeTest, TensorParallelOnTodaysHardwareWithoutShapeSaysWhy) {
+  ReviewRequest r;
+  r.workload = Dense(70e9);
+  r.as_of = "2026-09-26";
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 8;
+  Proposal tp;
+  tp.label = "tp";
+  tp.distribution = DistributionProposal{};
+  tp.distribution->strategy = Strategy::kTensorParallel;
+  tp.distribution->tensor_parallelism = 8;
+  r.proposals = {tp};
+  const ReviewResponse out = planner_->Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_NE(out.verdicts[0].reason.find("stated transformer_shape"),
+            std::string::npos)
+      << out.verdicts[0].reason;
 }
 
 // ReviewPlan: a tensor-parallel proposal for a job without a stated shape
-// has no point to estimate and says why; with the shape it carries one.
+// has no point to estimate: REJECTED, saying why; with the shape it
+// carries one.
 TEST_F(AssumedShapeTest, TensorParallelProposalWithoutShapeSaysWhy) {
   Workload w = Dense(70e9);
   ReviewRequest r;
@@ -154,6 +198,7 @@ TEST_F(AssumedShapeTest, TensorParallelProposalWithoutShapeSaysWhy) {
   const ReviewResponse assumed = planner_->Review(r);
   ASSERT_EQ(assumed.verdicts.size(), 1u);
   EXPECT_FALSE(assumed.verdicts[0].plan.has_value());
+  EXPECT_EQ(assumed.verdicts[0].verdict, Verdict::kRejected);
   EXPECT_NE(assumed.verdicts[0].reason.find("stated transformer_shape"),
             std::string::npos)
       << assumed.verdicts[0].reason;
@@ -162,7 +207,7 @@ TEST_F(AssumedShapeTest, TensorParallelProposalWithoutShapeSaysWhy) {
   ASSERT_EQ(stated.verdicts.size(), 1u);
   ASSERT_TRUE(stated.verdicts[0].plan.has_value()) << stated.verdicts[0].reason;
   EXPECT_EQ(stated.verdicts[0].plan->distribution.tensor_parallelism, 8);
-  EXPECT_EQ(stated.verdicts[0].reason.find("No estimate"), std::string::npos);
+  EXPECT_EQ(stated.verdicts[0].verdict, Verdict::kRecommended);
 }
 
 }  // namespace

@@ -3,13 +3,14 @@
 // Spot rule (planner/provisioning.h SpotLosesWork). Each rule both ways.
 #include <algorithm>
 #include <iostream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
+#include "planner/policy.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/random_requests.h"
@@ -174,6 +175,30 @@ TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
   ASSERT_TRUE(p.savings.has_value());
   EXPECT_DOUBLE_EQ(p.savings->current_hours, 30);
   EXPECT_GE(p.savings->cost_saved_usd, 0);
+}
+
+// Today's observed wall clock holds one job start-up: the work inferred is
+// today's pace over the rest, so 3 h against 2 h of it is (3 - s) / (2 - s)
+// the work, not 3 / 2. Observed hours within the start-up infer nothing.
+TEST_F(CurrentEvidenceTest, ObservedHoursLessTheStartupAreTheWork) {
+  const double s = kPolicy.job_startup_hours.value;
+  PlanRequest r = DdpJob("a3-highgpu-8g", 4);
+  r.current_setup.observed_hours = 2;
+  const PlanResponse two = planner_->Plan(r);
+  r.current_setup.observed_hours = 3;
+  const PlanResponse three = planner_->Plan(r);
+  ASSERT_TRUE(two.recommendation && three.recommendation);
+  ASSERT_TRUE(two.recommendation->estimates.flops_known);
+  EXPECT_NEAR(three.recommendation->estimates.training_flops /
+                  two.recommendation->estimates.training_flops,
+              (3 - s) / (2 - s), 1e-9);
+  EXPECT_TRUE(AnyContains(two.assumptions, "less its 10-minute start-up"));
+  EXPECT_TRUE(AnyContains(two.assumptions, "job start-up"));
+  r.current_setup.observed_hours = s / 2;
+  const PlanResponse within = planner_->Plan(r);
+  EXPECT_FALSE(AnyContains(within.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(HasWarning(within, ReasonCode::kNoDatasetSize));
+  EXPECT_TRUE(AnyContains(within.assumptions, "end within the job's start-up"));
 }
 
 TEST_F(CurrentEvidenceTest, WithoutObservedHoursNothingIsInferred) {

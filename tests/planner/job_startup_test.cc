@@ -6,8 +6,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "planner/defaults.h"
+#include "planner/job.h"
 #include "planner/planner.h"
 #include "planner/policy.h"
+#include "planner/provisioning.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/plans.h"
@@ -104,6 +107,46 @@ TEST_F(JobStartupTest, BalancedStillScalesALongJob) {
   const struct Plan& rec = *out.recommendation;
   EXPECT_GE(rec.hardware.total_accelerators, 64) << rec.hardware.machine_type;
   EXPECT_LT(kStartup, 0.05 * rec.estimates.total_hours.expected);
+}
+
+// A Spot job that does not checkpoint loses its training to a preemption,
+// not its start-up: it is PREEMPTION_RISK past an hour of training, i.e.
+// past an hour plus the start-up of wall clock; one that checkpoints never.
+TEST_F(JobStartupTest, SpotRiskCountsTheTrainingNotTheStartup) {
+  internal::Job job;
+  const double limit = kPolicy.spot_uncheckpointed_max_hours.value + kStartup;
+  EXPECT_FALSE(internal::SpotLosesWork(job, limit - 1e-6));
+  EXPECT_TRUE(internal::SpotLosesWork(job, limit + 1e-6));
+  job.workload.checkpoints = true;
+  EXPECT_FALSE(internal::SpotLosesWork(job, 10 * limit));
+}
+
+// Spot restarts stretch the training, not the start-up: a checkpointing
+// Spot plan's hours are the start-up plus its on-demand training hours
+// times (1 + the restart overhead).
+TEST_F(JobStartupTest, SpotRestartsStretchOnlyTheTraining) {
+  Workload w = Medium();
+  w.checkpoints = true;
+  PlanRequest spot = testutil::RequestFor(w, Objective::kMinCost);
+  spot.constraints.spot_allowed = true;
+  spot.constraints.allowed_series = {"A3 High"};
+  PlanRequest on_demand = spot;
+  on_demand.constraints.spot_allowed = false;
+  const PlanResponse a = planner_->Plan(spot);
+  const PlanResponse b = planner_->Plan(on_demand);
+  ASSERT_TRUE(a.recommendation && b.recommendation);
+  ASSERT_EQ(a.recommendation->hardware.provisioning, Provisioning::kSpot);
+  ASSERT_EQ(a.recommendation->hardware.total_accelerators,
+            b.recommendation->hardware.total_accelerators);
+  const double overhead =
+      kPolicy.spot_preemptions_per_hour.value *
+      (kDefaults.checkpoint_interval_minutes.value / 60 / 2 +
+       kPolicy.spot_restart_hours.value);
+  EXPECT_NEAR(
+      a.recommendation->estimates.total_hours.expected,
+      kStartup + (b.recommendation->estimates.total_hours.expected - kStartup) *
+                     (1 + overhead),
+      1e-9 * b.recommendation->estimates.total_hours.expected);
 }
 
 }  // namespace

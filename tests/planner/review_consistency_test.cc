@@ -712,9 +712,13 @@ TEST_F(ReviewConsistencyTest, PlansRemediesAreNotRejectedWhenProposed) {
   for (const PlanRequest& job : TroubledJobs()) {
     const PlanResponse plan = planner_->Plan(job);
     for (const struct Remedy& m : plan.remedies) {
-      if (m.kind == RemedyKind::kMoveToHardware) continue;  // names no target
-      const ReviewResponse out =
-          Review(ReviewOf(job, {Remedy("remedy", m.kind)}));
+      // The move off legacy hardware advises lifting the keep-hardware pin
+      // (plan_training.cc); these jobs keep none, so none is listed.
+      EXPECT_NE(m.kind, RemedyKind::kMoveToHardware) << Named(job);
+      Proposal p = Remedy("remedy", m.kind);
+      p.remedy->global_batch_size = m.global_batch_size;
+      p.remedy->layer_widths = m.layer_widths;
+      const ReviewResponse out = Review(ReviewOf(job, {p}));
       ASSERT_EQ(out.verdicts.size(), 1u);
       EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
           << Named(job) << " on "
