@@ -32,6 +32,16 @@ Workload Dense(double params) {
   return w;
 }
 
+// A tensor-parallel distribution proposal of `degree`.
+Proposal TensorParallel(int degree) {
+  Proposal tp;
+  tp.label = "tp";
+  tp.distribution = DistributionProposal{};
+  tp.distribution->strategy = Strategy::kTensorParallel;
+  tp.distribution->tensor_parallelism = degree;
+  return tp;
+}
+
 // GPT-3 Table 2.1's shapes come back from their parameter counts:
 // 6.7B -> 32 x 4096, 175B -> 96 x 12288 (12·L·d² of each, within 3%).
 TEST_F(AssumedShapeTest, ShapeFollowsGpt3AspectRatio) {
@@ -139,12 +149,7 @@ TEST_F(AssumedShapeTest, TensorParallelOnlyOverNvlink) {
     r.workload = w;
     r.as_of = "2026-09-26";
     r.constraints.allowed_series = {series};
-    Proposal tp;
-    tp.label = "tp";
-    tp.distribution = DistributionProposal{};
-    tp.distribution->strategy = Strategy::kTensorParallel;
-    tp.distribution->tensor_parallelism = 4;
-    r.proposals = {tp};
+    r.proposals = {TensorParallel(4)};
     const ReviewResponse out = planner_->Review(r);
     EXPECT_EQ(out.verdicts.size(), 1u);
     return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
@@ -168,12 +173,7 @@ TEST_F(AssumedShapeTest, TensorParallelOnTodaysHardwareWithoutShapeSaysWhy) {
   r.current_setup.hardware = "a3-highgpu-8g";
   r.current_setup.accelerator_count = 8;
   r.current_setup.node_count = 8;
-  Proposal tp;
-  tp.label = "tp";
-  tp.distribution = DistributionProposal{};
-  tp.distribution->strategy = Strategy::kTensorParallel;
-  tp.distribution->tensor_parallelism = 8;
-  r.proposals = {tp};
+  r.proposals = {TensorParallel(8)};
   const ReviewResponse out = planner_->Review(r);
   ASSERT_EQ(out.verdicts.size(), 1u);
   EXPECT_NE(out.verdicts[0].reason.find("stated transformer_shape"),
@@ -189,12 +189,7 @@ TEST_F(AssumedShapeTest, TensorParallelProposalWithoutShapeSaysWhy) {
   ReviewRequest r;
   r.workload = w;
   r.as_of = "2026-09-26";
-  Proposal tp;
-  tp.label = "tp";
-  tp.distribution = DistributionProposal{};
-  tp.distribution->strategy = Strategy::kTensorParallel;
-  tp.distribution->tensor_parallelism = 8;
-  r.proposals = {tp};
+  r.proposals = {TensorParallel(8)};
   const ReviewResponse assumed = planner_->Review(r);
   ASSERT_EQ(assumed.verdicts.size(), 1u);
   EXPECT_FALSE(assumed.verdicts[0].plan.has_value());
