@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/job_work.h"
 #include "planner/policy.h"
 #include "planner/scorer.h"
@@ -61,8 +62,7 @@ Job TodaysJob(const Job& job) {
 // No data set: the work is today's modelled throughput x its observed hours.
 void InferWork(Job& job, double observed_hours) {
   // The observed wall clock includes the job's start-up; the rest trained.
-  const double trained_hours = observed_hours - kPolicy.job_startup_hours.value;
-  job.tokens = job.current_units_per_s * trained_hours * 3600;
+  job.tokens = job.current_units_per_s * TrainingHours(observed_hours) * 3600;
   job.has_dataset = true;
   job.work_from_current = true;
   job.training_flops = job.flops_per_unit * job.tokens;
@@ -127,8 +127,8 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   // Deep learning only: classical ML's memory follows the data size, which
   // an inferred work would not change. A job observed to end within its
   // start-up gives no work to infer.
-  if (!job.has_dataset && observed > kPolicy.job_startup_hours.value &&
-      job.model_size_known && !job.classical && job.flops_per_unit > 0) {
+  if (!job.has_dataset && TrainingHours(observed) > 0 && job.model_size_known &&
+      !job.classical && job.flops_per_unit > 0) {
     InferWork(job, observed);
   }
   if (observed > 0) {

@@ -318,6 +318,10 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
   if (job.has_dataset) EstimateHours(job, c);
 }
 
+double TrainingHours(double hours) {
+  return hours - kPolicy.job_startup_hours.value;
+}
+
 void Price(const Job& job, Config& c, Provisioning prov) {
   const Shape& s = *c.shape;
   c.on_demand_known = s.on_demand_hourly.has_value();

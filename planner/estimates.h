@@ -50,6 +50,10 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 void EstimateTime(const Job& job, const Family& f, Config& c,
                   bool end_to_end = false, const MfuRange* mfu = nullptr);
 
+// A job's wall-clock hours less its start-up (kPolicy.job_startup_hours,
+// which EstimateTime adds once): the hours it trains.
+double TrainingHours(double hours);
+
 // Fills the point's hourly prices and cost range under a provisioning.
 void Price(const Job& job, Config& c, Provisioning prov);
 

@@ -41,7 +41,7 @@ double CheckpointIntervalHours(const Job& job) {
 void ScaleTrainingHours(Config& c, double factor) {
   const double startup = kPolicy.job_startup_hours.value;
   for (double* h : {&c.hours.low, &c.hours.expected, &c.hours.high}) {
-    *h = startup + (*h - startup) * factor;
+    *h = startup + TrainingHours(*h) * factor;
   }
 }
 
@@ -130,8 +130,7 @@ std::string DescribeWhatIf(const catalog::Catalog& catalog, const Job& job,
 bool SpotLosesWork(const Job& job, double hours) {
   // What a preemption loses is the training after the start-up.
   return !JobCheckpoints(job) &&
-         hours - kPolicy.job_startup_hours.value >
-             kPolicy.spot_uncheckpointed_max_hours.value;
+         TrainingHours(hours) > kPolicy.spot_uncheckpointed_max_hours.value;
 }
 
 double SpotRestartOverhead(const Job& job) {

@@ -12,9 +12,10 @@
 #include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/provisioning.h"
-#include "planner/rules.h"
 #include "planner/review_internal.h"
+#include "planner/rules.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -157,18 +158,17 @@ void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
 // as before a hard deadline for a job that does not checkpoint.
 void RejectIfSpotLosesWork(const Job& job, Judged& j) {
   if (SpotLosesWork(job, job.current_hours)) {
-    j.Reject(
-        ReasonCode::kPreemptionRisk,
-        absl::StrFormat(
-            "The job runs %s today (%s; %s of training after its "
-            "start-up) and does not checkpoint: a Spot preemption in "
-            "that time loses all work (Spot is PREEMPTION_RISK for a "
-            "job training over %s without checkpoints).",
-            FormatHours(job.current_hours),
-            job.current.observed_hours > 0 ? "observed"
-                                           : "modelled on the stated work",
-            FormatHours(job.current_hours - kPolicy.job_startup_hours.value),
-            FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+    j.Reject(ReasonCode::kPreemptionRisk,
+             absl::StrFormat(
+                 "The job runs %s today (%s; %s of training after its "
+                 "start-up) and does not checkpoint: a Spot preemption in "
+                 "that time loses all work (Spot is PREEMPTION_RISK for a "
+                 "job training over %s without checkpoints).",
+                 FormatHours(job.current_hours),
+                 job.current.observed_hours > 0 ? "observed"
+                                                : "modelled on the stated work",
+                 FormatHours(TrainingHours(job.current_hours)),
+                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
   } else if (job.goal.hard_deadline && !JobCheckpoints(job)) {
     j.Reject(ReasonCode::kPreemptionRisk,
              "Spot VMs can be preempted before the hard deadline and the "

@@ -13,10 +13,13 @@
 #include "planner/policy.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
 #include "tests/planner/testing/random_requests.h"
 
 namespace accelplan::planner {
 namespace {
+
+using testutil::Mentions;
 
 using CurrentEvidenceTest = CatalogPlannerTest;
 
@@ -42,12 +45,6 @@ PlanRequest S3() {
   PlanRequest r = DdpJob("a2-highgpu-8g", 16);
   r.constraints.run_platform = RunPlatform::kVertexTraining;
   return r;
-}
-
-bool AnyContains(const std::vector<std::string>& lines, const std::string& s) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
-    return absl::StrContains(l, s);
-  });
 }
 
 const Reason* FindReason(const std::vector<Reason>& v, const std::string& s) {
@@ -80,7 +77,7 @@ TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0) << "no line against today";
   EXPECT_GE(plan.estimates.tokens_per_second, today * (1 - 1e-9));
-  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_COST"));
+  EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_COST"));
   // Multi-host on GPUs, or the reasons say why it leaves today's hosts.
   EXPECT_TRUE(plan.hardware.hosts > 1 ||
               FindReason(plan.reasons, "Fewer hosts than today") != nullptr);
@@ -119,7 +116,7 @@ TEST_F(CurrentEvidenceTest, WithoutACurrentSetupNoFloorApplies) {
   const PlanResponse p = planner_->Plan(r);
   ASSERT_TRUE(p.recommendation.has_value());
   ASSERT_TRUE(with_today.recommendation.has_value());
-  EXPECT_FALSE(AnyContains(p.assumptions, "today"));
+  EXPECT_FALSE(Mentions(p.assumptions, "today"));
   EXPECT_EQ(FindReason(p.recommendation->reasons, "Against today"), nullptr);
   // The smallest shape that holds the job, slower than today's 32 H100s.
   EXPECT_LT(p.recommendation->estimates.tokens_per_second,
@@ -137,7 +134,7 @@ TEST_F(CurrentEvidenceTest, AUserDeadlineWithoutWorkKeepsTheFloorAndSaysSo) {
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0);
   EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
-  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_COST"));
+  EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_COST"));
   bool restated = false;
   for (const Reason& w : p.warnings) {
     restated |= w.code == ReasonCode::kNoDatasetSize &&
@@ -154,7 +151,7 @@ TEST_F(CurrentEvidenceTest, MinTimeWithoutWorkIsAtLeastTodaysPace) {
   r.goal.objective = Objective::kMinTime;
   const PlanResponse p = planner_->Plan(r);
   ASSERT_TRUE(p.recommendation.has_value());
-  EXPECT_TRUE(AnyContains(p.assumptions, "is the floor for MIN_TIME"));
+  EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_TIME"));
   EXPECT_GE(p.recommendation->estimates.tokens_per_second,
             TodaysPace(p) * (1 - 1e-9));
 }
@@ -166,8 +163,8 @@ TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
   r.current_setup.observed_hours = 30;
   const PlanResponse p = planner_->Plan(r);
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
-  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
-  EXPECT_TRUE(AnyContains(p.assumptions, "today's runtime, 30.0 h"));
+  EXPECT_TRUE(Mentions(p.assumptions, "inferred from today's setup"));
+  EXPECT_TRUE(Mentions(p.assumptions, "today's runtime, 30.0 h"));
   EXPECT_FALSE(HasWarning(p, ReasonCode::kNoDatasetSize));
   const Estimates& e = p.recommendation->estimates;
   ASSERT_TRUE(e.hours_known);
@@ -192,18 +189,18 @@ TEST_F(CurrentEvidenceTest, ObservedHoursLessTheStartupAreTheWork) {
   EXPECT_NEAR(three.recommendation->estimates.training_flops /
                   two.recommendation->estimates.training_flops,
               (3 - s) / (2 - s), 1e-9);
-  EXPECT_TRUE(AnyContains(two.assumptions, "less its 10-minute start-up"));
-  EXPECT_TRUE(AnyContains(two.assumptions, "job start-up"));
+  EXPECT_TRUE(Mentions(two.assumptions, "less its 10-minute start-up"));
+  EXPECT_TRUE(Mentions(two.assumptions, "job start-up"));
   r.current_setup.observed_hours = s / 2;
   const PlanResponse within = planner_->Plan(r);
-  EXPECT_FALSE(AnyContains(within.assumptions, "inferred from today's setup"));
+  EXPECT_FALSE(Mentions(within.assumptions, "inferred from today's setup"));
   EXPECT_TRUE(HasWarning(within, ReasonCode::kNoDatasetSize));
-  EXPECT_TRUE(AnyContains(within.assumptions, "end within the job's start-up"));
+  EXPECT_TRUE(Mentions(within.assumptions, "end within the job's start-up"));
 }
 
 TEST_F(CurrentEvidenceTest, WithoutObservedHoursNothingIsInferred) {
   const PlanResponse p = planner_->Plan(DdpJob("a3-highgpu-8g", 4));
-  EXPECT_FALSE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_FALSE(Mentions(p.assumptions, "inferred from today's setup"));
   EXPECT_TRUE(HasWarning(p, ReasonCode::kNoDatasetSize));
   EXPECT_FALSE(p.savings.has_value());
 }
@@ -215,7 +212,7 @@ TEST_F(CurrentEvidenceTest, AGivenDeadlineWinsOverTodaysRuntime) {
   r.goal.deadline_hours = 300;
   const PlanResponse later = planner_->Plan(r);
   ASSERT_TRUE(today.recommendation && later.recommendation);
-  EXPECT_FALSE(AnyContains(later.assumptions, "today's runtime"));
+  EXPECT_FALSE(Mentions(later.assumptions, "today's runtime"));
   const Estimates& e = later.recommendation->estimates;
   EXPECT_LE(e.total_hours.expected, 300);
   // A later deadline never costs more (MIN_COST).
@@ -248,8 +245,8 @@ TEST_F(CurrentEvidenceTest, MinTimeAssumesNoDeadlineFromToday) {
   r.goal.objective = Objective::kMinTime;
   const PlanResponse p = planner_->Plan(r);
   ASSERT_TRUE(p.recommendation.has_value());
-  EXPECT_FALSE(AnyContains(p.assumptions, "No deadline given"));
-  EXPECT_TRUE(AnyContains(p.assumptions, "inferred from today's setup"));
+  EXPECT_FALSE(Mentions(p.assumptions, "No deadline given"));
+  EXPECT_TRUE(Mentions(p.assumptions, "inferred from today's setup"));
 }
 
 // ------------------------------------------------------- random jobs
