@@ -99,6 +99,9 @@ struct Series {
   // bits/s of the VM's host (gVNIC / Titanium) NICs on machines whose other
   // NICs carry GPUDirect GPU-to-GPU traffic only; absent: every NIC is one.
   std::optional<Fact> host_nic_bandwidth;
+  // Seconds one hop between two VMs adds to a GPU collective beyond NCCL's
+  // own network figure (the GPU network transport's); absent: NCCL's own.
+  std::optional<Fact> network_hop_latency;
   std::optional<Fact> fp32_flops_per_vcpu;  // CPU series
   std::optional<Fact> fp64_flops_per_vcpu;  // CPU series
   // Google's per-workload lists this series is on, with source ids.

@@ -6,6 +6,7 @@
 -- Cloud TPU (Google)
 INSERT INTO sources (id, url, title, note) VALUES
   ('TPU-v4', 'https://cloud.google.com/tpu/docs/v4', 'Cloud TPU v4', NULL),
+  ('NCCL-A3MEGA', 'https://github.com/lessizzmore/create-a3mega-ztan-fork/blob/02dd8f455c43ced1cf442ef29334bda97149264b/ztan-NCCL-test-result', 'nccl-tests all_reduce_perf on 2 x a3-megagpu-8g (16 H100, GPUDirect-TCPXO)', 'a user''s published run, not Google documentation'),
   ('TPU-v4-md', 'https://docs.cloud.google.com/tpu/docs/v4.md.txt', 'Cloud TPU v4 (markdown copy)', NULL),
   ('TPU-v5e', 'https://docs.cloud.google.com/tpu/docs/v5e?authuser=6', 'Cloud TPU v5e (newer table)', NULL),
   ('TPU-v5e-old', 'https://docs.cloud.google.com/tpu/docs/v5e', 'Cloud TPU v5e (older table: 16 GB, 819 GBps)', NULL),

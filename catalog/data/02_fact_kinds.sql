@@ -17,6 +17,7 @@ INSERT INTO fact_kinds (name, applies_to, unit, description) VALUES
   ('dcn_bandwidth',    'accelerator', 'bits_per_s',  'Data-center network bandwidth per TPU chip'),
   ('nvlink_bandwidth', 'series',      'bytes_per_s', 'NVLink GPU-to-GPU bandwidth per GPU inside one VM'),
   ('host_nic_bandwidth', 'series',    'bits_per_s',  'Host (gVNIC/Titanium) NIC bandwidth per VM where the GPU NICs carry GPU-to-GPU traffic only; what a CPU VM such as a Reduction Server reducer can exchange with the VM'),
+  ('network_hop_latency', 'series',   's',           'Latency one hop between two VMs adds to a GPU collective beyond NCCL''s own network figure (src/graph/tuning.cc): the GPU network transport''s, derived from a published small-message nccl-tests run'),
   ('fp32_flops_per_vcpu', 'series',   'flop_per_s',  'Theoretical peak fp32 per vCPU (derived: FLOPs/cycle x all-core turbo / 2 threads per core)'),
   ('fp64_flops_per_vcpu', 'series',   'flop_per_s',  'Theoretical peak fp64 per vCPU (derived like fp32_flops_per_vcpu)'),
   ('param_cache_bytes', 'accelerator', 'bytes',      'On-chip memory that caches a compiled model''s parameters (edge); parameters beyond it stream from host memory each inference'),

@@ -21,6 +21,16 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('A3 Mega',  'host_nic_bandwidth', 200e9, 'bits_per_s', 'AP-compute', 'primary NIC up to 200 Gbps + 8 secondary (GPUDirect-TCPXO) NICs up to 200 Gbps each'),
   ('A3 High',  'host_nic_bandwidth', 200e9, 'bits_per_s', 'GPU-MT', 'derived: a3-highgpu-8g has 5 NICs and 1,000 Gbps; GPUDirect-TCPX uses 4 of them for GPU traffic (4 x 200 Gbps), leaving the primary NIC 200 Gbps; the smaller A3 High shapes have one NIC (their full bandwidth)');
 
+-- Latency a hop between VMs adds to a GPU collective beyond NCCL's own
+-- network figure (its tuning model adds the transport's latency to every
+-- network hop, twice under the Simple protocol). Derived from a published
+-- small-message all-reduce: measured time less NCCL's tree/LL prediction
+-- 6.8 + 2 x (7 x 0.6 + 5.0 + x) us for 2 hosts of 8 GPUs. The other series
+-- have no published small-message run on these machines (NULL: NCCL's own
+-- figure, an InfiniBand-class network).
+INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
+  ('A3 Mega',  'network_hop_latency', 49.2e-6, 's', 'NCCL-A3MEGA', 'derived: 8 B all_reduce_perf on 2 x a3-megagpu-8g, 123.5 us in place (135.8 out of place), less NCCL tree/LL 25.2 us with x = 0, over 2 network hops');
+
 -- CPU peak FLOP/s per vCPU, derived per catalog-facts §10.3:
 -- FLOPs/cycle/core (§10.2) x Google's all-core turbo [CYC-FREQ] / 2 (two
 -- vCPUs are the two hyperthreads of one core [CPU-PLAT]). Theoretical

@@ -327,6 +327,13 @@ TEST_F(CatalogLoaderTest, SeriesFactsListsAndServiceFacts) {
   ASSERT_NE(a3u, nullptr);
   ASSERT_TRUE(a3u->nvlink_bandwidth.has_value());
   EXPECT_DOUBLE_EQ(a3u->nvlink_bandwidth->value, 900e9);
+  // A network hop's latency only where a published run measured it.
+  EXPECT_FALSE(a3u->network_hop_latency.has_value());
+  const Series* mega = cat().FindSeries("A3 Mega");
+  ASSERT_NE(mega, nullptr);
+  ASSERT_TRUE(mega->network_hop_latency.has_value());
+  EXPECT_DOUBLE_EQ(mega->network_hop_latency->value, 49.2e-6);
+  EXPECT_EQ(mega->network_hop_latency->source_id, "NCCL-A3MEGA");
   EXPECT_TRUE(a3u->workload_lists.count(WorkloadList::kPreTraining));
   const Series* g4 = cat().FindSeries("G4");
   EXPECT_FALSE(g4->workload_lists.count(WorkloadList::kPreTraining));
