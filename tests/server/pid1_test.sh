@@ -8,8 +8,11 @@ server="$1"; cli="$2"; catalog="$3"
 command -v unshare >/dev/null || { echo "unshare missing: skip"; exit 77; }
 unshare --pid --fork --mount-proc true 2>/dev/null || { echo "no PID namespaces here: skip"; exit 77; }
 
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-mport=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# Two free ports, held open together so they cannot be the same one.
+read -r port mport < <(/usr/bin/python3 -c 'import socket
+a = socket.socket(); a.bind(("127.0.0.1", 0))
+b = socket.socket(); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])')
 log=$(mktemp)
 wrapper=""
 cleanup() {
