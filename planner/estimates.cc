@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/collective_latency.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
@@ -258,6 +259,90 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   }
 }
 
+// Axes of a TPU slice's torus ("16x16" 2, "4x4x4" 3).
+int TorusDims(const Config& c) {
+  if (c.shape == nullptr || c.shape->topology == nullptr) return 2;
+  const std::string& t = c.shape->topology->topology;
+  return 1 + static_cast<int>(std::count(t.begin(), t.end(), 'x'));
+}
+
+// A collective group's latency per step: `count` collectives (of `bytes`
+// in all) over `ranks` ranks. A GPU group is NCCL's (its hosts: the
+// group's ranks on each host, GroupRanksPerHost), a TPU group XLA's over
+// ICI.
+struct LatencyGroup {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  double bytes = 0;
+  int count = 0;
+  int ranks = 1;
+  bool inside_vm = false;  // TP: the group shares one VM's NVLink
+};
+
+double GroupLatency(const Family& f, const Config& c, const LatencyGroup& g) {
+  if (g.count <= 0 || g.ranks <= 1 || !(g.bytes > 0)) return 0;
+  if (f.platform == Platform::kTpu) {
+    return g.count * IciCollectiveLatencySeconds(g.op, g.ranks, TorusDims(c));
+  }
+  if (f.platform != Platform::kGpu) return 0;
+  int nodes = 1;
+  if (!g.inside_vm && c.hosts > 1) {
+    const int per_host = GroupRanksPerHost(c, g.ranks);
+    nodes = std::min(c.hosts, (g.ranks + per_host - 1) / per_host);
+  }
+  return g.count * NcclLatencySeconds(g.op, g.ranks, nodes, f.nvlink,
+                                      f.network_hop_extra_us);
+}
+
+// One pipeline hand-over between neighbouring stages: a two-rank transfer
+// inside the VM or slice, or between VMs or slices when the stages span
+// them (as AddPipeline's link).
+double PipelineSendLatency(const Family& f, const Config& c) {
+  if (f.platform == Platform::kTpu) {
+    return c.slices > 1 ? DcnAllReduceLatencySeconds(2) / 2
+                        : IciCollectiveLatencySeconds(CollectiveOp::kAllGather,
+                                                      2, TorusDims(c));
+  }
+  if (f.platform != Platform::kGpu) return 0;
+  return NcclLatencySeconds(CollectiveOp::kAllGather, 2, c.hosts > 1 ? 2 : 1,
+                            f.nvlink, f.network_hop_extra_us);
+}
+
+// The fixed latency of the step's collectives (planner/collective_latency.h):
+// the gradient all-reduce in buckets, FSDP's two gathers and one
+// reduce-scatter per layer (one FSDP unit per transformer block), Megatron's
+// four TP all-reduces per layer per micro-batch, the DCN all-reduce and the
+// pipeline's hand-overs. Expert all-to-alls are not charged (docs/planner.md
+// §13).
+void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
+                          StepTimeInput& in) {
+  const int pp = std::max(1, c.layout.pipeline);
+  // The layers of the deepest stage.
+  const int layers = (job.workload.transformer_shape.layers + pp - 1) / pp;
+  in.dp_latency_seconds = GroupLatency(
+      f, c,
+      {CollectiveOp::kAllReduce, in.bytes_allreduce_per_step,
+       GradientBuckets(in.bytes_allreduce_per_step), in.ring_size});
+  const int fsdp_units = std::max(1, layers);
+  in.fsdp_latency_seconds =
+      GroupLatency(f, c,
+                   {CollectiveOp::kAllGather, 3 * in.fsdp_bytes, 3 * fsdp_units,
+                    in.fsdp_size});
+  const int microbatches =
+      pp > 1 ? in.microbatches : std::max(1, c.layout.microbatches);
+  in.tp_latency_seconds = GroupLatency(
+      f, c,
+      {CollectiveOp::kAllReduce, in.tp_bytes_allreduce_per_step,
+       4 * std::max(1, layers) * std::max(1, microbatches), in.tp_size, true});
+  if (in.dcn_bytes_allreduce_per_step > 0 && in.dcn_size > 1) {
+    in.dcn_latency_seconds = GradientBuckets(in.dcn_bytes_allreduce_per_step) *
+                             DcnAllReduceLatencySeconds(in.dcn_size);
+  }
+  if (pp > 1) {
+    const int slots = std::max(1, in.microbatches) * in.virtual_stages + pp - 1;
+    in.pp_latency_seconds = 2.0 * slots * PipelineSendLatency(f, c);
+  }
+}
+
 // Classical ML has no step, so its hours come from its FLOPs at the MFU
 // range; deep learning's from the step time range. Both add the job's
 // start-up (kPolicy.job_startup_hours).
@@ -299,6 +384,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
   const double link = CollectiveLink(f, c);
   AddCommunication(job, f, c, link, in);
+  AddCollectiveLatency(job, f, c, in);
   // Offloaded activations cross PCIe, overlapped (planner/time_model.h).
   if (f.platform != Platform::kCpu) {
     in.host_transfer_bytes_per_step = c.memory.host_transfer_bytes_per_step;

@@ -199,6 +199,10 @@ void FillGpuLinks(Family& f) {
     f.inter_vm_bytes_per_s = *largest.machine->network_bits_per_s / 8 /
                              std::max(1, largest.devices);
   }
+  if (IsFine(f.series->network_hop_latency)) {
+    f.network_hop_extra_us = f.series->network_hop_latency->value * 1e6;
+    AddSource(f.fact_sources, f.series->network_hop_latency->source_id);
+  }
 }
 
 // ICI inside a slice, DCN between slices.

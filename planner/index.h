@@ -57,6 +57,9 @@ struct Family {
   // parallelism runs (kPolicy.max_tensor_parallel).
   bool nvlink = false;
   double inter_vm_bytes_per_s = 0;  // per device, one way (0: single VM only)
+  // What a hop between VMs adds to a GPU collective beyond NCCL's own
+  // network figure (catalog network_hop_latency; 0 when unknown).
+  double network_hop_extra_us = 0;
   double ici_bytes_per_s = 0;       // TPU per chip, one way
   double dcn_bytes_per_s_per_chip = 0;
   int sparse_cores = 0;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/collective_latency.h"
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
 #include "planner/policy.h"
@@ -282,6 +283,20 @@ std::string JobStartupAssumption() {
       kPolicy.job_startup_hours.value * 60, kPolicy.job_startup_hours.source);
 }
 
+std::string CollectiveLatencyAssumption() {
+  return absl::StrFormat(
+      "Every collective pays a fixed latency besides its bytes: NCCL's "
+      "latency model between GPUs (its tuning.cc LL figures), with a "
+      "series' published network hop where the catalog has one and NCCL's "
+      "own network figure elsewhere; %.0f µs per collective plus %.0f µs "
+      "per ICI hop on a TPU; %.0f µs per DCN hop; gradients all-reduced in "
+      "%.0f MiB buckets (%s), FSDP gathered per layer.",
+      kLatency.ici_fixed_us.value, kLatency.ici_hop_us.value,
+      kLatency.dcn_hop_us.value,
+      kLatency.gradient_bucket_bytes.value / (1024 * 1024),
+      kLatency.gradient_bucket_bytes.source);
+}
+
 // The unit of work, the global batch in that unit, the data set size D and
 // the FLOPs per unit, with every default that was used stated. Examples are
 // never counted as tokens: a sequence model counts tokens (sequences of the
@@ -301,6 +316,9 @@ void ResolveWork(const Workload& w, Job& job) {
                                            kDefaults.epochs.source, ")."));
   }
   if (job.has_dataset) job.assumptions.push_back(JobStartupAssumption());
+  if (!job.classical && job.model_size_known) {
+    job.assumptions.push_back(CollectiveLatencyAssumption());
+  }
   if (job.on_device) job.assumptions.resize(stated_before);
 }
 

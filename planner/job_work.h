@@ -20,6 +20,10 @@ void ResolveWork(const Workload& w, Job& job);
 // (kPolicy.job_startup_hours), once, billed on every device.
 std::string JobStartupAssumption();
 
+// The assumption every deep-learning job of known size states: the fixed
+// latency of its collectives (planner/collective_latency.h).
+std::string CollectiveLatencyAssumption();
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_JOB_WORK_H_

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "planner/collective_latency.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 
@@ -181,6 +182,9 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   with.link_bytes_per_s = pool.worker_bits_per_s / 8;
   with.reduction_server_bytes_per_s =
       pool.replicas * pool.reducer_bits_per_s / 8;
+  with.dp_latency_seconds =
+      GradientBuckets(in.bytes_allreduce_per_step) *
+      ReductionServerLatencySeconds(f.network_hop_extra_us);
   const StepTimeEstimate step = EstimateStepTime(with);
   const double before = c.step.step_seconds_expected;
   const double after = step.step_seconds_expected;

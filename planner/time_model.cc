@@ -226,27 +226,32 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
     dp = RingAllReduceSeconds(in.bytes_allreduce_per_step, in.ring_size,
                               in.link_bytes_per_s);
   }
+  dp += in.dp_latency_seconds;
   const double fsdp_gather = 2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
-                                                    in.fsdp_link_bytes_per_s);
+                                                    in.fsdp_link_bytes_per_s) +
+                             in.fsdp_latency_seconds * 2 / 3;
   const double fsdp_grads = ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
-                                                 in.fsdp_link_bytes_per_s);
+                                                 in.fsdp_link_bytes_per_s) +
+                            in.fsdp_latency_seconds / 3;
   const double dcn = RingAllReduceSeconds(in.dcn_bytes_allreduce_per_step,
-                                          in.dcn_size, in.dcn_bytes_per_s);
+                                          in.dcn_size, in.dcn_bytes_per_s) +
+                     in.dcn_latency_seconds;
   const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
-                                         in.tp_size, in.tp_link_bytes_per_s);
+                                         in.tp_size, in.tp_link_bytes_per_s) +
+                    in.tp_latency_seconds;
   const double a2a =
       LinkSeconds(in.a2a_bytes_per_step, in.a2a_link_bytes_per_s);
   const double pp = LinkSeconds(in.pp_bytes_per_step, in.pp_link_bytes_per_s);
   out.overlappable_comm_seconds =
       dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
-  out.critical_comm_seconds = sync + tp + a2a;
+  out.critical_comm_seconds = sync + tp + a2a + in.pp_latency_seconds;
   if (in.overheads_in_mfu) {
     // Measured end-to-end MFU already includes tensor-parallel and expert
     // all-to-all traffic; a stated gradient-sync symptom stays on the
     // critical path.
     out.overlappable_comm_seconds += tp + a2a;
-    out.critical_comm_seconds = sync;
+    out.critical_comm_seconds = sync + in.pp_latency_seconds;
   }
 
   out.host_transfer_seconds =

@@ -153,6 +153,17 @@ struct StepTimeInput {
   // (its own link): it bounds the step, never adds to it.
   double host_transfer_bytes_per_step = 0;
   double host_link_bytes_per_s = 0;
+  // Each collective's fixed latency beyond its bandwidth time, per step
+  // (planner/collective_latency.h), joining its collective's term above:
+  // the gradient all-reduce, the FSDP gathers and reduce-scatter (two
+  // thirds and one third), the DCN all-reduce, the TP all-reduces. The
+  // pipeline's sends are on the critical path: each of the schedule's
+  // m·v + p − 1 slots waits for one forward and one backward hand-over.
+  double dp_latency_seconds = 0;
+  double fsdp_latency_seconds = 0;
+  double dcn_latency_seconds = 0;
+  double tp_latency_seconds = 0;
+  double pp_latency_seconds = 0;
   // The MFU band was measured end to end (published runs, planner/
   // efficiency.h): their pipeline bubbles and tensor-parallel traffic are
   // inside it. Then no bubble stretch is applied and the TP traffic joins

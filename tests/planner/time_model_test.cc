@@ -264,5 +264,30 @@ TEST(TimeModelTest, ScalingBookDcnDataParallelThreshold) {
                    .communication_bound);
 }
 
+// Collective latency joins its collective's term: the gradient all-reduce's
+// hides behind compute up to the compute time, TP's and the pipeline's
+// hand-overs lengthen the step whatever the compute.
+TEST(TimeModelTest, LatencyHidesWhereItsCollectiveHides) {
+  StepTimeInput in;
+  in.flops_per_step_total = 1e15;
+  in.devices = 10;
+  in.peak_flops_per_device = 1e15;
+  in.mfu_low = in.mfu_high = 0.5;  // compute: 0.2 s
+  const double compute = EstimateStepTime(in).step_seconds_expected;
+  ASSERT_NEAR(compute, 0.2, 1e-12);
+  StepTimeInput dp = in;
+  dp.dp_latency_seconds = 0.1;
+  EXPECT_NEAR(EstimateStepTime(dp).step_seconds_expected, compute, 1e-12);
+  dp.dp_latency_seconds = 0.3;
+  EXPECT_NEAR(EstimateStepTime(dp).step_seconds_expected, 0.3, 1e-12);
+  StepTimeInput tp = in;
+  tp.tp_latency_seconds = 0.01;
+  EXPECT_NEAR(EstimateStepTime(tp).step_seconds_expected, 0.21, 1e-12);
+  StepTimeInput pp = in;
+  pp.pp_latency_seconds = 0.02;
+  pp.overheads_in_mfu = true;  // still critical beside a measured band
+  EXPECT_NEAR(EstimateStepTime(pp).step_seconds_expected, 0.22, 1e-12);
+}
+
 }  // namespace
 }  // namespace accelplan::planner

@@ -59,6 +59,9 @@ struct GpuSeriesSpec {
   double spot_hourly_per_device = 0;       // USD; 0: no Spot price
   double nvlink_gbps = 0;    // GB/s per GPU, bidirectional; 0: PCIe only
   double inter_vm_gbps = 0;  // host network, Gbit/s per GPU; 0: unknown
+  // What a hop between VMs adds to a collective (catalog
+  // network_hop_latency), microseconds; 0: not documented.
+  double network_hop_latency_us = 0;
   // false: documented not available on-demand (it needs Spot, flex-start
   // or a reservation), as Google documents for A4.
   bool on_demand = true;
