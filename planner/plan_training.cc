@@ -56,13 +56,14 @@ std::optional<double> KnownScore(const Job& job, const Candidate& c) {
 }
 
 // The remedies PlanTraining lists for the stated symptoms (and the edge
-// remedies the workload implies) are the ones ReviewPlan would not reject
-// if they were proposed for the same job: one judgement (JudgeRemedy) in
-// the same space, so the two RPCs never contradict each other (a Reduction
-// Server offered for a job that runs on GKE, then NOT_APPLICABLE in
-// review). The move off legacy hardware (MoveOffLegacyRemedy) is added
-// after this filter: it advises lifting keep_current_hardware itself,
-// which ReviewPlan, judging proposals under that pin, rejects by design.
+// remedies the workload implies) are the ones ReviewPlan would neither
+// reject nor hold back from RECOMMENDED if they were proposed for the same
+// job: one judgement (JudgeRemedy) in the same space, so the two RPCs
+// never contradict each other (a Reduction Server offered for a job that
+// runs on GKE, then NOT_APPLICABLE in review, or one no pool pays for).
+// The move off legacy hardware (MoveOffLegacyRemedy) is added after this
+// filter: it advises lifting keep_current_hardware itself, which
+// ReviewPlan, judging proposals under that pin, rejects by design.
 void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
                                const internal::Index& index, const Job& job,
                                const internal::Space& space,
@@ -77,7 +78,7 @@ void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
     m.layer_widths = r.layer_widths;
     internal::Judged j;
     internal::JudgeRemedy(ctx, m, j);
-    if (!j.rejected) kept.push_back(std::move(r));
+    if (!j.rejected && j.recommendable) kept.push_back(std::move(r));
   }
   remedies = std::move(kept);
 }

@@ -265,6 +265,32 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
   return true;
 }
 
+// ADD_REDUCTION_SERVER where a pool could take the traffic but the point
+// declined it (ApplyReductionServer keeps a pool only when it lowers the
+// cost per unit of work, under MIN_TIME the step time): the remedy leaves
+// today's all-reduce as it is, so it is never RECOMMENDED.
+void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
+                          const Candidate& after, Judged& j) {
+  const Config& p = *after.config;
+  if (m.kind != RemedyKind::kAddReductionServer || p.reducers) return;
+  j.recommendable = false;
+  const catalog::MachineType* vm = p.shape ? p.shape->machine : nullptr;
+  std::string links;
+  if (vm != nullptr && vm->network_bits_per_s) {
+    links = absl::StrFormat(
+        ": its workers would reach the reducers at %.0f Gbps per VM, while "
+        "NCCL's all-reduce already crosses %.0f Gbps per VM",
+        WorkerEgressBitsPerS(*vm, after.family->series) / 1e9,
+        *vm->network_bits_per_s / 1e9);
+  }
+  const bool min_time = job.objective == Objective::kMinTime;
+  j.Add(min_time ? ReasonCode::kSlower : ReasonCode::kHigherCost,
+        absl::StrCat("A Reduction Server pool does not pay on ",
+                     PointLabel(after), links, "; no pool lowers ",
+                     min_time ? "the step time" : "the cost per unit of work",
+                     ", so the model keeps today's all-reduce."));
+}
+
 // A move is the hardware proposal it names, in the same space, on today's
 // provisioning (the one change is the hardware), else on what the request
 // allows when today's capacity cannot obtain it: its point, or its codes.
@@ -319,6 +345,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
     return;
   }
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
+  MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
   std::optional<Candidate> today;
   if (at) today = Evaluate(ctx, TodayUnconstrained(ctx.job), *at);
   j.why.push_back(AgainstToday(ctx.job, *after, today ? &*today : nullptr));

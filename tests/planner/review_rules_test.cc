@@ -64,11 +64,12 @@ Workload Llm(Framework f, double params, TransformerShape shape) {
   return w;
 }
 
-// PyTorch DDP on four a3-highgpu-8g nodes with NCCL.
-ReviewRequest GpuCluster(std::vector<Symptom> symptoms, int nodes = 4) {
+// PyTorch DDP on four a3-highgpu-8g nodes (or `hardware`) with NCCL.
+ReviewRequest GpuCluster(std::vector<Symptom> symptoms, int nodes = 4,
+                         const std::string& hardware = "a3-highgpu-8g") {
   ReviewRequest r;
   r.workload = Llm(Framework::kPytorch, 2.7e9, Shape(32, 2560, 32, 2048));
-  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.hardware = hardware;
   r.current_setup.accelerator_count = 8;
   r.current_setup.node_count = nodes;
   r.current_setup.strategy = Strategy::kDataParallel;
@@ -109,10 +110,18 @@ ProposalVerdict One(ReviewRequest r, RemedyKind k) {
 
 // ------------------------------------------------------------ remedies
 
+// A Reduction Server pays where the workers' NICs are the ones NCCL uses
+// (a2-ultragpu-8g: 100 Gbps, no GPUDirect NICs): each worker then sends its
+// gradient once instead of twice.
+constexpr char kNoGpuDirectVm[] = "a2-ultragpu-8g";
+
 TEST_F(ReviewRulesTest, RecommendsReductionServerForGradientSyncBoundGpus) {
-  const ProposalVerdict v = One(GpuCluster({Symptom::kGradientSyncBound}),
-                                RemedyKind::kAddReductionServer);
+  const ProposalVerdict v =
+      One(GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm),
+          RemedyKind::kAddReductionServer);
   EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  ASSERT_TRUE(v.plan.has_value());
+  EXPECT_TRUE(v.plan->distribution.reduction_server.has_value());
 }
 
 TEST_F(ReviewRulesTest, RejectsReductionServerForInputBoundGpus) {
@@ -181,7 +190,8 @@ TEST_F(ReviewRulesTest, JudgesRemediesBySymptomBeforeObjective) {
   // Gradient-sync bound, cheapest objective: Spot and faster storage still
   // miss the bottleneck.
   for (Objective o : {Objective::kMinCost, Objective::kMinTime}) {
-    ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+    ReviewRequest r =
+        GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm);
     r.goal.objective = o;
     r.constraints.spot_allowed = true;
     r.proposals = {
@@ -369,8 +379,8 @@ TEST_F(ReviewRulesTest, AcceptsProposedShapesOnTheRightMultiples) {
 }
 
 TEST_F(ReviewRulesTest, PlanOffersReductionServerForMultiHostGpuSyncBound) {
-  const std::vector<Remedy> v =
-      PlanRemedies(GpuCluster({Symptom::kGradientSyncBound}));
+  const std::vector<Remedy> v = PlanRemedies(
+      GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm));
   const Remedy* m = Find(v, RemedyKind::kAddReductionServer);
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->addresses, Symptom::kGradientSyncBound);
@@ -383,6 +393,21 @@ TEST_F(ReviewRulesTest, PlanOffersNoReductionServerOnOneNodeOrTpu) {
   EXPECT_EQ(Find(PlanRemedies(TpuSlices({Symptom::kGradientSyncBound}, 2)),
                  RemedyKind::kAddReductionServer),
             nullptr);
+}
+
+// On a3-highgpu-8g the reducers are reached only over the 200 Gbps host
+// NIC while NCCL crosses the 800 Gbps GPUDirect-TCPX NICs: no pool pays,
+// the model keeps today's all-reduce, so the remedy is VIABLE, never
+// RECOMMENDED, says why, and PlanTraining does not offer it.
+TEST_F(ReviewRulesTest, ReductionServerThatDoesNotPayIsNotRecommended) {
+  const ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+  const ProposalVerdict v = One(r, RemedyKind::kAddReductionServer);
+  EXPECT_EQ(v.verdict, Verdict::kViable) << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kHigherCost)) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("does not pay on 4 x a3-highgpu-8g"));
+  ASSERT_TRUE(v.plan.has_value());
+  EXPECT_FALSE(v.plan->distribution.reduction_server.has_value());
+  EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kAddReductionServer), nullptr);
 }
 
 // A remedy for the stated problem ranks first whatever the numbers; the
