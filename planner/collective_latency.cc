@@ -72,11 +72,9 @@ double ReductionServerLatencySeconds(double net_extra_us) {
   return 2 * (kNccl.net_tree_hop_us + net_extra_us) * kUs;
 }
 
-int GradientBuckets(double bytes) {
+double GradientBuckets(double bytes) {
   if (!(bytes > 0)) return 0;
-  const double buckets =
-      std::ceil(bytes / kLatency.gradient_bucket_bytes.value);
-  return static_cast<int>(std::clamp(buckets, 1.0, 1e9));
+  return std::max(1.0, std::ceil(bytes / kLatency.gradient_bucket_bytes.value));
 }
 
 }  // namespace accelplan::planner

@@ -95,8 +95,9 @@ double DcnAllReduceLatencySeconds(int slices);
 // VMs at NCCL's network hop plus the workers' `net_extra_us`.
 double ReductionServerLatencySeconds(double net_extra_us);
 
-// Gradient buckets of `bytes`: one collective each (at least one).
-int GradientBuckets(double bytes);
+// Gradient buckets of `bytes`: one collective each (at least one; 0 for no
+// bytes). A double: an absurd-but-valid model has more than an int holds.
+double GradientBuckets(double bytes);
 
 }  // namespace accelplan::planner
 

@@ -273,7 +273,7 @@ int TorusDims(const Config& c) {
 struct LatencyGroup {
   CollectiveOp op = CollectiveOp::kAllReduce;
   double bytes = 0;
-  int count = 0;
+  double count = 0;  // a double: layers x micro-batches can pass int
   int ranks = 1;
   bool inside_vm = false;  // TP: the group shares one VM's NVLink
 };
@@ -322,24 +322,25 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
       f, c,
       {CollectiveOp::kAllReduce, in.bytes_allreduce_per_step,
        GradientBuckets(in.bytes_allreduce_per_step), in.ring_size});
-  const int fsdp_units = std::max(1, layers);
-  in.fsdp_latency_seconds =
-      GroupLatency(f, c,
-                   {CollectiveOp::kAllGather, 3 * in.fsdp_bytes, 3 * fsdp_units,
-                    in.fsdp_size});
-  const int microbatches =
-      pp > 1 ? in.microbatches : std::max(1, c.layout.microbatches);
-  in.tp_latency_seconds = GroupLatency(
+  const double units = std::max(1, layers);  // FSDP units, TP layers
+  in.fsdp_latency_seconds = GroupLatency(
       f, c,
-      {CollectiveOp::kAllReduce, in.tp_bytes_allreduce_per_step,
-       4 * std::max(1, layers) * std::max(1, microbatches), in.tp_size, true});
+      {CollectiveOp::kAllGather, 3 * in.fsdp_bytes, 3 * units, in.fsdp_size});
+  const double microbatches =
+      std::max(1, pp > 1 ? in.microbatches : c.layout.microbatches);
+  in.tp_latency_seconds =
+      GroupLatency(f, c,
+                   {CollectiveOp::kAllReduce, in.tp_bytes_allreduce_per_step,
+                    4 * units * microbatches, in.tp_size, true});
   if (in.dcn_bytes_allreduce_per_step > 0 && in.dcn_size > 1) {
     in.dcn_latency_seconds = GradientBuckets(in.dcn_bytes_allreduce_per_step) *
                              DcnAllReduceLatencySeconds(in.dcn_size);
   }
   if (pp > 1) {
-    const int slots = std::max(1, in.microbatches) * in.virtual_stages + pp - 1;
-    in.pp_latency_seconds = 2.0 * slots * PipelineSendLatency(f, c);
+    const double slots = static_cast<double>(std::max(1, in.microbatches)) *
+                             std::max(1, in.virtual_stages) +
+                         pp - 1;
+    in.pp_latency_seconds = 2 * slots * PipelineSendLatency(f, c);
   }
 }
 
