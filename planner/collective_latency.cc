@@ -27,6 +27,8 @@ double RingLatencyUs(CollectiveOp op, int ranks, int nodes, bool nvlink,
   double intra = nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
   if (nodes > 1) intra = std::max(intra, kNccl.net_post_us);
   const double net = kNccl.net_ring_hop_us + net_extra_us;
+  // NCCL lets steps - inter go negative when every rank is on its own host
+  // (2(n-1) - 2n); the planner counts no intra-host step there.
   return kNccl.ring_base_us + std::max(0, steps - inter) * intra + inter * net;
 }
 
@@ -57,7 +59,7 @@ double IciCollectiveLatencySeconds(CollectiveOp op, int chips, int torus_dims) {
   if (chips <= 1) return 0;
   const int dims = std::max(1, torus_dims);
   const double per_axis = std::round(std::pow(chips, 1.0 / dims));
-  const double hops = dims * std::max(1.0, per_axis - 1) *
+  const double hops = std::max(1.0, dims * (per_axis - 1)) *
                       (op == CollectiveOp::kAllReduce ? 2 : 1);
   return (kLatency.ici_fixed_us.value + hops * kLatency.ici_hop_us.value) * kUs;
 }
@@ -68,8 +70,11 @@ double DcnAllReduceLatencySeconds(int slices) {
   return 2.0 * levels * kLatency.dcn_hop_us.value * kUs;
 }
 
-double ReductionServerLatencySeconds(double net_extra_us) {
-  return 2 * (kNccl.net_tree_hop_us + net_extra_us) * kUs;
+double ReductionServerLatencySeconds(int gpus_per_vm, bool nvlink) {
+  const double intra = nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
+  return (kNccl.tree_base_us + 2 * (std::max(1, gpus_per_vm) - 1) * intra +
+          2 * kNccl.net_tree_hop_us) *
+         kUs;
 }
 
 double GradientBuckets(double bytes) {

@@ -17,10 +17,11 @@ namespace accelplan::planner {
 // level, by the link the step crosses. The bandwidth term is taken at full
 // bandwidth: NCCL switches protocol with the size, and measured runs keep
 // about LL's latency while the bandwidth grows (nccl-tests all_reduce_perf
-// on 8 x H100 over NVLink: 13.0 us at 8 B, 16.2 us at 1 KB, 20.7 us at
-// 512 KB; https://github.com/NVIDIA/dgxc-benchmarking nccl/README.md, where
-// this model says 15.0 us; 2 x 8 A100s over InfiniBand measure 27.7 us at
-// 8 B where it says 25.2, dstack examples/clusters/crusoe).
+// on 8 x H100 over NVLink, in place: 13.0 us at 8 B, 16.2 us at 1 KB,
+// 19.7 us at 512 KB; https://github.com/NVIDIA/dgxc-benchmarking
+// nccl/README.md, where this model says 15.0 us; 2 x 8 A100s over
+// InfiniBand measure 27.7 us at 8 B where it says 25.2, dstack
+// examples/clusters/crusoe at 33be4e79).
 struct NcclLatency {
   double ring_base_us = 6.6;
   double tree_base_us = 6.8;
@@ -29,7 +30,8 @@ struct NcclLatency {
   double net_ring_hop_us = 2.7;
   double net_tree_hop_us = 5.0;
   // A ring across hosts posts every step to the network: each step inside
-  // a host costs at least this (getNetOverhead: 1 us on x86).
+  // a host costs at least this (getNetOverhead: 1 us on Intel x86, 2 on
+  // AMD; the catalog does not say which CPU a GPU VM has).
   double net_post_us = 1.0;
 };
 inline constexpr NcclLatency kNccl{};
@@ -83,17 +85,23 @@ double NcclLatencySeconds(CollectiveOp op, int ranks, int nodes, bool nvlink,
 
 // The latency of one XLA collective over `chips` chips of a TPU slice whose
 // torus has `torus_dims` axes: a fixed cost plus one hop per chip along
-// each axis of a cube-shaped group (an all-reduce is a reduce-scatter and
-// an all-gather: twice the hops).
+// each axis of a cube-shaped group, round(chips^(1/d)) - 1 per axis and at
+// least one hop in all (an all-reduce is a reduce-scatter and an
+// all-gather: twice the hops). That is the hop count without wraparound
+// links, as in the Scaling Book's v5e example; a slice with wraparound
+// halves the longest path, so the rule is high there by up to the hops'
+// share.
 double IciCollectiveLatencySeconds(CollectiveOp op, int chips, int torus_dims);
 
 // The latency of one all-reduce across `slices` TPU slices over DCN.
 double DcnAllReduceLatencySeconds(int slices);
 
-// The latency of one all-reduce through a Vertex AI Reduction Server: each
-// worker sends to the reducers and receives the result, two hops between
-// VMs at NCCL's network hop plus the workers' `net_extra_us`.
-double ReductionServerLatencySeconds(double net_extra_us);
+// The latency of one all-reduce through a Vertex AI Reduction Server: the
+// VM's `gpus_per_vm` GPUs reduce and broadcast inside the VM as NCCL's tree
+// does (its base and two intra-VM hops per GPU), and each worker sends to
+// the reducers and receives the result, two network hops at NCCL's figure
+// (the pool rides the host NICs, not a GPUDirect transport).
+double ReductionServerLatencySeconds(int gpus_per_vm, bool nvlink);
 
 // Gradient buckets of `bytes`: one collective each (at least one; 0 for no
 // bytes). A double: an absurd-but-valid model has more than an int holds.

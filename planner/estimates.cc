@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -333,8 +334,18 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
                    {CollectiveOp::kAllReduce, in.tp_bytes_allreduce_per_step,
                     4 * units * microbatches, in.tp_size, true});
   if (in.dcn_bytes_allreduce_per_step > 0 && in.dcn_size > 1) {
-    in.dcn_latency_seconds = GradientBuckets(in.dcn_bytes_allreduce_per_step) *
-                             DcnAllReduceLatencySeconds(in.dcn_size);
+    // FSDP over DCN gathers and reduce-scatters per layer; a data-parallel
+    // gradient crosses the slices bucket by bucket, the replica's buckets.
+    const int per_slice = c.slices > 0 ? c.devices / c.slices : c.devices;
+    const bool fsdp_over_dcn =
+        c.layout.zero_stage == 3 && ShardsAcrossSlices(c.layout, per_slice);
+    const double collectives =
+        fsdp_over_dcn
+            ? 3 * units
+            : GradientBuckets(std::max(in.bytes_allreduce_per_step,
+                                       in.dcn_bytes_allreduce_per_step));
+    in.dcn_latency_seconds =
+        collectives * DcnAllReduceLatencySeconds(in.dcn_size);
   }
   if (pp > 1) {
     const double slots = static_cast<double>(std::max(1, in.microbatches)) *

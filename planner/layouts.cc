@@ -309,14 +309,16 @@ void ChooseFixedFootprint(const Job& job, const Family& f, Config& c) {
   EstimateTime(job, f, c);
 }
 
-// Chooses among a point's layouts. Each layout is taken with its first
-// variant that fits, in order: the requested recompute level without, then
-// with, gradient accumulation, then full recompute. Accumulation costs no
-// compute and full recompute costs a forward pass, so that variant is the
-// layout's fastest. Among layouts the fastest step wins (ties: SPEC §4's
-// order of preference): at one size the hardware and its price are fixed,
-// so the fastest step is the cheapest and quickest under every objective.
-// Communication only lengthens the step; it never removes a layout.
+// Chooses among a point's layouts. Each layout is taken at the first
+// recompute level that fits (the requested one, then full recompute: full
+// recompute costs a forward pass), with its first schedule that fits
+// (without, then with, gradient accumulation: accumulation costs no
+// compute), or with its fastest one under tensor or pipeline parallelism,
+// whose collectives and hand-overs are paid per micro-batch. Among layouts the
+// fastest step wins (ties: SPEC §4's order of preference): at one size the
+// hardware and its price are fixed, so the fastest step is the cheapest and
+// quickest under every objective. Communication only lengthens the step; it
+// never removes a layout.
 class LayoutChooser {
  public:
   LayoutChooser(const Job& job, const Family& f, const Config& c)
@@ -401,13 +403,15 @@ class LayoutChooser {
       }
       return;
     }
-    // Without pipelining the first schedule that fits is the fastest
-    // (accumulation costs no compute); pipelined schedules differ in
-    // bubble and traffic, so each one that fits is estimated.
-    const bool pipelined = layout.pipeline > 1;
+    // Without model parallelism the first schedule that fits is the
+    // fastest (accumulation costs no compute and no collective). Pipelined
+    // schedules differ in bubble, traffic and hand-overs (their latency
+    // grows with m·v), and tensor parallelism pays its all-reduces per
+    // micro-batch, so there each schedule that fits is estimated.
+    const bool every_schedule = layout.pipeline > 1 || layout.tensor > 1;
     for (int l = 0; l < level_count_; ++l) {
       bool taken = false;
-      for (int i = 0; i < options.count && (pipelined || !taken); ++i) {
+      for (int i = 0; i < options.count && (every_schedule || !taken); ++i) {
         const ShardingLayout scheduled = WithSchedule(layout, options.items[i]);
         const bool last = l == level_count_ - 1 && i == options.count - 1;
         const MemoryEstimate m =
@@ -420,12 +424,6 @@ class LayoutChooser {
                           best_->step.step_seconds_expected *
                               (1 - kPolicy.tie_tolerance.value)) {
           best_ = scratch_;
-        }
-        // Exact: a later schedule has a larger bubble and less traffic,
-        // so it wins only when this one's traffic outlasts its compute.
-        if (scratch_.step.overlappable_comm_seconds <=
-            scratch_.step.compute_seconds_fast) {
-          break;
         }
       }
       if (taken) return;

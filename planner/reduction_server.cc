@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "planner/collective_latency.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/job_spec.h"
 
 namespace accelplan::planner::internal {
@@ -184,7 +185,7 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
       pool.replicas * pool.reducer_bits_per_s / 8;
   with.dp_latency_seconds =
       GradientBuckets(in.bytes_allreduce_per_step) *
-      ReductionServerLatencySeconds(f.network_hop_extra_us);
+      ReductionServerLatencySeconds(DevicesPerVm(c), f.nvlink);
   const StepTimeEstimate step = EstimateStepTime(with);
   const double before = c.step.step_seconds_expected;
   const double after = step.step_seconds_expected;

@@ -22,8 +22,8 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('A3 High',  'host_nic_bandwidth', 200e9, 'bits_per_s', 'GPU-MT', 'derived: a3-highgpu-8g has 5 NICs and 1,000 Gbps; GPUDirect-TCPX uses 4 of them for GPU traffic (4 x 200 Gbps), leaving the primary NIC 200 Gbps; the smaller A3 High shapes have one NIC (their full bandwidth)');
 
 -- Latency a hop between VMs adds to a GPU collective beyond NCCL's own
--- network figure (its tuning model adds the transport's latency to every
--- network hop, twice under the Simple protocol). Derived from a published
+-- network figure (NCCL's tuning model adds a transport's latency to every
+-- network hop; the planner models the LL protocol). Derived from a published
 -- small-message all-reduce: measured time less NCCL's tree/LL prediction
 -- 6.8 + 2 x (7 x 0.6 + 5.0 + x) us for 2 hosts of 8 GPUs. The other series
 -- have no published small-message run on these machines (NULL: NCCL's own

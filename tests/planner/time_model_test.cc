@@ -285,7 +285,6 @@ TEST(TimeModelTest, LatencyHidesWhereItsCollectiveHides) {
   EXPECT_NEAR(EstimateStepTime(tp).step_seconds_expected, 0.21, 1e-12);
   StepTimeInput pp = in;
   pp.pp_latency_seconds = 0.02;
-  pp.overheads_in_mfu = true;  // still critical beside a measured band
   EXPECT_NEAR(EstimateStepTime(pp).step_seconds_expected, 0.22, 1e-12);
 }
 
