@@ -151,6 +151,16 @@ catalog::CatalogPtr LatencyCatalog() {
       .Build();
 }
 
+// A 1B dense PyTorch transformer at bf16, shape not stated.
+Workload OneBillion() {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 1e9;
+  w.precision = Precision::kBf16Mixed;
+  return w;
+}
+
 class CollectiveLatencyPlanTest
     : public testutil::SyntheticPlannerTest<LatencyCatalog> {
  protected:
@@ -160,10 +170,7 @@ class CollectiveLatencyPlanTest
   static double StepOn(const std::string& series, int gpus) {
     ReviewRequest r;
     r.as_of = "2026-09-01";
-    r.workload.framework = Framework::kPytorch;
-    r.workload.model_kind = ModelKind::kDenseTransformer;
-    r.workload.parameter_count = 1e9;
-    r.workload.precision = Precision::kBf16Mixed;
+    r.workload = OneBillion();
     r.workload.global_batch_size = 64;
     r.goal.objective = Objective::kMinTime;
     HardwareProposal hw;
@@ -205,10 +212,7 @@ TEST_F(CollectiveLatencyPlanTest, NetworkHopLatencyChargesOnlyCrossVmSteps) {
 TEST_F(CollectiveLatencyPlanTest, PlanStatesTheLatencyAssumption) {
   PlanRequest q;
   q.as_of = "2026-09-01";
-  q.workload.framework = Framework::kPytorch;
-  q.workload.model_kind = ModelKind::kDenseTransformer;
-  q.workload.parameter_count = 1e9;
-  q.workload.precision = Precision::kBf16Mixed;
+  q.workload = OneBillion();
   q.workload.dataset_tokens = 1e10;
   const PlanResponse p = Plan(q);
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
