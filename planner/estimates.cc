@@ -339,11 +339,15 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
     const int per_slice = c.slices > 0 ? c.devices / c.slices : c.devices;
     const bool fsdp_over_dcn =
         c.layout.zero_stage == 3 && ShardsAcrossSlices(c.layout, per_slice);
+    // The replica's gradient (a stage's TP shard); each chip carries its
+    // 1/per_slice share of every bucket over DCN.
+    const double replica_gradient = in.bytes_allreduce_per_step > 0
+                                        ? in.bytes_allreduce_per_step
+                                        : in.dcn_bytes_allreduce_per_step *
+                                              per_slice /
+                                              std::max(1, c.layout.tensor);
     const double collectives =
-        fsdp_over_dcn
-            ? 3 * units
-            : GradientBuckets(std::max(in.bytes_allreduce_per_step,
-                                       in.dcn_bytes_allreduce_per_step));
+        fsdp_over_dcn ? 3 * units : GradientBuckets(replica_gradient);
     in.dcn_latency_seconds =
         collectives * DcnAllReduceLatencySeconds(in.dcn_size);
   }
