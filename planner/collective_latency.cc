@@ -8,6 +8,10 @@ namespace {
 
 constexpr double kUs = 1e-6;
 
+double IntraHostHopUs(bool nvlink) {
+  return nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
+}
+
 int FloorLog2(int n) {
   int log = 0;
   while (n > 1) {
@@ -24,7 +28,7 @@ double RingLatencyUs(CollectiveOp op, int ranks, int nodes, bool nvlink,
   const bool all_reduce = op == CollectiveOp::kAllReduce;
   const int steps = all_reduce ? 2 * (ranks - 1) : ranks - 1;
   const int inter = nodes <= 1 ? 0 : all_reduce ? 2 * nodes : nodes - 1;
-  double intra = nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
+  double intra = IntraHostHopUs(nvlink);
   if (nodes > 1) intra = std::max(intra, kNccl.net_post_us);
   const double net = kNccl.net_ring_hop_us + net_extra_us;
   // NCCL lets steps - inter go negative when every rank is on its own host
@@ -36,7 +40,7 @@ double RingLatencyUs(CollectiveOp op, int ranks, int nodes, bool nvlink,
 // host and a binary tree over the hosts.
 double TreeLatencyUs(int ranks, int nodes, bool nvlink, double net_extra_us) {
   const int per_node = std::max(1, ranks / std::max(1, nodes));
-  const double intra = nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
+  const double intra = IntraHostHopUs(nvlink);
   const double net = kNccl.net_tree_hop_us + net_extra_us;
   return kNccl.tree_base_us +
          2 * ((per_node - 1) * intra + FloorLog2(nodes) * net);
@@ -71,10 +75,9 @@ double DcnAllReduceLatencySeconds(int slices) {
 }
 
 double ReductionServerLatencySeconds(int gpus_per_vm, bool nvlink) {
-  const double intra = nvlink ? kNccl.nvlink_hop_us : kNccl.pcie_hop_us;
-  return (kNccl.tree_base_us + 2 * (std::max(1, gpus_per_vm) - 1) * intra +
-          2 * kNccl.net_tree_hop_us) *
-         kUs;
+  // NCCL's tree over two hosts: the VM's GPUs, then one network level.
+  const int gpus = std::max(1, gpus_per_vm);
+  return TreeLatencyUs(2 * gpus, 2, nvlink, 0) * kUs;
 }
 
 double GradientBuckets(double bytes) {

@@ -185,6 +185,24 @@ void AddPipeline(const Job& job, const Family& f, const Config& c,
                     : f.intra_vm_bytes_per_s;
 }
 
+// Devices of one slice (every device off a Multislice point).
+int DevicesPerSlice(const Config& c) {
+  return c.slices > 0 ? c.devices / c.slices : c.devices;
+}
+
+// FSDP whose shards span slices: its gathers and reduce-scatters cross DCN,
+// and there is no separate gradient all-reduce over DCN.
+bool FsdpOverDcn(const Config& c) {
+  return c.slices > 1 && ShardsAcrossSlices(c.layout, DevicesPerSlice(c));
+}
+
+// One data-parallel replica's gradient on the wire: a pipeline stage's
+// tensor-parallel shard of the whole gradient.
+double ReplicaGradientBytes(const Job& job, const Config& c) {
+  return job.params * GradientWireBytesPerParam(job.precision) /
+         (std::max(1, c.layout.tensor) * std::max(1, c.layout.pipeline));
+}
+
 // The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
 // DCN across slices, tensor-parallel activations and pipeline microbatches.
 // A single device, classical ML or a stated per-device memory has none.
@@ -194,16 +212,14 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   const bool communicates = !job.classical && job.model_size_known && n > 1 &&
                            job.workload.per_device_memory_gib <= 0;
   if (!communicates) return;
-  const double wire = GradientWireBytesPerParam(job.precision);
-  const double grad_bytes = job.params * wire;
-  const int per_slice = c.slices > 0 ? n / c.slices : n;
+  const double grad_bytes =
+      job.params * GradientWireBytesPerParam(job.precision);
+  const double replica_gradient = ReplicaGradientBytes(job, c);
+  const int per_slice = DevicesPerSlice(c);
   const int tp = std::max(1, c.layout.tensor);
   const int pp = std::max(1, c.layout.pipeline);
   const int replicas = std::max(1, n / (tp * pp));
-  // FSDP over DCN: its gathers and reduce-scatters cross the slices, so
-  // DCN bounds them and there is no separate gradient all-reduce over DCN.
-  const bool fsdp_over_dcn =
-      c.slices > 1 && ShardsAcrossSlices(c.layout, per_slice);
+  const bool fsdp_over_dcn = FsdpOverDcn(c);
   if (c.layout.zero_stage == 3) {
     // A pipeline stage gathers only its own layers.
     in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / (tp * pp);
@@ -226,7 +242,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
   } else if (c.slices <= 1) {
     // Plain or ZeRO-1 data parallel: each replica all-reduces (or
     // reduce-scatters + all-gathers, the same volume) its gradient shard.
-    in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+    in.bytes_allreduce_per_step = replica_gradient;
     in.ring_size = replicas;
     in.link_bytes_per_s =
         f.platform == Platform::kGpu && c.hosts > pp
@@ -234,7 +250,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
             : link;
   } else {
     // Inside each slice the replicas of a stage's TP shard all-reduce it.
-    in.bytes_allreduce_per_step = grad_bytes / (tp * pp);
+    in.bytes_allreduce_per_step = replica_gradient;
     in.ring_size = std::max(1, per_slice / tp);
     in.link_bytes_per_s = link;
   }
@@ -299,7 +315,7 @@ double GroupLatency(const Family& f, const Config& c, const LatencyGroup& g) {
 // them (as AddPipeline's link).
 double PipelineSendLatency(const Family& f, const Config& c) {
   if (f.platform == Platform::kTpu) {
-    return c.slices > 1 ? DcnAllReduceLatencySeconds(2) / 2
+    return c.slices > 1 ? kLatency.dcn_hop_us.value * 1e-6
                         : IciCollectiveLatencySeconds(CollectiveOp::kAllGather,
                                                       2, TorusDims(c));
   }
@@ -335,19 +351,12 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
                     4 * units * microbatches, in.tp_size, true});
   if (in.dcn_bytes_allreduce_per_step > 0 && in.dcn_size > 1) {
     // FSDP over DCN gathers and reduce-scatters per layer; a data-parallel
-    // gradient crosses the slices bucket by bucket, the replica's buckets.
-    const int per_slice = c.slices > 0 ? c.devices / c.slices : c.devices;
-    const bool fsdp_over_dcn =
-        c.layout.zero_stage == 3 && ShardsAcrossSlices(c.layout, per_slice);
-    // The replica's gradient (a stage's TP shard); each chip carries its
-    // 1/per_slice share of every bucket over DCN.
-    const double replica_gradient = in.bytes_allreduce_per_step > 0
-                                        ? in.bytes_allreduce_per_step
-                                        : in.dcn_bytes_allreduce_per_step *
-                                              per_slice /
-                                              std::max(1, c.layout.tensor);
+    // gradient crosses the slices bucket by bucket, the replica's buckets
+    // (each chip carrying its share of every bucket).
+    const bool fsdp_over_dcn = c.layout.zero_stage == 3 && FsdpOverDcn(c);
     const double collectives =
-        fsdp_over_dcn ? 3 * units : GradientBuckets(replica_gradient);
+        fsdp_over_dcn ? 3 * units
+                      : GradientBuckets(ReplicaGradientBytes(job, c));
     in.dcn_latency_seconds =
         collectives * DcnAllReduceLatencySeconds(in.dcn_size);
   }
