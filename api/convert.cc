@@ -504,6 +504,7 @@ void ToProto(const planner::Distribution& in, v1::Distribution* out) {
   out->set_micro_batches(in.micro_batches);
   out->set_virtual_pipeline_stages(in.virtual_pipeline_stages);
   out->set_expert_parallelism(in.expert_parallelism);
+  out->set_optimizer_offload(in.optimizer_offload);
 }
 
 planner::Distribution FromProto(const v1::Distribution& in) {
@@ -525,6 +526,7 @@ planner::Distribution FromProto(const v1::Distribution& in) {
   out.micro_batches = in.micro_batches();
   out.virtual_pipeline_stages = in.virtual_pipeline_stages();
   out.expert_parallelism = in.expert_parallelism();
+  out.optimizer_offload = in.optimizer_offload();
   return out;
 }
 

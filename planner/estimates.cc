@@ -16,6 +16,7 @@
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
+#include "planner/optimizer_offload.h"
 #include "planner/policy.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
@@ -414,6 +415,7 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
   if (f.platform != Platform::kCpu) {
     in.host_transfer_bytes_per_step = c.memory.host_transfer_bytes_per_step;
     in.host_link_bytes_per_s = kPcieBytesPerS;
+    in.host_optimizer_seconds = HostOptimizerSeconds(c);
   }
   in.gradient_sync_exposed = GradientSyncExposed(job, f, c);
   c.step = EstimateStepTime(in);

@@ -26,10 +26,12 @@ struct Fitting {
   std::vector<Config> points;  // the sizes that hold the job
   double best_required = -1;   // per device, the last size that did not fit
   double best_usable = 0;
-  // That size's offloaded activations and host memory per device, when
-  // host memory is what it lacked (RECOMPUTE_OFFLOAD).
+  // That size's offloaded bytes and host memory per device, when host
+  // memory is what it lacked (RECOMPUTE_OFFLOAD, optimizer offload), and
+  // how much of it is the optimizer's.
   double host_required = 0;
   double host_usable = 0;
+  double host_optimizer = 0;
   // The smallest size whose every layout needs more data-parallel ranks
   // than the stated batch has sequences.
   std::optional<Config> batch_limited;
@@ -59,11 +61,16 @@ Fitting EvaluateSizes(const Job& job, const Family& f, const SizeSearch& sizes,
         const bool host = c.HostTooSmall() && c.required_bytes <= c.usable_bytes;
         out.host_required = host ? c.host_required_bytes : 0;
         out.host_usable = host ? c.host_usable_bytes : 0;
+        out.host_optimizer = host ? c.memory.host_optimizer_bytes : 0;
       }
       continue;
     }
+    // An offloaded optimizer trades each step's time for fewer devices:
+    // the first size that holds the job without it is kept as well, and
+    // the scorer weighs the two.
+    const bool offloads = c.layout.optimizer_offload;
     out.points.push_back(std::move(c));
-    if (stop_at_first) break;
+    if (stop_at_first && !offloads) break;
   }
   return out;
 }
@@ -101,6 +108,23 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
                               "tensor parallelism inside one VM's NVLink or "
                               "one slice.",
                               l.data, l.fsdp, l.tensor, l.pipeline, name));
+}
+
+// The size held the job's device share but not what it offloads to host
+// memory.
+std::string HostTooSmallLine(const std::string& name, const Fitting& fit) {
+  const bool optimizer = fit.host_optimizer > 0;
+  const bool activations = fit.host_required > fit.host_optimizer;
+  return absl::StrFormat(
+      "%s has %.1f GiB of host memory usable per device (the VM's memory "
+      "over its accelerators, less %.0f%% headroom); offloading %s there "
+      "needs %.1f GiB per device.",
+      name, Gib(fit.host_usable), kHostHeadroom * 100,
+      optimizer && activations
+          ? "the optimizer's states and RECOMPUTE_OFFLOAD's activations"
+      : optimizer ? "the optimizer's states"
+                  : "RECOMPUTE_OFFLOAD's activations",
+      Gib(fit.host_required));
 }
 
 // Nothing fits: the codes that say why (a size the constraints excluded
@@ -142,14 +166,7 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     return;
   }
   if (fit.best_required >= 0 && fit.host_required > 0) {
-    cand.Reject(ReasonCode::kHbmTooSmall,
-                absl::StrFormat("%s has %.1f GiB of host memory usable per "
-                                "device (the VM's memory over its "
-                                "accelerators, less %.0f%% headroom); the "
-                                "activations RECOMPUTE_OFFLOAD moves there "
-                                "need %.1f GiB per device.",
-                                name, Gib(fit.host_usable),
-                                kHostHeadroom * 100, Gib(fit.host_required)));
+    cand.Reject(ReasonCode::kHbmTooSmall, HostTooSmallLine(name, fit));
   } else if (fit.best_required >= 0) {
     // A requested micro-batch is honoured, never shrunk: say that it is
     // what does not fit.
@@ -397,10 +414,11 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
     return cand;
   }
   // Without a data set there is no work to time, so each family is taken
-  // at its smallest size that holds the job (options ascend in devices) and
-  // the scan stops there, unless today's throughput is the floor (every
-  // size is judged against it); rejected families only need to know that
-  // something fits.
+  // at its smallest size that holds the job (options ascend in devices;
+  // with the optimizer on the devices, and any smaller sizes that hold it
+  // by offloading the optimizer) and the scan stops there, unless today's
+  // throughput is the floor (every size is judged against it); rejected
+  // families only need to know that something fits.
   const bool stop_at_first = rejected_already || !SearchesSizes(job);
   Fitting fit =
       FitSizes(job, f, sizes, pins, stop_at_first, rejected_already, cand);

@@ -2,10 +2,10 @@
 #include "planner/layouts.h"
 
 #include <algorithm>
-#include <optional>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -16,6 +16,7 @@
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/experts.h"
+#include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -75,7 +76,29 @@ ShardingLayout ShardedOverSlices(int n, int tp) {
   return l;
 }
 
-LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
+// Optimizer offload (planner/optimizer_offload.h), where the job and the
+// VM allow it: one device with ZeRO-Offload's stage 2, or ZeRO-3 over the
+// VMs' devices. Listed last (it loses every tie): it only adds a host
+// step, so it wins where the other layouts do not fit, or fit only more
+// slowly (LowerBound prunes it otherwise).
+void PushOptimizerOffload(const Job& job, const Family& f, const Config& c,
+                          LayoutList& out) {
+  if (c.host_usable_bytes <= 0 || c.slices > 1 ||
+      !OptimizerOffloadOffered(job, f)) {
+    return;
+  }
+  ShardingLayout l;
+  l.data = c.devices;
+  l.zero_stage = c.devices == 1 ? 2 : 3;
+  l.fsdp = c.devices;
+  l.optimizer_offload = true;
+  out.push_back(
+      {l, c.devices == 1 ? Strategy::kSingleDevice : Strategy::kFsdp});
+}
+
+// Every layout but optimizer offload, in SPEC §4's order of preference.
+LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
+                              const Config& c) {
   LayoutList out;
   const int n = c.devices;
   ShardingLayout dp;
@@ -134,11 +157,20 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   return out;
 }
 
+LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
+  LayoutList out = OnDeviceLayoutsFor(job, f, c);
+  PushOptimizerOffload(job, f, c, out);
+  return out;
+}
+
 // Whether a layout is one a reviewed distribution proposal names.
 bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
   switch (only) {
     case Strategy::kUnspecified: return true;
     case Strategy::kSingleDevice:
+      // One device: ZeRO-Offload's stage shards nothing.
+      return l.tensor <= 1 && l.pipeline <= 1 &&
+             (l.zero_stage == 0 || (l.optimizer_offload && l.data <= 1));
     case Strategy::kDataParallel:
     case Strategy::kHorovod:
       return l.tensor <= 1 && l.pipeline <= 1 && l.zero_stage == 0;
@@ -369,7 +401,20 @@ class LayoutChooser {
     }
     const TpTraffic tp = TensorParallelTraffic(job_, f_, n_, l);
     return compute +
-           RingAllReduceSeconds(tp.bytes, std::max(1, l.tensor), tp.link_bytes_per_s);
+           RingAllReduceSeconds(tp.bytes, std::max(1, l.tensor),
+                                tp.link_bytes_per_s) +
+           OffloadedStepLowerBound(l);
+  }
+
+  // An offloaded optimizer's host step (planner/optimizer_offload.h),
+  // which follows the backward pass whatever else the step does.
+  double OffloadedStepLowerBound(const ShardingLayout& l) const {
+    if (!l.optimizer_offload) return 0;
+    const double partition = static_cast<double>(std::max(1, l.tensor)) *
+                             std::max(1, l.pipeline) * std::max(1, l.fsdp);
+    return HostStepSeconds(job_.memory_model.trained_params / partition,
+                           job_.memory_model.gathered_weight_bytes_per_param,
+                           DevicesPerVm(scratch_));
   }
 
   // Evaluates one layout under its schedules (planner/pipeline_schedule.h);
@@ -397,7 +442,13 @@ class LayoutChooser {
         WithSchedule(layout, options.items[options.count - 1]);
     const MemoryEstimate frugal = Memory(job_, frugal_layout, frugal_level);
     if (!Fits(frugal)) {
-      if (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes) {
+      // An offloaded optimizer that overflows the device as well says
+      // nothing the layouts above do not: it is reported only where host
+      // memory is all it lacks.
+      const bool says_more = !layout.optimizer_offload ||
+                             DeviceBytes(frugal) <= scratch_.usable_bytes;
+      if (says_more &&
+          (!smallest_ || DeviceBytes(frugal) < smallest_->required_bytes)) {
         Apply(frugal_layout, strategy, frugal_level, frugal);
         smallest_ = scratch_;
       }

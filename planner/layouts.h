@@ -27,9 +27,10 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout);
 // with FSDP over the slices' TP groups. At most data parallel, FSDP,
 // TP+FSDP, those two across slices and five pipeline depths: a fixed array
 // keeps this inner loop free of allocation. A mixture of experts adds FSDP
-// and TP+FSDP with expert parallelism inside the NVLink/ICI domain.
+// and TP+FSDP with expert parallelism inside the NVLink/ICI domain; a job
+// that may offload its optimizer adds ZeRO with optimizer offload.
 struct LayoutList {
-  std::array<std::pair<ShardingLayout, Strategy>, 12> items;
+  std::array<std::pair<ShardingLayout, Strategy>, 13> items;
   size_t size = 0;
   void push_back(std::pair<ShardingLayout, Strategy> v) {
     if (size < items.size()) items[size++] = v;

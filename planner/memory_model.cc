@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "planner/optimizer_offload.h"
+
 namespace accelplan::planner {
 namespace {
 
@@ -345,6 +347,7 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
     m.weight_bytes = base_bytes * params + bpp.weights * adapters;
     m.gradient_bytes = bpp.gradients * adapters;
     m.optimizer_bytes = bpp.optimizer * adapters;
+    m.trained_params = adapters;
     m.gathered_weight_bytes_per_param = base_bytes;
     m.gathered_grad_bytes_per_param = 0;  // the base is frozen
     m.method_assumption =
@@ -354,6 +357,7 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
     m.weight_bytes = bpp.weights * params;
     m.gradient_bytes = bpp.gradients * params;
     m.optimizer_bytes = bpp.optimizer * params;
+    m.trained_params = params;
     if (bpp.gradients > 2) m.grad_16bit_copy_bytes = 2.0 * params;
     m.method_assumption = kMethodFull;
   }
@@ -422,11 +426,39 @@ void AddShapedActivations(const PreparedMemoryModel& m, Recompute recompute,
     const double per_layer = OffloadedBytesPerLayer(shape, micro_batch, tensor,
                                                     layout.sequence_parallel) *
                              m.activation_word_scale;
-    out.host_offload_bytes = layers_per_stage * in_flight * per_layer;
-    out.host_transfer_bytes_per_step =
+    out.host_offload_bytes += layers_per_stage * in_flight * per_layer;
+    out.host_transfer_bytes_per_step +=
         2.0 * layers_per_stage * microbatches * per_layer;
   }
   out.activation_assumption = ActivationAssumption(recompute);
+}
+
+// Optimizer offload (DeepSpeed estimate_zero3_model_states_mem_needs with
+// offload_optimizer=cpu: 16 bytes per parameter on the host, times its
+// additional_buffer_factor, over the devices the partition is split
+// across; on the device the 16-bit weights and the largest module ZeRO-3
+// gathers, no optimizer state and no gradient partition).
+void OffloadOptimizer(const PreparedMemoryModel& m,
+                      const ShardingLayout& layout, double model_split,
+                      MemoryEstimate& out) {
+  const double partition =
+      model_split * (layout.zero_stage >= 1 ? AtLeastOne(layout.fsdp) : 1);
+  const double params = m.trained_params / partition;
+  out.host_optimizer_params = params;
+  out.host_optimizer_bytes =
+      (m.optimizer_bytes / partition +
+       kOffload.host_gradient_bytes_per_param.value * params) *
+      kOffload.host_buffer_factor.value;
+  const bool gathers = layout.zero_stage >= 3 && AtLeastOne(layout.fsdp) > 1;
+  out.gradients_bytes = gathers ? m.gathered_grad_bytes_per_param *
+                                      m.largest_layer_params /
+                                      AtLeastOne(layout.tensor)
+                                : 0;
+  out.optimizer_bytes = 0;
+  // The 16-bit gradients go down during the backward pass; the updated
+  // 16-bit weights come back up after the host's step.
+  out.host_transfer_bytes_per_step += m.gathered_grad_bytes_per_param * params;
+  out.host_upload_bytes_per_step = m.gathered_weight_bytes_per_param * params;
 }
 
 }  // namespace
@@ -471,16 +503,22 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
 
   out.embeddings_bytes = m.embedding_bytes / tensor / w_shard;
 
-  const double model_states =
+  // Without a shape activations scale with the model's states as they
+  // would be on the device: offloading the optimizer does not shrink them.
+  const double states_in_place =
       out.weights_bytes + out.gradients_bytes + out.optimizer_bytes;
+  if (layout.optimizer_offload) OffloadOptimizer(m, layout, model_split, out);
   if (m.has_shape) {
     AddShapedActivations(m, recompute, global_batch_size, layout, out);
   } else {
-    out.activations_bytes = kActivationShareWithoutShape * model_states;
+    out.activations_bytes = kActivationShareWithoutShape * states_in_place;
     out.activation_assumption = kActNoShape;
   }
+  out.host_offload_bytes += out.host_optimizer_bytes;
 
-  out.total_bytes = model_states + out.activations_bytes + out.embeddings_bytes;
+  out.total_bytes = out.weights_bytes + out.gradients_bytes +
+                    out.optimizer_bytes + out.activations_bytes +
+                    out.embeddings_bytes;
   return out;
 }
 

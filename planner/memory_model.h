@@ -106,6 +106,13 @@ struct ShardingLayout {
   // 8_optimizer_states_32bit", stage_1_and_2.py). Adds one sharded 16-bit
   // gradient copy when zero_stage is 1 or 2 and gradients are 4 bytes.
   bool keep_16bit_grad_copy = false;
+  // Optimizer offload (DeepSpeed ZeRO-Offload, `offload_optimizer: cpu`,
+  // Ren et al. arXiv:2101.06840): the optimizer states and the fp32
+  // gradients of each device's ZeRO partition live in host memory and the
+  // optimizer step runs on the host's CPUs (planner/optimizer_offload.h).
+  // The device keeps its 16-bit weights (sharded under ZeRO-3) and
+  // activations; gradients leave it bucket by bucket.
+  bool optimizer_offload = false;
 };
 
 // The degrees a layout has on `devices` devices, as Distribution reports
@@ -127,11 +134,21 @@ struct MemoryEstimate {
   double activations_bytes = 0;
   double embeddings_bytes = 0;
   double total_bytes = 0;  // device memory: host_offload_bytes not included
-  // RECOMPUTE_OFFLOAD: the activations held in host memory per device, and
-  // the bytes moved between device and host per device per step (out in
-  // the forward pass, back in the backward pass). 0 at other levels.
+  // What a device keeps in host memory (RECOMPUTE_OFFLOAD's activations,
+  // an offloaded optimizer partition), and the bytes moved between device
+  // and host per device per step beside the compute (activations out in
+  // the forward pass and back in the backward pass, gradients down as the
+  // backward pass makes them). 0 without offload.
   double host_offload_bytes = 0;
   double host_transfer_bytes_per_step = 0;
+  // Optimizer offload (ShardingLayout::optimizer_offload): the host memory
+  // per device its optimizer partition takes (also in host_offload_bytes;
+  // the 16-bit gradients' trip down is in host_transfer_bytes_per_step),
+  // the parameters whose step that device's host CPUs run, and the updated
+  // 16-bit weights sent back up per device per step. 0 without it.
+  double host_optimizer_bytes = 0;
+  double host_optimizer_params = 0;
+  double host_upload_bytes_per_step = 0;
   // Static strings (never freed, never allocated) stating how activations
   // and the method-specific weights were modelled.
   const char* activation_assumption = "";
@@ -198,6 +215,7 @@ struct PreparedMemoryModel {
   double weight_bytes = 0;  // unsharded totals
   double gradient_bytes = 0;
   double optimizer_bytes = 0;
+  double trained_params = 0;  // those with optimizer state (LoRA: adapters)
   double grad_16bit_copy_bytes = 0;  // DeepSpeed's extra copy (ZeRO-1/2)
   double gathered_weight_bytes_per_param = 0;
   double gathered_grad_bytes_per_param = 0;

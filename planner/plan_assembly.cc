@@ -15,6 +15,7 @@
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
+#include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
@@ -129,6 +130,12 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
       }
       if (c.layout.tensor > 1) {
         return "torch.distributed.tensor parallel (DTensor) + FSDP";
+      }
+      if (c.layout.optimizer_offload) {
+        return absl::StrFormat(
+            "DeepSpeed ZeRO-%d, offload_optimizer device cpu, "
+            "DeepSpeedCPUAdam (ZeRO-Offload)",
+            c.layout.zero_stage);
       }
       if (c.layout.zero_stage == 3) return "torch.distributed.fsdp (FSDP)";
       return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
@@ -303,13 +310,15 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
       job.workload.recompute != Recompute::kFull) {
     AppendNote(d, "Full activation recompute (8·P·D compute) to fit memory.");
   }
-  if (c.host_required_bytes > 0) {
-    AppendNote(d, absl::StrFormat(
-                      "Activation offload: %.1f GiB of layer inputs per "
-                      "device in host memory; %.3g s of PCIe transfer per "
-                      "step, overlapped with its %.3g s.",
-                      Gib(c.host_required_bytes), c.step.host_transfer_seconds,
-                      c.step.step_seconds_expected));
+  if (c.layout.optimizer_offload) AppendNote(d, DescribeOptimizerOffload(c));
+  if (c.host_required_bytes > c.memory.host_optimizer_bytes) {
+    AppendNote(d,
+               absl::StrFormat(
+                   "Activation offload: %.1f GiB of layer inputs per "
+                   "device in host memory; %.3g s of PCIe transfer per "
+                   "step, overlapped with its %.3g s.",
+                   Gib(c.host_required_bytes - c.memory.host_optimizer_bytes),
+                   c.step.host_transfer_seconds, c.step.step_seconds_expected));
   }
   if (c.accumulation_steps > 1) {
     AppendNote(
@@ -361,6 +370,7 @@ void FillDistribution(const Job& job, const Family& f, const Config& c,
   Distribution& d = p.distribution;
   d.strategy = c.strategy;
   SetDegrees(job, c, d);
+  d.optimizer_offload = c.layout.optimizer_offload;
   if (c.slices > 1) SetMultisliceMesh(job, f, c, d);
   const bool horovod = job.constraints.framework_agnostic_distribution &&
                        f.platform != Platform::kTpu;

@@ -17,6 +17,7 @@
 #include "planner/engine.h"
 #include "planner/legacy.h"
 #include "planner/model_presets.h"
+#include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
@@ -322,6 +323,9 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     // An edge device runs inference and is not timed: no MFU to state.
     if (best->family->platform != Platform::kEdge) {
       out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
+    }
+    if (best->config && best->config->layout.optimizer_offload) {
+      out.assumptions.push_back(internal::OptimizerOffloadAssumption());
     }
     if (best->config && best->config->layout.pipeline > 1) {
       const std::string schedule =

@@ -196,27 +196,12 @@ double PipelineBubbleFraction(int stages, int microbatches,
   return (stages - 1) / (vm + stages - 1);
 }
 
-StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
-  StepTimeEstimate out;
-  const double mfu_high = std::max(in.mfu_high, in.mfu_low);
-  const double mfu_low = std::min(in.mfu_high, in.mfu_low);
-  const double mfu_mid = 0.5 * (mfu_low + mfu_high);
-  out.compute_seconds_fast = ComputeSeconds(in.flops_per_step_total, in.devices,
-                                            in.peak_flops_per_device, mfu_high);
-  out.compute_seconds_slow = ComputeSeconds(in.flops_per_step_total, in.devices,
-                                            in.peak_flops_per_device, mfu_low);
-  const int stages = in.overheads_in_mfu ? 1 : std::max(1, in.pipeline_stages);
-  const double stretch =
-      1.0 /
-      (1.0 - PipelineBubbleFraction(
-                 stages, in.microbatches > 0 ? in.microbatches : 4 * stages,
-                 in.virtual_stages));
-  out.compute_seconds_fast *= stretch;
-  out.compute_seconds_slow *= stretch;
-  const double compute_mid =
-      stretch * ComputeSeconds(in.flops_per_step_total, in.devices,
-                               in.peak_flops_per_device, mfu_mid);
+namespace {
 
+// The step's communication: what overlaps the compute (DP, FSDP, DCN,
+// pipeline sends) and what the critical path waits for (TP, expert
+// all-to-alls, a stated gradient-sync symptom, pipeline hand-over latency).
+void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
   double dp = 0;
   if (in.reduction_server_bytes_per_s > 0) {
     dp = ReductionServerAllReduceSeconds(in.bytes_allreduce_per_step,
@@ -253,6 +238,32 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
     out.overlappable_comm_seconds += tp + a2a;
     out.critical_comm_seconds = sync + in.pp_latency_seconds;
   }
+}
+
+}  // namespace
+
+StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
+  StepTimeEstimate out;
+  const double mfu_high = std::max(in.mfu_high, in.mfu_low);
+  const double mfu_low = std::min(in.mfu_high, in.mfu_low);
+  const double mfu_mid = 0.5 * (mfu_low + mfu_high);
+  out.compute_seconds_fast = ComputeSeconds(in.flops_per_step_total, in.devices,
+                                            in.peak_flops_per_device, mfu_high);
+  out.compute_seconds_slow = ComputeSeconds(in.flops_per_step_total, in.devices,
+                                            in.peak_flops_per_device, mfu_low);
+  const int stages = in.overheads_in_mfu ? 1 : std::max(1, in.pipeline_stages);
+  const double stretch =
+      1.0 /
+      (1.0 - PipelineBubbleFraction(
+                 stages, in.microbatches > 0 ? in.microbatches : 4 * stages,
+                 in.virtual_stages));
+  out.compute_seconds_fast *= stretch;
+  out.compute_seconds_slow *= stretch;
+  const double compute_mid =
+      stretch * ComputeSeconds(in.flops_per_step_total, in.devices,
+                               in.peak_flops_per_device, mfu_mid);
+
+  AddCommunicationTerms(in, out);
 
   out.host_transfer_seconds =
       LinkSeconds(in.host_transfer_bytes_per_step, in.host_link_bytes_per_s);
@@ -268,10 +279,12 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
   // equal (never an ulp out of order) at the fast, expected and slow ends.
   // Host offload transfers run on their own link beside both: they bound
   // the overlapped part.
+  // An offloaded optimizer's host step follows the backward pass.
+  out.host_optimizer_seconds = std::max(0.0, in.host_optimizer_seconds);
   auto step = [&](double compute) {
     return std::max({compute, out.overlappable_comm_seconds,
                      out.host_transfer_seconds}) +
-           out.critical_comm_seconds;
+           out.critical_comm_seconds + out.host_optimizer_seconds;
   };
   out.step_seconds_fast = step(out.compute_seconds_fast);
   out.step_seconds_slow = step(out.compute_seconds_slow);

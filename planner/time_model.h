@@ -153,6 +153,10 @@ struct StepTimeInput {
   // (its own link): it bounds the step, never adds to it.
   double host_transfer_bytes_per_step = 0;
   double host_link_bytes_per_s = 0;
+  // Optimizer offload (planner/optimizer_offload.h): the host's optimizer
+  // step and the weights' trip back, between the backward pass and the
+  // next forward: added to the step, not communication.
+  double host_optimizer_seconds = 0;
   // Each collective's fixed latency beyond its bandwidth time, per step
   // (planner/collective_latency.h), joining its collective's term above:
   // the gradient all-reduce, the FSDP gathers and reduce-scatter (two
@@ -180,6 +184,7 @@ struct StepTimeEstimate {
   // Offloaded activations over the host link (StepTimeInput); the step
   // is at least this long, and communication_fraction leaves it out.
   double host_transfer_seconds = 0;
+  double host_optimizer_seconds = 0;  // StepTimeInput's, added to the step
   // Overlap model: DP/FSDP/DCN traffic hides behind compute up to the
   // compute time; exposed = max(0, comm − compute) + TP traffic.
   double exposed_comm_seconds_fast = 0;

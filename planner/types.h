@@ -251,6 +251,8 @@ struct Distribution {
   int32_t expert_parallelism = 0;
   std::optional<ReductionServerPool> reduction_server;
   bool horovod = false;
+  // Optimizer states and step on the host (DeepSpeed ZeRO-Offload).
+  bool optimizer_offload = false;
   std::string framework_api;
   std::string notes;
 };
@@ -265,8 +267,9 @@ struct MemoryBreakdown {
   double device_memory_gib = 0;
   double headroom_fraction = 0;
   double usable_gib = 0;
-  // RECOMPUTE_OFFLOAD: activations in host memory (not in total_gib) and
-  // the host memory usable per device (0: unknown).
+  // Held in host memory per device (not in total_gib): RECOMPUTE_OFFLOAD's
+  // activations, an offloaded optimizer's partition; and the host memory
+  // usable per device (0: unknown).
   double host_offload_gib = 0;
   double host_usable_gib = 0;
 };

@@ -147,6 +147,7 @@ void AppendDistribution(const v1::Distribution& d, const std::string& indent,
   add("zero_stage", d.zero_stage());
   add("tensor", d.tensor_parallelism());
   add("pipeline", d.pipeline_parallelism());
+  if (d.optimizer_offload()) degrees.push_back("optimizer_offload");
   if (d.has_multislice()) {
     const v1::MultisliceMesh& m = d.multislice();
     add("ici_data", m.ici_data_parallelism());

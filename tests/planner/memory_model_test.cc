@@ -125,6 +125,40 @@ TEST(MemoryModelTest, ReproducesDeepSpeedZero3Estimator) {
   }
 }
 
+// DeepSpeed estimate_zero3_model_states_mem_needs with offload_optimizer=
+// cpu and params on the GPU: gpu_mem = largest_layer_memory + 2 * P /
+// total_gpus, cpu_mem = P * 16 * additional_buffer_factor (1.5) per node
+// (https://deepspeed.readthedocs.io/en/latest/memory.html). The device keeps
+// no optimizer state; the 16-bit gradients go down and the weights come
+// back up once per step. Without the flag nothing moves to the host.
+TEST(MemoryModelTest, OptimizerOffloadReproducesDeepSpeedZero3Estimator) {
+  const double p = 70e9;
+  const double largest = 128e3 * 8192;
+  for (const int n : {1, 8}) {
+    ShardingLayout layout;
+    layout.data = n;
+    layout.fsdp = n;
+    layout.zero_stage = n == 1 ? 2 : 3;
+    MemoryModelInput in = Full(p, Optimizer::kAdam);
+    in.largest_layer_params = largest;
+    const MemoryEstimate kept = EstimateMemoryPerDevice(in, layout);
+    EXPECT_EQ(kept.host_optimizer_bytes, 0);
+    EXPECT_EQ(kept.host_offload_bytes, 0);
+    EXPECT_NEAR(kept.optimizer_bytes, 12 * p / n, 1);
+    layout.optimizer_offload = true;
+    const MemoryEstimate e = EstimateMemoryPerDevice(in, layout);
+    const double gathered = n > 1 ? 4 * largest : 0;
+    EXPECT_NEAR(ModelStates(e), gathered + 2 * p / n, 1) << "N=" << n;
+    EXPECT_EQ(e.optimizer_bytes, 0);
+    EXPECT_NEAR(e.host_optimizer_bytes * n, p * 16 * 1.5, 1) << "N=" << n;
+    EXPECT_DOUBLE_EQ(e.host_offload_bytes, e.host_optimizer_bytes);
+    EXPECT_NEAR(e.host_optimizer_params, p / n, 1);
+    EXPECT_NEAR(e.host_transfer_bytes_per_step, 2 * p / n, 1);
+    EXPECT_NEAR(e.host_upload_bytes_per_step, 2 * p / n, 1);
+    EXPECT_LT(e.total_bytes, kept.total_bytes);
+  }
+}
+
 // Megatron-LM megatron/training/theoretical_memory_usage.py: 18 B/param
 // without the distributed optimizer, 6 + 12/DP with it (planner-anchors §7).
 TEST(MemoryModelTest, ReproducesMegatronDistributedOptimizer) {

@@ -1137,11 +1137,20 @@ TEST_F(ReviewConsistencyTest, ARemedyWhoseSetupStillFailsIsRejected) {
   const ProposalVerdict more = Only(Review(ReviewOf(
       OutOfMemory7B(Strategy::kFsdp), {Remedy("more", RemedyKind::kAddAccelerators)})));
   EXPECT_NE(more.verdict, Verdict::kRejected) << more.reason;
-  // One 80 GB H100 does not hold 112 GB of state; eight do.
+  // One 80 GB H100 holds 112 GB of state only by offloading the optimizer
+  // to its VM's 234 GB (planner/optimizer_offload.h); one 40 GB A100,
+  // whose VM has 85 GB, cannot hold it either way.
   Proposal one = MoveTo("one h100", "a3-highgpu-1g");
   one.remedy->target->count = 1;
-  const ProposalVerdict small =
+  const ProposalVerdict h100 =
       Only(Review(ReviewOf(OutOfMemory7B(Strategy::kFsdp), {one})));
+  EXPECT_NE(h100.verdict, Verdict::kRejected) << h100.reason;
+  ASSERT_TRUE(h100.plan.has_value()) << h100.reason;
+  EXPECT_TRUE(h100.plan->distribution.optimizer_offload) << h100.reason;
+  Proposal a100 = MoveTo("one a100", "a2-highgpu-1g");
+  a100.remedy->target->count = 1;
+  const ProposalVerdict small =
+      Only(Review(ReviewOf(OutOfMemory7B(Strategy::kFsdp), {a100})));
   EXPECT_EQ(small.verdict, Verdict::kRejected) << small.reason;
   EXPECT_TRUE(testutil::Has(small, ReasonCode::kHbmTooSmall)) << small.reason;
 }
@@ -1164,7 +1173,8 @@ double NeededGib(const std::string& reason) {
 
 // Sharding as a remedy is the FSDP layout on today's hardware: it needs
 // the memory per device the FSDP distribution proposal needs there (8B
-// full fine-tune on 4 x A100 40GB: neither fits, by the same 33.7 GiB).
+// full fine-tune on 2 x A100 40GB: neither fits, by the same host memory
+// its offloaded optimizer would need; on 4 both fit by offloading it).
 TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   PlanRequest r;
   r.workload.model_name = "llama-3.1-8b";  // the catalog preset's shape
@@ -1172,8 +1182,8 @@ TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   r.workload.dataset_tokens = 5e8;
   r.workload.training_method = TrainingMethod::kFullFineTune;
   r.as_of = "2026-09-26";
-  r.current_setup.hardware = "a2-highgpu-4g";
-  r.current_setup.accelerator_count = 4;
+  r.current_setup.hardware = "a2-highgpu-2g";
+  r.current_setup.accelerator_count = 2;
   r.current_setup.node_count = 1;
   r.current_setup.strategy = Strategy::kDataParallel;
   r.current_setup.symptoms = {Symptom::kOutOfMemory};
@@ -1189,6 +1199,20 @@ TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   const double shard_gib = NeededGib(shard->reason);
   EXPECT_GT(shard_gib, 0) << shard->reason;
   EXPECT_EQ(shard_gib, NeededGib(fsdp->reason)) << Verdicts(out);
+  // On four the optimizer fits offloaded to the VM's 340 GB: both are the
+  // same point.
+  r.current_setup.hardware = "a2-highgpu-4g";
+  r.current_setup.accelerator_count = 4;
+  const ReviewResponse four =
+      Review(ReviewOf(r, {Remedy("shard", RemedyKind::kShardOptimizerState),
+                          Dist("fsdp", Strategy::kFsdp)}));
+  const ProposalVerdict* shard4 = ByLabel(four, "shard");
+  const ProposalVerdict* fsdp4 = ByLabel(four, "fsdp");
+  ASSERT_TRUE(shard4 && fsdp4 && shard4->plan && fsdp4->plan) << Verdicts(four);
+  EXPECT_TRUE(shard4->plan->distribution.optimizer_offload) << Verdicts(four);
+  EXPECT_TRUE(fsdp4->plan->distribution.optimizer_offload) << Verdicts(four);
+  EXPECT_EQ(shard4->plan->estimates.step_time_seconds,
+            fsdp4->plan->estimates.step_time_seconds);
   // On eight of them the same layout fits, and so does the remedy.
   r.current_setup.hardware = "a2-highgpu-8g";
   r.current_setup.accelerator_count = 8;

@@ -129,6 +129,23 @@ TEST(TimeModelTest, HostOffloadTransferBoundsTheStepWithoutAddingToIt) {
   EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 10);
 }
 
+// An offloaded optimizer's host step follows the backward pass: it adds
+// to the step at every MFU, whatever hides behind the compute, and is not
+// communication.
+TEST(TimeModelTest, HostOptimizerStepAddsToTheStep) {
+  StepTimeInput in = DpStep(4e9);  // 10 s compute, 7 s DP traffic
+  const StepTimeEstimate without = EstimateStepTime(in);
+  in.host_optimizer_seconds = 5;
+  const StepTimeEstimate e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.host_optimizer_seconds, 5);
+  EXPECT_DOUBLE_EQ(e.step_seconds_fast, without.step_seconds_fast + 5);
+  EXPECT_DOUBLE_EQ(e.step_seconds_expected, 15);
+  EXPECT_DOUBLE_EQ(e.step_seconds_slow, without.step_seconds_slow + 5);
+  EXPECT_DOUBLE_EQ(e.exposed_comm_seconds_fast,
+                   without.exposed_comm_seconds_fast);
+  EXPECT_DOUBLE_EQ(e.communication_fraction, 0);
+}
+
 TEST(TimeModelTest, FsdpGathersTwiceAndReduceScattersOnce) {
   StepTimeInput in = DpStep(0);
   in.fsdp_bytes = 8e9;

@@ -84,9 +84,23 @@ BruteSelection Select(const Job& job, const internal::Norm& norm,
   s.fitting = static_cast<int>(fitting.size());
   if (fitting.empty()) return s;
   if (!job.has_dataset) {
-    // No work to time: the family's smallest size that holds the job.
-    s.best = *fitting.front();
-    s.feasible = 1;
+    // No work to time: the family's smallest size that holds the job with
+    // its optimizer on the devices, and the smaller ones that hold it by
+    // offloading the optimizer; the scorer weighs those (fewer devices on
+    // a tie).
+    const Config* chosen = fitting.front();
+    double best = internal::Score(job, norm, *chosen);
+    for (const Config* p : fitting) {
+      ++s.feasible;
+      const double score = internal::Score(job, norm, *p);
+      if (StrictlyBetter(score, best) ||
+          (!StrictlyBetter(best, score) && p->devices < chosen->devices)) {
+        best = score;
+        chosen = p;
+      }
+      if (!p->layout.optimizer_offload) break;
+    }
+    s.best = *chosen;
     return s;
   }
   std::vector<const Config*> in_time;
@@ -177,9 +191,12 @@ BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
       if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
       built.push_back(std::move(c));
       on_grid.push_back(grid);
-      // Without a data set only the smallest fitting size matters, on and
-      // off the grid: stop at the first one on it.
-      if (!j.has_dataset && grid) break;
+      // Without a data set only the smallest fitting size matters (and the
+      // smaller ones that offload the optimizer), on and off the grid:
+      // stop at the first one on it that keeps the optimizer.
+      if (!j.has_dataset && grid && !built.back().layout.optimizer_offload) {
+        break;
+      }
     }
   };
   build_all(job);

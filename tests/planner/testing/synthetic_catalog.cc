@@ -189,7 +189,7 @@ SyntheticCatalog& SyntheticCatalog::AddGpuSeries(const std::string& series,
     m.accelerator_id = spec.accelerator;
     m.accelerator_count = n;
     m.vcpus = 12 * n;
-    m.memory_bytes = 64 * kGiB * n;
+    m.memory_bytes = spec.host_memory_gib_per_device * kGiB * n;
     // Without a host network the family stays on one VM.
     if (spec.inter_vm_gbps > 0)
       m.network_bits_per_s = spec.inter_vm_gbps * 1e9 * n;

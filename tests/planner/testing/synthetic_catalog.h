@@ -62,6 +62,7 @@ struct GpuSeriesSpec {
   // What a hop between VMs adds to a collective (catalog
   // network_hop_latency), microseconds; 0: not documented.
   double network_hop_latency_us = 0;
+  double host_memory_gib_per_device = 64;  // the VM's memory over its GPUs
   // false: documented not available on-demand (it needs Spot, flex-start
   // or a reservation), as Google documents for A4.
   bool on_demand = true;
