@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -241,17 +242,29 @@ struct Catalog {
   absl::flat_hash_map<std::string, size_t> series_index;
   absl::flat_hash_map<std::string, size_t> accelerator_index;
   absl::flat_hash_map<std::string, size_t> machine_type_index;
-  absl::flat_hash_map<std::string, size_t> model_index;  // by lowercase id
+  // By ModelKey(id): a request may spell a preset the ways people copy
+  // it (see FindModel).
+  absl::flat_hash_map<std::string, size_t> model_index;
 
   const Source* FindSource(const std::string& id) const;
   const Series* FindSeries(const std::string& id) const;
   const Accelerator* FindAccelerator(const std::string& id) const;
   const MachineType* FindMachineType(const std::string& id) const;
-  // Case-insensitive on the id ("Llama-3.1-8B" finds "llama-3.1-8b").
+  // A preset by its id or display name, case-insensitive and whatever
+  // separates the letters from the numbers ("Llama3.1-8B", "ViT-L/16");
+  // else by a Hugging Face repository name
+  // ("meta-llama/Meta-Llama-3.1-8B-Instruct"): the organisation, a leading
+  // "Meta" and the suffixes of variants that keep the base model's
+  // architecture ("-hf", "-instruct", "-chat", "-it", "-pt", "-uncased",
+  // "-cased") are dropped.
   const ModelPreset* FindModel(const std::string& name) const;
 };
 
 using CatalogPtr = std::shared_ptr<const Catalog>;
+
+// The lookup key of a model name: its runs of letters and of digits,
+// lowercase, joined by '-'. The loader refuses two presets with one key.
+std::string ModelKey(std::string_view name);
 
 }  // namespace accelplan::catalog
 

@@ -832,7 +832,13 @@ class Loader {
       }
       if (absl::Status st = CheckSource("models", row, m.source_id); !st.ok())
         return st;
-      catalog_->model_index[m.id] = catalog_->models.size();
+      if (!catalog_->model_index
+               .emplace(ModelKey(m.id), catalog_->models.size())
+               .second) {
+        return Bad("models", row,
+                   "id differs from another preset's only in case or "
+                   "separators (lookups ignore them)");
+      }
       catalog_->models.push_back(std::move(m));
     }
     return absl::OkStatus();

@@ -44,10 +44,14 @@ void FillIfUnset(T* field, const std::optional<int>& value) {
 std::optional<FieldViolation> CheckModelName(const catalog::Catalog& catalog,
                                              const std::string& name) {
   if (name.empty() || catalog.FindModel(name) != nullptr) return std::nullopt;
-  const std::string want = absl::AsciiStrToLower(name);
+  // Ranked on lookup keys, so an organisation prefix or punctuation does not
+  // push the intended preset out of the suggestions.
+  const size_t slash = name.rfind('/');
+  const std::string want = catalog::ModelKey(
+      slash == std::string::npos ? name : name.substr(slash + 1));
   std::vector<std::pair<size_t, std::string>> ranked;
   for (const catalog::ModelPreset& m : catalog.models) {
-    ranked.emplace_back(EditDistance(want, m.id), m.id);
+    ranked.emplace_back(EditDistance(want, catalog::ModelKey(m.id)), m.id);
   }
   std::sort(ranked.begin(), ranked.end());
   std::vector<std::string> close;

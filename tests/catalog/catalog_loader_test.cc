@@ -574,6 +574,13 @@ INSTANTIATE_TEST_SUITE_P(
                 "'llama-3.1-8b';",
                 absl::StatusCode::kInvalidArgument,
                 {"models", "Llama-3.1-8B", "lowercase"}},
+        // Lookups ignore separators, so one of the two could never be
+        // found.
+        BadCase{"ModelIdsDifferingOnlyInSeparators",
+                "UPDATE models SET id = 'llama3.1-8b' WHERE id = "
+                "'llama-3.2-1b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "llama3.1-8b", "separators"}},
         BadCase{"ModelActiveAboveTotal",
                 "UPDATE models SET active_params = 1e12 WHERE id = "
                 "'mixtral-8x7b';",

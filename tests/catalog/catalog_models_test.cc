@@ -4,6 +4,8 @@
 // than that, so the shape and the total check each other.
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "catalog/catalog.h"
@@ -97,6 +99,44 @@ TEST_F(CatalogModelsTest, LookupIgnoresCase) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->id, "llama-3.1-8b");
   EXPECT_EQ(cat().FindModel("llama-9"), nullptr);
+}
+
+// People paste the display name or a Hugging Face repository name; each
+// names the preset's architecture.
+TEST_F(CatalogModelsTest, LookupTakesTheWaysPeopleSpellAModel) {
+  const std::vector<std::pair<std::string, std::string>> spellings = {
+      {"Llama3.1-8B", "llama-3.1-8b"},
+      {"llama_3.1_8b", "llama-3.1-8b"},
+      {"meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b"},
+      {"meta-llama/Meta-Llama-3.1-70B", "llama-3.1-70b"},
+      {"google/gemma-2-9b-it", "gemma-2-9b"},
+      {"google/gemma-3-1b-pt", "gemma-3-1b"},
+      {"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"},
+      {"bert-large-uncased", "bert-large"},
+      {"bert-large-cased", "bert-large"},
+      {"ViT-L/16", "vit-l-16"},
+  };
+  for (const auto& [spelling, id] : spellings) {
+    const ModelPreset* m = cat().FindModel(spelling);
+    ASSERT_NE(m, nullptr) << spelling;
+    EXPECT_EQ(m->id, id) << spelling;
+  }
+  for (const ModelPreset& m : cat().models) {
+    const ModelPreset* by_name = cat().FindModel(m.name);
+    ASSERT_NE(by_name, nullptr) << m.name;
+    EXPECT_EQ(by_name->id, m.id) << m.name;
+  }
+}
+
+// Only punctuation and a variant's suffix are forgiven: a different size,
+// generation or an unrelated model is still not found.
+TEST_F(CatalogModelsTest, LookupDoesNotGuessAnotherModel) {
+  for (const char* name :
+       {"llama-3.1-7b", "llama-3.18b", "llama-31-8b", "llama-3.1", "meta", "hf",
+        "gemma-2-9", "gemma-29b", "qwen2-7b", "meta-llama/",
+        "mistralai/Mixtral-8x22B-v0.1", "llama-3.1-8b-extra", "bert"}) {
+    EXPECT_EQ(cat().FindModel(name), nullptr) << name;
+  }
 }
 
 TEST_F(CatalogModelsTest, MixtureOfExpertsAndCnnRows) {

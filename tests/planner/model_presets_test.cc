@@ -111,6 +111,22 @@ TEST_F(ModelPresetsTest, AnUnknownNameIsAViolationWithCloseMatches) {
   EXPECT_THAT(v->description, HasSubstr("closest: llama-3.1-8b"));
 }
 
+// A Hugging Face repository name is what people paste from a model card.
+TEST_F(ModelPresetsTest, ARepositoryNameFillsItsBaseModel) {
+  const auto& cat = planner_->catalog();
+  EXPECT_FALSE(
+      CheckModelName(cat, "meta-llama/Llama-3.1-8B-Instruct").has_value());
+  Workload w;
+  w.model_name = "meta-llama/Llama-3.1-8B-Instruct";
+  EXPECT_THAT(ApplyModelPreset(cat, &w), HasSubstr("\"llama-3.1-8b\""));
+  EXPECT_EQ(w.transformer_shape.layers, 32);
+  // An unknown checkpoint of a known model is refused, and the suggestion
+  // ignores the organisation and punctuation.
+  const auto v = CheckModelName(cat, "mistralai/Mistral-7B-v0.3");
+  ASSERT_TRUE(v.has_value());
+  EXPECT_THAT(v->description, HasSubstr("closest: mistral-7b"));
+}
+
 TEST_F(ModelPresetsTest, APresetPlansLikeItsSpelledOutSize) {
   PlanRequest named;
   named.workload.model_name = "gemma-2-9b";
