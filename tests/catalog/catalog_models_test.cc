@@ -109,6 +109,9 @@ TEST_F(CatalogModelsTest, LookupTakesTheWaysPeopleSpellAModel) {
       {"llama_3.1_8b", "llama-3.1-8b"},
       {"meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b"},
       {"meta-llama/Meta-Llama-3.1-70B", "llama-3.1-70b"},
+      {"meta-llama/Meta-Llama-3-8B-Instruct", "llama-3-8b"},
+      {"meta-llama/Llama-2-7b-hf", "llama-2-7b"},
+      {"meta-llama/Llama-2-70b-chat-hf", "llama-2-70b"},
       {"google/gemma-2-9b-it", "gemma-2-9b"},
       {"google/gemma-3-1b-pt", "gemma-3-1b"},
       {"Qwen/Qwen2.5-72B-Instruct", "qwen2.5-72b"},
@@ -132,8 +135,8 @@ TEST_F(CatalogModelsTest, LookupTakesTheWaysPeopleSpellAModel) {
 // generation or an unrelated model is still not found.
 TEST_F(CatalogModelsTest, LookupDoesNotGuessAnotherModel) {
   for (const char* name :
-       {"llama-3.1-7b", "llama-3.18b", "llama-31-8b", "llama-3.1", "meta", "hf",
-        "gemma-2-9", "gemma-29b", "qwen2-7b", "meta-llama/",
+       {"llama-3.1-7b", "llama-2-8b", "llama-3.18b", "llama-31-8b", "llama-3.1",
+        "meta", "hf", "gemma-2-9", "gemma-29b", "qwen2-7b", "meta-llama/",
         "mistralai/Mixtral-8x22B-v0.1", "llama-3.1-8b-extra", "bert"}) {
     EXPECT_EQ(cat().FindModel(name), nullptr) << name;
   }
