@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -18,7 +20,9 @@ namespace accelplan::planner::internal {
 // A Reduction Server pool (planner/reduction_server.h) sized for a point.
 struct ReducerPool {
   const catalog::MachineType* machine = nullptr;  // the reducer type
-  std::string image_uri;
+  // The catalog's reducer image (Job::reducer_image): a view, so that a
+  // point stays trivially copyable.
+  std::string_view image_uri;
   int replicas = 0;
   double reducer_bits_per_s = 0;  // each reducer
   double worker_bits_per_s = 0;   // each worker VM's egress to reducers
@@ -95,10 +99,13 @@ struct Config {
   double start_wait_hours = 0;
   // No provisioning the request allows can run this point (Spot for a long
   // job that does not checkpoint, flex-start past its maximum run): the
-  // code and line that say why (planner/provisioning.h).
+  // code that says why (planner/provisioning.h).
   ReasonCode blocked = ReasonCode::kUnspecified;
-  std::string blocked_why;
 };
+// A point is copied and moved several times while layouts are compared and
+// sizes merged (planner/layouts.cc, count_refinement.cc): it holds no
+// owning member, so each copy is a flat memory copy.
+static_assert(std::is_trivially_copyable_v<Config>);
 
 // The layout a reviewed distribution proposal names: its strategy and any
 // degrees it states (0: not stated). Implicit from a strategy alone.

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -32,9 +33,10 @@ struct Job {
   bool sparsecore_ranking = false;  // embedding-dominated JAX / TensorFlow
   bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
   // The catalog's Reduction Server reducer machine type and image
-  // (service facts); null when the catalog has none.
+  // (service facts; the view points into the catalog, which outlives every
+  // job planned on it); null/empty when the catalog has none.
   const catalog::MachineType* reducer_machine = nullptr;
-  std::string reducer_image;
+  std::string_view reducer_image;
   double params = 0;
   bool model_size_known = false;
   // Mixture of experts (planner/experts.h): experts per MoE layer, experts

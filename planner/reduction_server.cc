@@ -210,7 +210,7 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
 ReductionServerPool ToPlanPool(const ReducerPool& pool) {
   ReductionServerPool rs;
   rs.machine_type = pool.machine ? pool.machine->gce_machine_type : "";
-  rs.image_uri = pool.image_uri;
+  rs.image_uri = std::string(pool.image_uri);
   rs.replica_count = pool.replicas;
   rs.reducer_bandwidth_gbps = pool.replicas * pool.reducer_bits_per_s / 1e9;
   rs.worker_bandwidth_gbps = pool.worker_vms * pool.worker_bits_per_s / 1e9;

@@ -43,7 +43,7 @@ std::string Fingerprint(const Config& c) {
       "fits%d bs%d oab%d nl%d ranks%d req%.17g use%.17g host%.17g/%.17g "
       "step%.17g/%.17g/%.17g comm%.17g hours%.17g/%.17g/%.17g "
       "cost%.17g/%.17g/%.17g hourly%.17g od%.17g spot%.17g known%d "
-      "prov%d wait%.17g restart%.17g blocked%d '%s' rs%d tps%.17g "
+      "prov%d wait%.17g restart%.17g blocked%d rs%d tps%.17g "
       "mfu%.17g/%.17g",
       c.shape, c.units, l.data, l.zero_stage, l.fsdp, l.tensor, l.pipeline,
       l.expert, l.virtual_stages, l.micro_batch, l.microbatches,
@@ -56,7 +56,7 @@ std::string Fingerprint(const Config& c) {
       c.hours.high, c.cost.low, c.cost.expected, c.cost.high, c.hourly,
       c.hourly_on_demand, c.hourly_spot, c.price_known,
       static_cast<int>(c.provisioning), c.start_wait_hours, c.restart_overhead,
-      static_cast<int>(c.blocked), c.blocked_why,
+      static_cast<int>(c.blocked),
       c.reducers ? c.reducers->replicas : 0, c.tokens_per_second, c.mfu.low,
       c.mfu.high);
 }
