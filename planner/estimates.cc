@@ -394,12 +394,11 @@ void EstimateHours(const Job& job, Config& c) {
 
 }  // namespace
 
-void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
-                  const MfuRange* mfu) {
-  const int n = c.devices;
-  c.mfu = mfu != nullptr ? *mfu : CalibratedMfu(job, f);
-  StepTimeInput in;
-  in.devices = n;
+TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
+                        bool end_to_end) {
+  TimingInputs out;
+  StepTimeInput& in = out.step;
+  in.devices = c.devices;
   in.peak_flops_per_device = c.peak_flops;
   in.mfu_low = c.mfu.low;
   in.mfu_high = c.mfu.high;
@@ -408,8 +407,8 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
   // so a measured band already charges the recompute its runs used.
   in.flops_per_step_total = job.flops_per_unit * job.tokens_per_step;
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
-  const double link = CollectiveLink(f, c);
-  AddCommunication(job, f, c, link, in);
+  out.collective_link_bytes_per_s = CollectiveLink(f, c);
+  AddCommunication(job, f, c, out.collective_link_bytes_per_s, in);
   AddCollectiveLatency(job, f, c, in);
   // Offloaded activations cross PCIe, overlapped (planner/time_model.h).
   if (f.platform != Platform::kCpu) {
@@ -418,17 +417,29 @@ void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
     in.host_optimizer_seconds = HostOptimizerSeconds(c);
   }
   in.gradient_sync_exposed = GradientSyncExposed(job, f, c);
-  c.step = EstimateStepTime(in);
+  return out;
+}
+
+void TimeFromInputs(const Job& job, const Family& f, const TimingInputs& in,
+                    Config& c) {
+  c.step = EstimateStepTime(in.step);
   c.reducers.reset();
-  ApplyReductionServer(job, f, c, in);  // planner/reduction_server.h
+  ApplyReductionServer(job, f, c, in.step);  // planner/reduction_server.h
   // A flag for the reasons only: communication lengthens the step, it
   // never removes a configuration.
   c.comm_bound = c.step.comm_to_compute_ratio > 1.0;
-  c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip : link;
+  c.comm_link_bytes_per_s = c.slices > 1 ? f.dcn_bytes_per_s_per_chip
+                                         : in.collective_link_bytes_per_s;
   if (c.step.step_seconds_expected > 0) {
     c.tokens_per_second = job.tokens_per_step / c.step.step_seconds_expected;
   }
   if (job.has_dataset) EstimateHours(job, c);
+}
+
+void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
+                  const MfuRange* mfu) {
+  c.mfu = mfu != nullptr ? *mfu : CalibratedMfu(job, f);
+  TimeFromInputs(job, f, StepInputs(job, f, c, end_to_end), c);
 }
 
 double TrainingHours(double hours) {

@@ -50,6 +50,22 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 void EstimateTime(const Job& job, const Family& f, Config& c,
                   bool end_to_end = false, const MfuRange* mfu = nullptr);
 
+// EstimateTime in its two halves, for a caller that times one layout twice
+// (ranked, then end to end: planner/layouts.cc): the step's inputs at the
+// point's layout and c.mfu (its traffic, latencies and host transfers, and
+// the link its gradient collectives ride), then the step, the Reduction
+// Server's decision and the hours from them. Only `overheads_in_mfu`
+// differs between the two estimates, so the second reuses the inputs of
+// the first.
+struct TimingInputs {
+  StepTimeInput step;
+  double collective_link_bytes_per_s = 0;
+};
+TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
+                        bool end_to_end);
+void TimeFromInputs(const Job& job, const Family& f, const TimingInputs& in,
+                    Config& c);
+
 // A job's wall-clock hours less its start-up (kPolicy.job_startup_hours,
 // which EstimateTime adds once): the hours it trains.
 double TrainingHours(double hours);

@@ -2,16 +2,10 @@
 #include "planner/layouts.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <map>
 #include <optional>
-#include <set>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
@@ -23,8 +17,6 @@
 
 namespace accelplan::planner::internal {
 
-using catalog::Accelerator;
-using catalog::Catalog;
 using catalog::MachineType;
 
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
@@ -470,11 +462,14 @@ class LayoutChooser {
         if (!Fits(m)) continue;
         taken = true;
         Apply(scheduled, strategy, levels_[l], m);
-        EstimateTime(job_, f_, scratch_, /*end_to_end=*/false, &mfu_);
+        scratch_.mfu = mfu_;
+        const TimingInputs in = StepInputs(job_, f_, scratch_, false);
+        TimeFromInputs(job_, f_, in, scratch_);
         if (!best_ || scratch_.step.step_seconds_expected <
                           best_->step.step_seconds_expected *
                               (1 - kPolicy.tie_tolerance.value)) {
           best_ = scratch_;
+          best_inputs_ = in;
         }
       }
       if (taken) return;
@@ -495,10 +490,11 @@ class LayoutChooser {
     if (best_) {
       c = std::move(*best_);
       // The chosen layout end to end: a measured band holds the bubble and
-      // the TP traffic (EstimateTime). Without one the estimate is the one
-      // the layout was ranked with.
+      // the TP traffic (EstimateTime), from the inputs it was ranked with.
+      // Without one the estimate is the one the layout was ranked with.
       if (c.mfu.runs > 0 && c.layout.pipeline <= 1) {
-        EstimateTime(job_, f_, c, /*end_to_end=*/true, &mfu_);
+        best_inputs_.step.overheads_in_mfu = true;
+        TimeFromInputs(job_, f_, best_inputs_, c);
       }
       return;
     }
@@ -560,6 +556,7 @@ class LayoutChooser {
   double pure_compute_ = 0;
   bool overheads_in_mfu_ = false;
   std::optional<Config> best_;
+  TimingInputs best_inputs_;  // the step inputs best_ was timed with
   std::optional<Config> smallest_;  // the least memory among non-fitting
   int min_ranks_ = std::numeric_limits<int>::max();
   bool any_batch_ok_ = false;

@@ -167,7 +167,7 @@ bool GradientSyncExposed(const Job& job, const Family& f, const Config& c) {
 }
 
 void ApplyReductionServer(const Job& job, const Family& f, Config& c,
-                          StepTimeInput& in) {
+                          const StepTimeInput& in) {
   if (f.platform != Platform::kGpu || c.hosts <= 1) return;
   if (in.bytes_allreduce_per_step <= 0 || !CrossHostDataParallel(f, c)) return;
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;

@@ -57,7 +57,7 @@ bool GradientSyncExposed(const Job& job, const Family& f, const Config& c);
 // Server lowers the cost per unit of work (MIN_TIME: the step time), the
 // point takes it: c.step, c.reducers.
 void ApplyReductionServer(const Job& job, const Family& f, Config& c,
-                          StepTimeInput& in);
+                          const StepTimeInput& in);
 
 // ReductionServerPool (the plan's and the remedy's wire form) of a pool.
 ReductionServerPool ToPlanPool(const ReducerPool& pool);
