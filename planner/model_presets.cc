@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/defaults.h"
 
 namespace accelplan::planner {
 namespace {
@@ -81,8 +82,12 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
   if (w.model_kind == ModelKind::kUnspecified) w.model_kind = KindOf(*m);
   TransformerShape& s = w.transformer_shape;
   const bool shape_given = s.layers > 0 || s.hidden_size > 0;
+  // A vision transformer is a transformer over its patches (Dosovitskiy et
+  // al. 2020, arXiv:2010.11929 §3.1): its shape and positions count its
+  // work, 6·P per patch plus attention, not 6·P per image.
+  const bool vision = m->architecture == "vision-transformer";
   if (m->layers && m->hidden_size &&
-      w.model_kind == ModelKind::kDenseTransformer) {
+      (w.model_kind == ModelKind::kDenseTransformer || vision)) {
     FillIfUnset(&s.layers,
                 m->decoder_layers
                     ? std::optional<int>(*m->layers + *m->decoder_layers)
@@ -96,10 +101,24 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
   }
+  // A model cannot take sequences longer than its positions (BERT's 512; a
+  // ViT's patches plus class token at its input size): below the default
+  // length they are the sequence length.
+  std::string positions;
+  if (s.sequence_length == 0 && m->max_sequence &&
+      (vision || *m->max_sequence < kDefaults.sequence_length.value)) {
+    s.sequence_length = *m->max_sequence;
+    positions = absl::StrCat(" Sequence length ", s.sequence_length,
+                             ": the model's ", vision ? "patches plus class "
+                                                        "token"
+                                                      : "maximum positions",
+                             ".");
+  }
   return absl::StrCat("Model preset \"", m->id, "\" (", m->name, ", ",
                       absl::StrFormat("%.3g", m->total_params),
                       " parameters; source ", m->source_id,
-                      ") filled the fields the request left unset.");
+                      ") filled the fields the request left unset.",
+                      positions);
 }
 
 std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {

@@ -94,6 +94,65 @@ TEST_F(ModelPresetsTest, AWideHeadPresetCarriesItsHeadDim) {
   EXPECT_EQ(own.transformer_shape.head_dim, 0);
 }
 
+// A vision transformer trains on its patches: ViT-L/16 at 224x224 is 24
+// layers of width 1024 over 196 patches plus a class token (arXiv:2010.11929
+// Table 1, §3.1), so an image costs (6·P + 12·L·h·s) FLOPs per patch, about
+// 0.38 TFLOP (the paper's 61.6 G multiply-adds forward, times 2 for FLOPs
+// and 3 for training), not 6·P per image (1.8 GFLOP) as a model without a
+// shape would be counted.
+TEST_F(ModelPresetsTest, AVisionTransformerCountsItsPatches) {
+  Workload w;
+  w.model_name = "vit-l-16";
+  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &w),
+              HasSubstr("Sequence length 197"));
+  EXPECT_EQ(w.transformer_shape.layers, 24);
+  EXPECT_EQ(w.transformer_shape.hidden_size, 1024);
+  EXPECT_EQ(w.transformer_shape.sequence_length, 197);
+  PlanRequest r;
+  r.workload.model_name = "vit-l-16";
+  r.workload.framework = Framework::kJax;
+  r.workload.dataset_examples = 1'281'167;  // ImageNet-1k train
+  r.workload.epochs = 1;
+  r.as_of = planner_->catalog().data_date;
+  const PlanResponse plan = planner_->Plan(r);
+  ASSERT_TRUE(plan.recommendation.has_value());
+  const Estimates& e = plan.recommendation->estimates;
+  ASSERT_TRUE(e.flops_known);
+  const double per_image = e.training_flops / 1'281'167;
+  EXPECT_GT(per_image, 0.33e12);
+  EXPECT_LT(per_image, 0.43e12);
+  // Both ways: the same parameter count without the preset's shape is
+  // counted per image.
+  PlanRequest bare = r;
+  bare.workload.model_name.clear();
+  bare.workload.parameter_count = 304e6;
+  bare.workload.model_kind = ModelKind::kOther;
+  const PlanResponse flat = planner_->Plan(bare);
+  ASSERT_TRUE(flat.recommendation.has_value());
+  EXPECT_LT(flat.recommendation->estimates.training_flops / 1'281'167, 2e9);
+}
+
+// A preset's positions cap the default sequence length (BERT-large has
+// 512, arXiv:1810.04805 §3.1); a decoder's longer context does not set it,
+// and a stated length wins.
+TEST_F(ModelPresetsTest, APresetsPositionsCapItsSequenceLength) {
+  Workload bert;
+  bert.model_name = "bert-large";
+  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &bert),
+              HasSubstr("Sequence length 512"));
+  EXPECT_EQ(bert.transformer_shape.sequence_length, 512);
+  Workload llama;
+  llama.model_name = "llama-3.1-8b";
+  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &llama),
+              Not(HasSubstr("Sequence length")));
+  EXPECT_EQ(llama.transformer_shape.sequence_length, 0);  // 2,048 assumed later
+  Workload stated;
+  stated.model_name = "bert-large";
+  stated.transformer_shape.sequence_length = 128;
+  ApplyModelPreset(planner_->catalog(), &stated);
+  EXPECT_EQ(stated.transformer_shape.sequence_length, 128);
+}
+
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {
   Workload w;
   w.parameter_count = 1e9;
