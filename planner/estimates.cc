@@ -394,6 +394,19 @@ void EstimateHours(const Job& job, Config& c) {
 
 }  // namespace
 
+double RunBatchOverStated(const Job& job, const Config& c) {
+  if (!job.batch_given || job.classical || job.batch_sequences <= 0) return 1;
+  const ShardingLayout& l = c.layout;
+  // The ranks the batch is split over, and each rank's whole micro-batches,
+  // as the memory model holds them (EstimateMemoryPerDevice).
+  const double ranks = std::max({1, l.data, l.fsdp});
+  const double per_rank = std::max(1.0, std::ceil(job.batch_sequences / ranks));
+  const double micro = l.micro_batch > 0 ? l.micro_batch : per_rank;
+  const double steps =
+      l.microbatches > 0 ? l.microbatches : std::ceil(per_rank / micro);
+  return std::max(1.0, micro * steps * ranks / job.batch_sequences);
+}
+
 TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
                         bool end_to_end) {
   TimingInputs out;
@@ -405,7 +418,9 @@ TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
   // Model FLOPs (6·P + attention), never the recompute's: published MFU
   // excludes the recomputed forward from its FLOPs but not from its time,
   // so a measured band already charges the recompute its runs used.
-  in.flops_per_step_total = job.flops_per_unit * job.tokens_per_step;
+  // A stated batch that does not split evenly runs its padding too.
+  in.flops_per_step_total = job.flops_per_unit * job.tokens_per_step *
+                            RunBatchOverStated(job, c);
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
   out.collective_link_bytes_per_s = CollectiveLink(f, c);
   AddCommunication(job, f, c, out.collective_link_bytes_per_s, in);

@@ -50,6 +50,14 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 void EstimateTime(const Job& job, const Family& f, Config& c,
                   bool end_to_end = false, const MfuRange* mfu = nullptr);
 
+// The sequences (or examples) a step runs over the stated global batch
+// (1 without one): each data-parallel rank runs whole micro-batches, so a
+// rank count that does not divide the batch runs padding on some ranks and
+// the synchronous step waits for the fullest (JAX shards a whole
+// per-device batch; PyTorch's DistributedSampler pads every rank to the
+// same count). 1,024 sequences on 896 ranks run as 2 per rank: 1.75x.
+double RunBatchOverStated(const Job& job, const Config& c);
+
 // EstimateTime in its two halves, for a caller that times one layout twice
 // (ranked, then end to end: planner/layouts.cc): the step's inputs at the
 // point's layout and c.mfu (its traffic, latencies and host transfers, and

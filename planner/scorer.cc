@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "planner/count_refinement.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/provisioning.h"
 
 namespace accelplan::planner::internal {
@@ -70,6 +71,27 @@ void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
            kPolicy.cnn_small_batch_per_device.value)});
 }
 
+// A stated batch that does not split into whole micro-batches over the
+// point's data-parallel ranks: its time counts the padding
+// (RunBatchOverStated), and the plan says what would waste none.
+void AddPaddedBatchNote(const Job& job, Candidate& cand) {
+  const Config& c = *cand.config;
+  const double run = RunBatchOverStated(job, c);
+  if (run <= 1 + kPolicy.tie_tolerance.value) return;
+  const int ranks = std::max({1, c.layout.data, c.layout.fsdp});
+  const char* what = job.sequence_model ? "sequences" : "examples";
+  cand.notes.push_back(
+      {ReasonCode::kAssumption,
+       absl::StrFormat(
+           "%s at %d devices splits the stated global batch of %.0f %s "
+           "over %d data-parallel ranks in whole micro-batches, %.0f per "
+           "rank: each step runs %.0f%% more than the batch (padding), "
+           "and its time includes it. A batch that is a multiple of %d "
+           "wastes none.",
+           cand.family->name, c.devices, job.batch_sequences, what, ranks,
+           run * job.batch_sequences / ranks, 100 * (run - 1), ranks)});
+}
+
 // The notes a selected point carries: a batch it needs beyond the assumed
 // one, a CNN batch spread thin, an unknown price, a policy cap it sits at.
 void AddPointNotes(const Job& job, Candidate& cand) {
@@ -94,6 +116,7 @@ void AddPointNotes(const Job& job, Candidate& cand) {
     }
   }
   AddSmallCnnBatchNote(job, cand);
+  AddPaddedBatchNote(job, cand);
   AddProvisioningNotes(job, cand);
   cand.price_unknown = !c.price_known;
   if (cand.price_unknown) {

@@ -1,0 +1,100 @@
+// A stated global batch runs in whole micro-batches on every data-parallel
+// rank (planner/estimates.h RunBatchOverStated): a rank count that does not
+// divide it pays for the padding in its step time, and the plan says so.
+// Runs the real Planner over catalog.db.
+#include <optional>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
+#include "tests/planner/testing/workloads.h"
+
+namespace accelplan::planner {
+namespace {
+
+using BatchPaddingTest = CatalogPlannerTest;
+
+// TPU v5p at `topology` (4x4x8: 128 chips, 4x4x12: 192), FSDP over every
+// chip, so the batch is split over that many ranks.
+Proposal V5pFsdp(const std::string& topology) {
+  Proposal p;
+  p.label = topology;
+  HardwareProposal h;
+  h.platform = Platform::kTpu;
+  h.machine_type = "ct5p-hightpu-4t";
+  h.tpu_topology = topology;
+  DistributionProposal d;
+  d.strategy = Strategy::kFsdp;
+  h.layout = d;
+  p.hardware = h;
+  return p;
+}
+
+// The step times of 128 and 192 chips for the 7B job at `batch` sequences
+// (0: none stated).
+std::pair<double, double> Steps(const Planner& planner, int64_t batch) {
+  ReviewRequest r;
+  r.workload = testutil::Medium();
+  r.workload.global_batch_size = batch;
+  r.as_of = "2026-09-26";
+  r.proposals = {V5pFsdp("4x4x8"), V5pFsdp("4x4x12")};
+  const ReviewResponse out = planner.Review(r);
+  EXPECT_EQ(out.verdicts.size(), 2u);
+  if (out.verdicts.size() != 2 || !out.verdicts[0].plan ||
+      !out.verdicts[1].plan) {
+    ADD_FAILURE() << "a proposal has no plan";
+    return {0, 0};
+  }
+  return {out.verdicts[0].plan->estimates.step_time_seconds,
+          out.verdicts[1].plan->estimates.step_time_seconds};
+}
+
+// 256 sequences: 2 per rank on 128 chips, and 2 per rank on 192 (1.33
+// rounded up, 384 run): the larger slice is no faster. 384 sequences: 3
+// and 2 per rank, no padding: the larger slice is 2/3 the step.
+TEST_F(BatchPaddingTest, ARankCountThatDoesNotDivideTheBatchPaysItsPadding) {
+  const auto [small_256, large_256] = Steps(*planner_, 256);
+  ASSERT_GT(small_256, 0);
+  EXPECT_NEAR(large_256 / small_256, 1.0, 0.02);
+  const auto [small_384, large_384] = Steps(*planner_, 384);
+  ASSERT_GT(small_384, 0);
+  EXPECT_NEAR(large_384 / small_384, 2.0 / 3.0, 0.03);
+  // The 128-chip step follows its own 2 and 3 sequences per rank.
+  EXPECT_NEAR(small_384 / small_256, 1.5, 0.05);
+}
+
+// An assumed batch is the planner's, not the team's: it pads nothing (the
+// team would pick a batch the ranks divide). Its 512 sequences would run
+// as 3 per rank on 192 chips (0.75 of the 128-chip step) if it did.
+TEST_F(BatchPaddingTest, AnAssumedBatchPadsNothing) {
+  const auto [small, large] = Steps(*planner_, 0);
+  ASSERT_GT(small, 0);
+  EXPECT_NEAR(large / small, 128.0 / 192.0, 0.03);
+}
+
+bool SaysPadding(const PlanResponse& r) {
+  for (const Reason& w : r.warnings) {
+    if (w.message.find("(padding)") != std::string::npos) return true;
+  }
+  return false;
+}
+
+// The plan names the padding its recommendation runs, and only then.
+TEST_F(BatchPaddingTest, ThePlanSaysWhenItsRecommendationRunsPadding) {
+  PlanRequest r = testutil::RequestFor(testutil::Medium(), Objective::kMinTime);
+  r.constraints.allowed_series = {"TPU v5p"};
+  r.workload.global_batch_size = 1000;  // no power of two divides it
+  const PlanResponse padded = planner_->Plan(r);
+  ASSERT_TRUE(padded.recommendation.has_value());
+  EXPECT_TRUE(SaysPadding(padded));
+  r.workload.global_batch_size = 1024;
+  const PlanResponse even = planner_->Plan(r);
+  ASSERT_TRUE(even.recommendation.has_value());
+  EXPECT_FALSE(SaysPadding(even));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
