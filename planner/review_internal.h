@@ -79,6 +79,14 @@ bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b);
 
 bool CurrentIsTpu(const Job& job);
 
+// A remedy that names the hardware it moves to: MOVE_TO_HARDWARE, or MORE_
+// MEMORY_PER_DEVICE with a target. Either is judged on its target (its
+// memory, its hard rules, its point), not on today's hardware.
+inline bool MovesToTarget(const RemedyProposal& m) {
+  return m.target.has_value() && (m.kind == RemedyKind::kMoveToHardware ||
+                                  m.kind == RemedyKind::kMoreMemoryPerDevice);
+}
+
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).
 DcnParallelism AcrossSlices(const DistributionProposal& d);

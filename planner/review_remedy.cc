@@ -206,7 +206,10 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
                         : "Reduction Server needs TensorFlow or PyTorch "
                           "with NCCL all-reduce."));
   }
-  if (m.kind == RemedyKind::kMoveToHardware && job.constraints.keep_current_hardware) {
+  // Both change the hardware the team keeps.
+  if ((m.kind == RemedyKind::kMoveToHardware ||
+       m.kind == RemedyKind::kMoreMemoryPerDevice) &&
+      job.constraints.keep_current_hardware) {
     j.Reject(ReasonCode::kChangesPinnedHardware,
              absl::StrCat("The team keeps its current hardware (",
                           job.current.hardware, ")."));
@@ -232,7 +235,7 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
 const catalog::Accelerator* DeviceAfter(const ReviewContext& ctx,
                                         const RemedyProposal& m) {
   const catalog::Accelerator* device = ctx.job.current_accelerator;
-  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+  if (MovesToTarget(m)) {
     const catalog::MachineType* mt =
         m.target->machine_type.empty()
             ? nullptr
@@ -377,10 +380,31 @@ bool CurrentIsTpu(const Job& job) {
 }
 
 
+// MORE_MEMORY_PER_DEVICE to a target whose device holds no more than
+// today's is not that remedy (sharding over more of the same devices is
+// SHARD_OPTIMIZER_STATE or ADD_ACCELERATORS).
+void RejectIfNoMoreMemory(const ReviewContext& ctx, const RemedyProposal& m,
+                          Judged& j) {
+  const catalog::Accelerator* today = ctx.job.current_accelerator;
+  const catalog::Accelerator* after = DeviceAfter(ctx, m);
+  if (m.kind != RemedyKind::kMoreMemoryPerDevice || !m.target ||
+      today == nullptr || after == nullptr || !today->memory_bytes ||
+      !after->memory_bytes ||
+      after->memory_bytes->value > today->memory_bytes->value) {
+    return;
+  }
+  j.Reject(ReasonCode::kNotApplicable,
+           absl::StrFormat("%s has %.0f GB per device, no more than today's "
+                           "%s (%.0f GB).",
+                           after->name, after->memory_bytes->value / 1e9,
+                           today->name, today->memory_bytes->value / 1e9));
+}
+
 void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   const Job& job = ctx.job;
   // Applicability first.
   RejectIfNotApplicable(job, m, j);
+  RejectIfNoMoreMemory(ctx, m, j);
   if (HasSymptom(job, Symptom::kOutOfMemory) &&
       job.model_size_known && !j.rejected) {
     RejectIfStillOutOfMemory(ctx, m, j);
@@ -390,9 +414,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   } else if (!j.rejected) {
     RankWithoutSymptoms(job, m, j);
   }
-  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
-    RejectIfTargetFails(ctx, m, j);
-  }
+  if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
 }
 

@@ -334,7 +334,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   if (j.rejected) return;
   const std::optional<Current> at = CurrentInSpace(ctx);
   std::optional<Candidate> after;
-  if (m.kind == RemedyKind::kMoveToHardware && m.target) {
+  if (MovesToTarget(m)) {
     after = MoveTarget(ctx, *m.target, j);
   } else if (at) {
     after = Remedied(ctx, m, *at);

@@ -1093,6 +1093,37 @@ TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
   EXPECT_EQ(alone->verdict, Verdict::kRecommended) << Verdicts(beside);
 }
 
+// MORE_MEMORY_PER_DEVICE naming its target is that move, judged on the
+// target's memory and point, not on today's 40 GB GPU (which it would
+// leave); under keep_current_hardware it changes the pinned hardware, as a
+// move does.
+TEST_F(ReviewConsistencyTest, MoreMemoryPerDeviceIsJudgedOnItsTarget) {
+  const PlanRequest job = OutOfMemory7B(Strategy::kDataParallel);
+  Proposal bigger = MoveTo("bigger", "a2-ultragpu-8g");
+  bigger.remedy->kind = RemedyKind::kMoreMemoryPerDevice;
+  const ProposalVerdict more = Only(Review(ReviewOf(job, {bigger})));
+  const ProposalVerdict move =
+      Only(Review(ReviewOf(job, {MoveTo("move", "a2-ultragpu-8g")})));
+  ASSERT_TRUE(more.plan && move.plan) << more.reason << move.reason;
+  EXPECT_EQ(more.verdict, Verdict::kRecommended) << more.reason;
+  EXPECT_EQ(move.verdict, Verdict::kRecommended) << move.reason;
+  EXPECT_EQ(more.plan->hardware.machine_type, "a2-ultragpu-8g");
+  EXPECT_EQ(more.plan->estimates.step_time_seconds,
+            move.plan->estimates.step_time_seconds);
+  // Both ways: a target whose device holds no more than today's is not
+  // more memory per device (the move to it is a move, judged as one).
+  Proposal same = MoveTo("same", "a2-highgpu-8g");
+  same.remedy->kind = RemedyKind::kMoreMemoryPerDevice;
+  const ProposalVerdict still = Only(Review(ReviewOf(job, {same})));
+  EXPECT_EQ(still.verdict, Verdict::kRejected) << still.reason;
+  EXPECT_TRUE(testutil::Has(still, ReasonCode::kNotApplicable)) << still.reason;
+  PlanRequest kept = job;
+  kept.constraints.keep_current_hardware = true;
+  const ProposalVerdict pinned = Only(Review(ReviewOf(kept, {bigger})));
+  EXPECT_TRUE(testutil::Has(pinned, ReasonCode::kChangesPinnedHardware))
+      << pinned.reason;
+}
+
 // A move changes the hardware only: named by series (no pins), it is
 // judged on today's capacity, not on the Spot the request allows a new
 // plan; the same series as a hardware proposal is the plan's point.
