@@ -149,6 +149,7 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
   // have beaten the recommendation.
   if (c.price_unknown == best.price_unknown &&
       c.misses_assumed_deadline == best.misses_assumed_deadline &&
+      best.score < c.score * (1 - kPolicy.tie_tolerance.value) &&
       a.step.communication_fraction > 0 && std::isfinite(c.score_without_comm) &&
       std::isfinite(best.score) &&
       c.score_without_comm < best.score * (1 - kPolicy.tie_tolerance.value)) {

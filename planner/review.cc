@@ -93,12 +93,13 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
           absl::StrFormat("Takes %s vs %s.", internal::FormatHours(a.hours.expected),
                           internal::FormatHours(b.hours.expected)));
   }
-  // Communication is a cost: named when, without its exposed
-  // communication, this hardware would beat the recommended one (not when
-  // it beats it already and ranks behind by tier).
+  // Communication is a cost: named when this hardware loses on the score
+  // and, without its exposed communication, would beat the recommended one
+  // (not when it beats it already and ranks behind by tier, nor when the
+  // two tie: the same point proposed twice carries the same traffic).
   const double tol = kPolicy.tie_tolerance.value;
   if (hw.price_unknown == best.price_unknown &&
-      !(hw.score < best.score * (1 - tol)) &&
+      best.score < hw.score * (1 - tol) &&
       hw.misses_assumed_deadline == best.misses_assumed_deadline &&
       a.step.communication_fraction > 0 &&
       std::isfinite(hw.score_without_comm) && std::isfinite(best.score) &&

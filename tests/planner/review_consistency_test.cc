@@ -1093,6 +1093,38 @@ TEST_F(ReviewConsistencyTest, AMoveRanksAfterARemedyOnTheCurrentHardware) {
   EXPECT_EQ(alone->verdict, Verdict::kRecommended) << Verdicts(beside);
 }
 
+// The same point proposed twice ties: the one ranked second is VIABLE with
+// "ties", not COMMUNICATION_BOUND "would beat" the first (both carry the
+// same traffic). Both ways: other hardware that loses to it on exposed
+// communication still says so.
+TEST_F(ReviewConsistencyTest, TheSamePointTwiceTiesWithoutACommunicationClaim) {
+  PlanRequest job;
+  job.workload.model_name = "llama-3.1-70b";
+  job.workload.framework = Framework::kPytorch;
+  job.workload.training_method = TrainingMethod::kLora;
+  job.workload.dataset_tokens = 2e8;
+  job.goal.objective = Objective::kMinTime;
+  job.goal.budget_usd = 2000;
+  const ReviewResponse out = Review(ReviewOf(
+      job, {Hw("A", "a3-megagpu-8g", 768), Hw("B", "a3-highgpu-8g", 768),
+            Hw("again", "a3-megagpu-8g")}));
+  const ProposalVerdict* a = ByLabel(out, "A");
+  const ProposalVerdict* b = ByLabel(out, "B");
+  const ProposalVerdict* again = ByLabel(out, "again");
+  ASSERT_TRUE(a && b && again && a->plan && again->plan) << Verdicts(out);
+  ASSERT_EQ(a->plan->hardware.total_accelerators,
+            again->plan->hardware.total_accelerators);
+  ASSERT_GT(a->plan->estimates.communication_fraction, 0);
+  EXPECT_EQ(a->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_EQ(again->verdict, Verdict::kViable) << Verdicts(out);
+  EXPECT_FALSE(testutil::Has(*again, ReasonCode::kCommunicationBound))
+      << again->reason;
+  EXPECT_NE(again->reason.find("Ties with proposal A"), std::string::npos)
+      << again->reason;
+  EXPECT_EQ(b->verdict, Verdict::kViable) << Verdicts(out);
+  EXPECT_TRUE(testutil::Has(*b, ReasonCode::kCommunicationBound)) << b->reason;
+}
+
 // MORE_MEMORY_PER_DEVICE naming its target is that move, judged on the
 // target's memory and point, not on today's 40 GB GPU (which it would
 // leave); under keep_current_hardware it changes the pinned hardware, as a
