@@ -16,6 +16,7 @@
 #include "planner/provisioning.h"
 #include "planner/review_internal.h"
 #include "planner/rules.h"
+#include "planner/space.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -294,11 +295,33 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
   }
 }
 
+// A move acts on GRADIENT_SYNC_BOUND when every family its target names
+// carries more bytes per device between hosts than today's: the link the
+// gradient all-reduce rides across VMs (Family::inter_vm_bytes_per_s; ICI
+// across a TPU slice), which PlanTraining's estimates time the move with.
+bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
+  if (m.kind != RemedyKind::kMoveToHardware || !m.target ||
+      !HasSymptom(ctx.job, Symptom::kGradientSyncBound)) {
+    return false;
+  }
+  const Family* today = CurrentFamily(ctx.index, ctx.job);
+  if (today == nullptr || today->inter_vm_bytes_per_s <= 0) return false;
+  const HardwareProposal& t = *m.target;
+  const std::vector<const Family*> targets = MatchFamilies(
+      ctx.index, t.platform, t.series, t.accelerator, t.machine_type);
+  return !targets.empty() &&
+         std::all_of(targets.begin(), targets.end(), [&](const Family* f) {
+           return f->inter_vm_bytes_per_s > today->inter_vm_bytes_per_s;
+         });
+}
+
 // With stated symptoms: a remedy that acts on none is rejected; one that
 // does ranks in tier 0, most direct first, with the line saying why.
-void RankAgainstSymptoms(const Job& job, const RemedyProposal& m, Judged& j) {
+// `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
+void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
+                         bool widens_link, Judged& j) {
   const std::vector<Symptom> acts_on = Addresses(m.kind);
-  bool addresses = false;
+  bool addresses = widens_link;
   for (Symptom s : acts_on) addresses |= HasSymptom(job, s);
   if (m.kind == RemedyKind::kMoveToHardware && m.target &&
       HasSymptom(job, Symptom::kOutOfMemory)) {
@@ -410,7 +433,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
     RejectIfStillOutOfMemory(ctx, m, j);
   }
   if (AnySymptom(job)) {
-    RankAgainstSymptoms(job, m, j);
+    RankAgainstSymptoms(job, m, MoveWidensGradientLink(ctx, m), j);
   } else if (!j.rejected) {
     RankWithoutSymptoms(job, m, j);
   }

@@ -934,6 +934,26 @@ ProposalVerdict Only(const ReviewResponse& r) {
   return r.verdicts.empty() ? ProposalVerdict{} : r.verdicts.front();
 }
 
+// Waiting on gradient synchronization, a move to hardware with a faster
+// link between hosts per GPU acts on the problem, as PlanTraining's own
+// move to it does (A3 Mega's 1,800 Gbps over 8 GPUs against A2's 100);
+// a move to the same link does not. Both ways.
+TEST_F(ReviewConsistencyTest, AMoveToAFasterLinkActsOnGradientSync) {
+  const PlanRequest job = SyncBound(Strategy::kDataParallel);
+  const ProposalVerdict faster =
+      Only(Review(ReviewOf(job, {MoveTo("mega", "a3-megagpu-8g")})));
+  EXPECT_NE(faster.verdict, Verdict::kRejected) << faster.reason;
+  EXPECT_FALSE(testutil::Has(faster, ReasonCode::kDoesNotAddressBottleneck))
+      << faster.reason;
+  ASSERT_TRUE(faster.plan.has_value()) << faster.reason;
+  EXPECT_EQ(faster.plan->hardware.machine_type, "a3-megagpu-8g");
+  const ProposalVerdict same =
+      Only(Review(ReviewOf(job, {MoveTo("a2", "a2-highgpu-8g")})));
+  EXPECT_EQ(same.verdict, Verdict::kRejected) << same.reason;
+  EXPECT_TRUE(testutil::Has(same, ReasonCode::kDoesNotAddressBottleneck))
+      << same.reason;
+}
+
 TEST_F(ReviewConsistencyTest, AReductionServerVerdictCarriesThePooledSetup) {
   const ReviewResponse ddp = Review(ReviewOf(
       SyncBound(Strategy::kDataParallel),
