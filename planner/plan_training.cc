@@ -171,20 +171,62 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
   }
 }
 
-std::string NoPlanReason(const std::vector<Candidate>& cands, double budget,
-                         bool unpriced_under_budget) {
+// The option that came closest to a missed budget or deadline: rejected
+// OVER_BUDGET or MISSES_DEADLINE alone, carrying its cheapest (fastest)
+// point (planner/family_space.cc KeepFeasible). Null when none was.
+const Candidate* ClosestMiss(const std::vector<Candidate>& cands,
+                             ReasonCode code) {
+  const Candidate* out = nullptr;
+  for (const Candidate& c : cands) {
+    if (c.codes != std::vector<ReasonCode>{code} || !c.config) continue;
+    const auto key = [&](const Candidate& k) {
+      return code == ReasonCode::kOverBudget ? k.config->cost.expected
+                                             : k.config->hours.expected;
+    };
+    if (out == nullptr || key(c) < key(*out)) out = &c;
+  }
+  return out;
+}
+
+// What would give a plan: the budget the cheapest option needs, the
+// deadline the fastest one meets, when those alone stood in the way.
+std::string WhatWouldGiveAPlan(const Job& job,
+                               const std::vector<Candidate>& cands) {
+  std::string out;
+  if (const Candidate* c = ClosestMiss(cands, ReasonCode::kOverBudget)) {
+    absl::StrAppend(&out, " The cheapest option that meets every other "
+                          "rule, ", c->family->name, " at ",
+                    c->config->devices, " device(s), costs ",
+                    FormatUsd(c->config->cost.expected), ", over the ",
+                    FormatUsd(job.goal.budget_usd), " budget.");
+  }
+  if (const Candidate* c = ClosestMiss(cands, ReasonCode::kMissesDeadline)) {
+    absl::StrAppend(&out, " The fastest option that meets every other "
+                          "rule, ", c->family->name, " at ",
+                    c->config->devices, " device(s), takes ",
+                    FormatHours(c->config->hours.expected), ", past the ",
+                    FormatHours(job.deadline_hours), " deadline.");
+  }
+  return out;
+}
+
+std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
+                         double budget, bool unpriced_under_budget) {
   std::vector<std::string> parts;
   for (const Candidate& c : cands) {
     for (ReasonCode code : c.codes) parts.push_back(ReasonCodeName(code));
   }
   std::sort(parts.begin(), parts.end());
   parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  const std::string closest = WhatWouldGiveAPlan(job, cands);
   if (!unpriced_under_budget) {
     return absl::StrCat(
         "No hardware in the catalog satisfies every hard rule for this job "
-        "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.");
+        "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.",
+        closest);
   }
   return absl::StrCat(
+      closest.empty() ? "" : absl::StrCat(closest.substr(1), " "),
       "Only hardware without a price in the catalog satisfies every hard "
       "rule, and the ", FormatUsd(budget),
       " budget cannot be checked against an unknown price: ",
@@ -335,7 +377,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     }
   } else {
     out.no_plan_reason =
-        NoPlanReason(cands, r.goal.budget_usd, unpriced_under_budget);
+        NoPlanReason(job, cands, r.goal.budget_usd, unpriced_under_budget);
   }
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
   out.remedies = internal::RemediesForSymptoms(cat, job);

@@ -1118,6 +1118,32 @@ TEST_F(PlannerRulesTest, RejectsWhenOverBudget) {
   EXPECT_FALSE(r.recommendation.has_value());
 }
 
+// With no plan, the reason names what would give one: the cheapest option
+// that only the budget rejects, with its cost (its rejection's own point),
+// or the fastest that only the deadline rejects. Not when neither stood in
+// the way.
+TEST_F(PlannerRulesTest, NoPlanNamesTheClosestMiss) {
+  PlanRequest q = EightH100(Medium());
+  q.goal.budget_usd = 200;
+  const PlanResponse poor = Plan(q);
+  ASSERT_FALSE(poor.recommendation.has_value());
+  EXPECT_THAT(poor.no_plan_reason,
+              HasSubstr("The cheapest option that meets every other rule"));
+  EXPECT_THAT(poor.no_plan_reason, HasSubstr("over the $200 budget"));
+  q.goal.budget_usd = 0;
+  q.goal.deadline_hours = 0.25;  // under the start-up alone
+  const PlanResponse late = Plan(q);
+  ASSERT_FALSE(late.recommendation.has_value());
+  EXPECT_THAT(late.no_plan_reason,
+              HasSubstr("The fastest option that meets every other rule"));
+  EXPECT_THAT(late.no_plan_reason, Not(HasSubstr("cheapest option")));
+  PlanRequest tight = EightH100(Medium());
+  tight.constraints.max_accelerators = 1;  // 7B training needs more: no miss
+  const PlanResponse none = Plan(tight);
+  ASSERT_FALSE(none.recommendation.has_value());
+  EXPECT_THAT(none.no_plan_reason, Not(HasSubstr("meets every other rule")));
+}
+
 TEST_F(PlannerRulesTest, FitsGenerousBudget) {
   PlanRequest q = EightH100(Medium());
   q.goal.budget_usd = 5e6;
