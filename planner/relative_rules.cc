@@ -48,14 +48,18 @@ void CpuProfileRule(const Job& job, const Refs& refs,
   const bool quick =
       job.has_dataset && cpu.hours.expected <= kPolicy.small_job_hours.value;
   if (!(job.classical ? !GpuAskedFor(job) : quick)) return;
+  // The CPU point as the plan states it: one VM, or its count of them.
+  const std::string& vm = cpu.shape->machine->gce_machine_type;
+  const std::string vms =
+      cpu.units > 1 ? absl::StrFormat("%d x %s VMs", cpu.units, vm)
+                    : absl::StrCat("a ", vm, " VM");
+  const char* verb = cpu.units > 1 ? "finish" : "finishes";
   const std::string detail =
       job.has_dataset
-          ? absl::StrFormat("a %s VM finishes in %s for %s",
-                            cpu.shape->machine->gce_machine_type,
+          ? absl::StrFormat("%s %s in %s for %s", vms, verb,
                             FormatHours(cpu.hours.expected),
                             FormatUsd(cpu.cost.expected))
-          : absl::StrFormat("a %s VM handles it",
-                            cpu.shape->machine->gce_machine_type);
+          : absl::StrCat(vms, cpu.units > 1 ? " handle it" : " handles it");
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform == Platform::kCpu) continue;
     c->Reject(ReasonCode::kOversizedForWorkload,

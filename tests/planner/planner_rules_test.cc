@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
@@ -222,6 +223,35 @@ TEST_F(PlannerRulesTest, SendsSmallXgboostJobToCpuWhenGpuNotAsked) {
   EXPECT_THAT(Codes(r, "nvidia-l4"),
               Contains(ReasonCode::kOversizedForWorkload));
   EXPECT_THAT(Codes(r, "tpu-v5e"), Contains(ReasonCode::kFrameworkUnsupported));
+}
+
+// The OVERSIZED line names the CPU point the plan recommends: one VM for a
+// small job, "N x <type> VMs" when distributed XGBoost spans several (a
+// 50 GiB data set over 500 rounds).
+TEST_F(PlannerRulesTest, TheCpuProfileLineNamesTheRecommendedVms) {
+  const auto line = [](const PlanResponse& r) {
+    for (const Rejection* rej :
+         AllRejections(r, ReasonCode::kOversizedForWorkload)) {
+      if (rej->hardware.platform == Platform::kGpu) return rej->reason;
+    }
+    return std::string();
+  };
+  const PlanResponse small = Plan(Req(Tabular(Framework::kXgboost)));
+  ASSERT_TRUE(small.recommendation.has_value()) << small.no_plan_reason;
+  ASSERT_EQ(small.recommendation->hardware.hosts, 1);
+  EXPECT_THAT(line(small),
+              HasSubstr("a " + small.recommendation->hardware.machine_type +
+                        " VM finishes in"));
+  Workload big = Tabular(Framework::kXgboost);
+  big.dataset_gib = 50;
+  big.epochs = 500;
+  const PlanResponse large = Plan(Req(big));
+  ASSERT_TRUE(large.recommendation.has_value()) << large.no_plan_reason;
+  const Hardware& h = large.recommendation->hardware;
+  ASSERT_GT(h.hosts, 1);
+  EXPECT_THAT(line(large), HasSubstr(absl::StrFormat(
+                               "%d x %s VMs finish in", h.hosts,
+                               h.machine_type)));
 }
 
 TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
