@@ -396,6 +396,11 @@ void EstimateHours(const Job& job, Config& c) {
 
 double RunBatchOverStated(const Job& job, const Config& c) {
   if (!job.batch_given || job.classical || job.batch_sequences <= 0) return 1;
+  // A team's own per-device footprint is its own layout, which may split
+  // the batch over fewer ranks than devices (ChooseFixedFootprint).
+  if (job.workload.per_device_memory_gib > 0 || !job.model_size_known) {
+    return 1;
+  }
   const ShardingLayout& l = c.layout;
   // The ranks the batch is split over, and each rank's whole micro-batches,
   // as the memory model holds them (EstimateMemoryPerDevice).

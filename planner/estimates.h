@@ -51,11 +51,12 @@ void EstimateTime(const Job& job, const Family& f, Config& c,
                   bool end_to_end = false, const MfuRange* mfu = nullptr);
 
 // The sequences (or examples) a step runs over the stated global batch
-// (1 without one): each data-parallel rank runs whole micro-batches, so a
-// rank count that does not divide the batch runs padding on some ranks and
-// the synchronous step waits for the fullest (JAX shards a whole
-// per-device batch; PyTorch's DistributedSampler pads every rank to the
-// same count). 1,024 sequences on 896 ranks run as 2 per rank: 1.75x.
+// (1 without one, or for a team's own per-device footprint): each
+// data-parallel rank runs whole micro-batches, so a rank count that does
+// not divide the batch runs padding on some ranks and the synchronous step
+// waits for the fullest (a per-rank batch is a whole number: JAX shards a
+// whole per-device batch, a PyTorch DataLoader's batch_size is per rank).
+// 1,024 sequences on 896 ranks run as 2 per rank: 1.75x.
 double RunBatchOverStated(const Job& job, const Config& c);
 
 // EstimateTime in its two halves, for a caller that times one layout twice

@@ -84,10 +84,16 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
   const bool shape_given = s.layers > 0 || s.hidden_size > 0;
   // A vision transformer is a transformer over its patches (Dosovitskiy et
   // al. 2020, arXiv:2010.11929 §3.1): its shape and positions count its
-  // work, 6·P per patch plus attention, not 6·P per image.
-  const bool vision = m->architecture == "vision-transformer";
-  if (m->layers && m->hidden_size &&
-      (w.model_kind == ModelKind::kDenseTransformer || vision)) {
+  // work, 6·P per patch plus attention, not 6·P per image. Not when the
+  // request counts its work otherwise: a stated forward pass per example,
+  // or a model kind other than the preset's (a ViT stated as a CNN).
+  const bool vision = m->architecture == "vision-transformer" &&
+                      w.model_kind == KindOf(*m) &&
+                      w.forward_flops_per_example <= 0;
+  const bool fills_shape =
+      m->layers && m->hidden_size &&
+      (w.model_kind == ModelKind::kDenseTransformer || vision);
+  if (fills_shape) {
     FillIfUnset(&s.layers,
                 m->decoder_layers
                     ? std::optional<int>(*m->layers + *m->decoder_layers)
@@ -101,17 +107,17 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
   }
-  // A model cannot take sequences longer than its positions (BERT's 512; a
-  // ViT's patches plus class token at its input size): below the default
-  // length they are the sequence length.
+  // A preset's input length below the default is the sequence length it
+  // trains at (BERT's 512 positions, T5's 512-token inputs, a ViT's patches
+  // plus class token at its input size), where its shape applies.
   std::string positions;
-  if (s.sequence_length == 0 && m->max_sequence &&
+  if (fills_shape && s.sequence_length == 0 && m->max_sequence &&
       (vision || *m->max_sequence < kDefaults.sequence_length.value)) {
     s.sequence_length = *m->max_sequence;
     positions = absl::StrCat(" Sequence length ", s.sequence_length,
-                             ": the model's ", vision ? "patches plus class "
-                                                        "token"
-                                                      : "maximum positions",
+                             ": the model's ",
+                             vision ? "patches plus class token"
+                                    : "published input length",
                              ".");
   }
   return absl::StrCat("Model preset \"", m->id, "\" (", m->name, ", ",

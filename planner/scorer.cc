@@ -79,6 +79,9 @@ void AddPaddedBatchNote(const Job& job, Candidate& cand) {
   const double run = RunBatchOverStated(job, c);
   if (run <= 1 + kPolicy.tie_tolerance.value) return;
   const int ranks = std::max({1, c.layout.data, c.layout.fsdp});
+  // Whole micro-batches of b on every rank: a multiple of ranks x b pads
+  // nothing.
+  const int even = ranks * std::max(1, c.layout.micro_batch);
   const char* what = job.sequence_model ? "sequences" : "examples";
   cand.notes.push_back(
       {ReasonCode::kAssumption,
@@ -89,7 +92,7 @@ void AddPaddedBatchNote(const Job& job, Candidate& cand) {
            "and its time includes it. A batch that is a multiple of %d "
            "wastes none.",
            cand.family->name, c.devices, job.batch_sequences, what, ranks,
-           run * job.batch_sequences / ranks, 100 * (run - 1), ranks)});
+           run * job.batch_sequences / ranks, 100 * (run - 1), even)});
 }
 
 // The notes a selected point carries: a batch it needs beyond the assumed

@@ -2,6 +2,7 @@
 // rank (planner/estimates.h RunBatchOverStated): a rank count that does not
 // divide it pays for the padding in its step time, and the plan says so.
 // Runs the real Planner over catalog.db.
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -35,9 +36,10 @@ Proposal V5pFsdp(const std::string& topology) {
 
 // The step times of 128 and 192 chips for the 7B job at `batch` sequences
 // (0: none stated).
-std::pair<double, double> Steps(const Planner& planner, int64_t batch) {
+std::pair<double, double> Steps(const Planner& planner, int64_t batch,
+                                Workload w = testutil::Medium()) {
   ReviewRequest r;
-  r.workload = testutil::Medium();
+  r.workload = w;
   r.workload.global_batch_size = batch;
   r.as_of = "2026-09-26";
   r.proposals = {V5pFsdp("4x4x8"), V5pFsdp("4x4x12")};
@@ -75,6 +77,16 @@ TEST_F(BatchPaddingTest, AnAssumedBatchPadsNothing) {
   EXPECT_NEAR(large / small, 128.0 / 192.0, 0.03);
 }
 
+// A team's own per-device footprint is its own layout (which may split
+// the batch over fewer ranks than chips): not padded either.
+TEST_F(BatchPaddingTest, ATeamsOwnFootprintPadsNothing) {
+  Workload w = testutil::Medium();
+  w.per_device_memory_gib = 40;
+  const auto [small, large] = Steps(*planner_, 256, w);
+  ASSERT_GT(small, 0);
+  EXPECT_NEAR(large / small, 128.0 / 192.0, 0.03);
+}
+
 bool SaysPadding(const PlanResponse& r) {
   for (const Reason& w : r.warnings) {
     if (w.message.find("(padding)") != std::string::npos) return true;
@@ -82,18 +94,51 @@ bool SaysPadding(const PlanResponse& r) {
   return false;
 }
 
-// The plan names the padding its recommendation runs, and only then.
+// The data-parallel ranks and micro-batch of a plan, as its distribution
+// reports them.
+int Ranks(const Plan& p) {
+  return std::max(1, p.distribution.data_parallelism) *
+         std::max(1, p.distribution.fsdp_parallelism);
+}
+
+// The plan names the padding its recommendation runs, exactly when its
+// ranks and micro-batches do not divide the stated batch.
 TEST_F(BatchPaddingTest, ThePlanSaysWhenItsRecommendationRunsPadding) {
   PlanRequest r = testutil::RequestFor(testutil::Medium(), Objective::kMinTime);
   r.constraints.allowed_series = {"TPU v5p"};
-  r.workload.global_batch_size = 1000;  // no power of two divides it
-  const PlanResponse padded = planner_->Plan(r);
-  ASSERT_TRUE(padded.recommendation.has_value());
-  EXPECT_TRUE(SaysPadding(padded));
-  r.workload.global_batch_size = 1024;
-  const PlanResponse even = planner_->Plan(r);
-  ASSERT_TRUE(even.recommendation.has_value());
-  EXPECT_FALSE(SaysPadding(even));
+  for (int64_t batch : {1000, 1024}) {  // 1000 = 2^3 x 5^3: 16+ ranks pad
+    r.workload.global_batch_size = batch;
+    const PlanResponse out = planner_->Plan(r);
+    ASSERT_TRUE(out.recommendation.has_value()) << batch;
+    const Plan& p = *out.recommendation;
+    const int even = Ranks(p) * std::max(1, p.distribution.micro_batch_size);
+    EXPECT_EQ(SaysPadding(out), batch % even != 0)
+        << batch << " on " << Ranks(p) << " ranks";
+    if (batch == 1000) {
+      EXPECT_TRUE(SaysPadding(out));
+    }
+  }
+}
+
+// With a stated micro-batch each rank runs whole micro-batches of it: the
+// multiple that wastes nothing is ranks x micro-batch, which the note
+// names (1,536 on 32 ranks in micro-batches of 5 runs 50 per rank).
+TEST_F(BatchPaddingTest, AStatedMicroBatchPadsToItsMultiple) {
+  PlanRequest r = testutil::RequestFor(testutil::Medium(), Objective::kMinTime);
+  r.constraints.allowed_series = {"TPU v5p"};
+  r.constraints.max_accelerators = 32;
+  r.workload.global_batch_size = 1536;
+  r.workload.micro_batch_size = 5;
+  const PlanResponse out = planner_->Plan(r);
+  ASSERT_TRUE(out.recommendation.has_value()) << out.no_plan_reason;
+  ASSERT_EQ(Ranks(*out.recommendation), 32);
+  ASSERT_TRUE(SaysPadding(out));
+  bool named = false;
+  for (const Reason& w : out.warnings) {
+    named |= w.message.find("a multiple of 160 wastes none") !=
+             std::string::npos;
+  }
+  EXPECT_TRUE(named);
 }
 
 }  // namespace

@@ -132,10 +132,10 @@ TEST_F(ModelPresetsTest, AVisionTransformerCountsItsPatches) {
   EXPECT_LT(flat.recommendation->estimates.training_flops / 1'281'167, 2e9);
 }
 
-// A preset's positions cap the default sequence length (BERT-large has
-// 512, arXiv:1810.04805 §3.1); a decoder's longer context does not set it,
-// and a stated length wins.
-TEST_F(ModelPresetsTest, APresetsPositionsCapItsSequenceLength) {
+// A preset's input length below the default is its sequence length
+// (BERT-large has 512 positions, arXiv:1810.04805 §3.1); a decoder's longer
+// context does not set it, and a stated length wins.
+TEST_F(ModelPresetsTest, APresetsInputLengthIsItsDefaultSequenceLength) {
   Workload bert;
   bert.model_name = "bert-large";
   EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &bert),
@@ -151,6 +151,31 @@ TEST_F(ModelPresetsTest, APresetsPositionsCapItsSequenceLength) {
   stated.transformer_shape.sequence_length = 128;
   ApplyModelPreset(planner_->catalog(), &stated);
   EXPECT_EQ(stated.transformer_shape.sequence_length, 128);
+  // Only where the preset's shape applies: a request that calls BERT
+  // another kind of model counts examples, with no length set.
+  Workload other;
+  other.model_name = "bert-large";
+  other.model_kind = ModelKind::kOther;
+  ApplyModelPreset(planner_->catalog(), &other);
+  EXPECT_EQ(other.transformer_shape.sequence_length, 0);
+  EXPECT_EQ(other.transformer_shape.layers, 0);
+}
+
+// A ViT whose request counts its work another way keeps that count: a
+// stated forward pass per example (a 384-pixel run), or the kind CNN.
+TEST_F(ModelPresetsTest, AVisionTransformerKeepsAStatedWorkCount) {
+  Workload flops;
+  flops.model_name = "vit-l-16";
+  flops.forward_flops_per_example = 1.9e11;
+  ApplyModelPreset(planner_->catalog(), &flops);
+  EXPECT_EQ(flops.transformer_shape.layers, 0);
+  EXPECT_EQ(flops.transformer_shape.sequence_length, 0);
+  Workload cnn;
+  cnn.model_name = "vit-l-16";
+  cnn.model_kind = ModelKind::kCnn;
+  ApplyModelPreset(planner_->catalog(), &cnn);
+  EXPECT_EQ(cnn.transformer_shape.layers, 0);
+  EXPECT_EQ(cnn.transformer_shape.sequence_length, 0);
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {
