@@ -198,6 +198,20 @@ void PrecisionRules(const Job& job, const Family& f, Candidate& cand) {
         const auto b = fmt("bf16");
         if (b == std::optional<bool>(false) ||
             (!b.has_value() && !IsFine(acc->peak_bf16))) {
+          // An assumed bf16 never rejects (a default never decides): a GPU
+          // with fp16 trains in fp16 mixed precision, which its fp16 peak
+          // times (PeakFlops) and whose bytes are bf16's.
+          const bool fp16 = fmt("fp16") != std::optional<bool>(false) &&
+                            IsFine(acc->peak_fp16);
+          if (job.workload.precision == Precision::kUnspecified && fp16) {
+            cand.notes.push_back(
+                {ReasonCode::kAssumption,
+                 absl::StrCat(name, " has no bf16: planned in fp16 mixed "
+                                    "precision (automatic mixed precision "
+                                    "with loss scaling), as the precision "
+                                    "was not given.")});
+            break;
+          }
           cand.Reject(ReasonCode::kPrecisionUnsupported,
                       absl::StrCat(name, " has no bf16 (it needs an Ampere "
                                          "or newer GPU, or a TPU)."));

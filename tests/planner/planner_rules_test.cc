@@ -312,6 +312,34 @@ TEST_F(PlannerRulesTest, RejectsBf16OnT4AndV100) {
   }
 }
 
+// An assumed bf16 never rejects (a default never decides): T4 and V100 are
+// planned in fp16 mixed precision, and their plans say so. A stated bf16
+// still rejects them (RejectsBf16OnT4AndV100).
+TEST_F(PlannerRulesTest, AnAssumedBf16PlansFp16OnT4AndV100) {
+  Workload w = Small();
+  w.precision = Precision::kUnspecified;
+  w.framework = Framework::kPytorch;
+  const PlanResponse r = Plan(Req(w));
+  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100"}) {
+    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
+        << a;
+  }
+  PlanRequest kept = Req(w);
+  kept.constraints.keep_current_hardware = true;
+  kept.current_setup.hardware = "nvidia-tesla-t4";
+  kept.current_setup.node_count = 1;
+  kept.current_setup.accelerator_count = 4;
+  const PlanResponse t4 = Plan(kept);
+  ASSERT_TRUE(t4.recommendation.has_value()) << t4.no_plan_reason;
+  EXPECT_EQ(t4.recommendation->hardware.accelerator, "nvidia-tesla-t4");
+  bool said = false;
+  for (const Reason& n : t4.warnings) {
+    said |= n.message.find("has no bf16: planned in fp16 mixed precision") !=
+            std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}
+
 TEST_F(PlannerRulesTest, AcceptsFp16OnT4AndV100) {
   Workload w = Small();
   w.framework = Framework::kPytorch;
