@@ -25,6 +25,19 @@ void ResolveExperts(Job& job) {
   const double active = w.active_parameter_count;
   const int e = job.experts;
   const int k = job.experts_per_token;
+  if (e > k && active <= 0 && total > 0) {
+    // Without the active count the compute is an upper bound: a top-k of E
+    // model runs its shared layers and k of its E experts per token.
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat(
+             "Mixture of experts (%d experts, %d per token) without "
+             "active_parameter_count: all %.3g parameters are charged per "
+             "token, an upper bound on time and cost (Mixtral 8x7B computes "
+             "with 12.9B of its 46.7B). State active_parameter_count, or "
+             "use a model preset, for its compute.",
+             e, k, total)});
+  }
   if (e <= k || active <= 0 || active >= total) return;
   job.expert_params = (total - active) * e / (e - k);
   if (job.expert_params > total) job.expert_params = 0;  // inconsistent

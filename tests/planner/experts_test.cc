@@ -73,6 +73,33 @@ TEST(ExpertsTest, DenseOrUnsplittableModelsHaveNoExpertParameters) {
   EXPECT_EQ(ExpertParallelDegree(no_active, 8, 1), 1);
 }
 
+// Without the active count, every parameter is charged per token: the
+// job warns that its time and cost are an upper bound. Not when it is
+// stated, nor for a dense model.
+TEST(ExpertsTest, AnUnstatedActiveCountIsWarnedAsAnUpperBound) {
+  const auto warns = [](const Job& j) {
+    for (const Reason& r : j.warnings) {
+      if (r.message.find("an upper bound on time and cost") !=
+          std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  Job unknown = MixtralJob(2);
+  unknown.workload.active_parameter_count = 0;
+  ResolveExperts(unknown);
+  EXPECT_TRUE(warns(unknown));
+  Job stated = MixtralJob(2);
+  ResolveExperts(stated);
+  EXPECT_FALSE(warns(stated));
+  Job dense = MixtralJob(2);
+  dense.workload.active_parameter_count = 0;
+  dense.workload.num_experts = 0;
+  ResolveExperts(dense);
+  EXPECT_FALSE(warns(dense));
+}
+
 TEST(ExpertsTest, TheDegreeDividesTheExpertsAndTheDomain) {
   Job job = MixtralJob(2);
   ResolveExperts(job);
