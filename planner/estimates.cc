@@ -226,6 +226,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / (tp * pp);
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s = link;
+    in.fsdp_passes = pp > 1 ? 1 : std::max(1, c.accumulation_steps);
     if (fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0) {
       // Hierarchical, as XLA lowers a collective over a Multislice mesh:
       // the gathers and the reduce-scatter run over ICI inside each slice,
@@ -236,7 +237,8 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
       // group is per_slice / tp chips, each already holding 1/tp.
       const int shard_group = std::max(1, per_slice / tp);
       in.fsdp_size = shard_group;
-      in.dcn_bytes_allreduce_per_step = 1.5 * in.fsdp_bytes / shard_group;
+      in.dcn_bytes_allreduce_per_step =
+          1.5 * in.fsdp_bytes / shard_group * in.fsdp_passes;
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
     }
@@ -356,7 +358,7 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
     // (each chip carrying its share of every bucket).
     const bool fsdp_over_dcn = c.layout.zero_stage == 3 && FsdpOverDcn(c);
     const double collectives =
-        fsdp_over_dcn ? 3 * units
+        fsdp_over_dcn ? 3 * units * std::max(1, in.fsdp_passes)
                       : GradientBuckets(ReplicaGradientBytes(job, c));
     in.dcn_latency_seconds =
         collectives * DcnAllReduceLatencySeconds(in.dcn_size);

@@ -77,10 +77,16 @@ ScheduleOptions SchedulesFor(const Job& job, const ShardingLayout& layout,
     return out;
   }
   // The whole replica batch at once (the old default: memory reads the
-  // stated batch, one sequence without one), then one sequence per
-  // micro-step when a stated batch gives a replica more than one.
+  // stated batch, one sequence without one), then, when a stated batch
+  // gives a replica more than one, micro-batches that halve it while they
+  // divide it evenly (no padding), then one sequence per micro-step.
   out.items[out.count++] = {1, 0, 1};
   if (job.batch_given && per_replica > 1) {
+    for (int64_t b = per_replica;
+         b % 2 == 0 && b / 2 > 1 && out.count < ScheduleOptions::kMax - 1;) {
+      b /= 2;
+      out.items[out.count++] = {1, Clamp(b), Clamp(per_replica / b)};
+    }
     out.items[out.count++] = {1, 1, Clamp(per_replica)};
   }
   return out;

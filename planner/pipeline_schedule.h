@@ -42,7 +42,8 @@ struct Schedule {
 };
 
 struct ScheduleOptions {
-  static constexpr int kMax = 2;
+  // The whole batch, its halvings (at most six) and one sequence.
+  static constexpr int kMax = 8;
   Schedule items[kMax];
   int count = 0;
   // The request fixed the micro-batch (micro_batch_size, or
@@ -52,9 +53,12 @@ struct ScheduleOptions {
 
 // The schedules evaluated for `layout` with `replicas` data-parallel
 // ranks, in order of preference. Without a request, a non-pipelined
-// layout gets the whole replica batch at once, then one sequence per
-// micro-step (gradient accumulation); a pipelined one gets b = 1 with the
-// largest valid interleaving, then plain 1F1B.
+// layout gets the whole replica batch at once, then micro-batches of half,
+// a quarter, ... of it while they divide it, then one sequence per
+// micro-step (gradient accumulation): the first that fits has the fewest
+// micro-steps, and each micro-step repeats FSDP's gathers (time_model.h
+// fsdp_passes). A pipelined one gets b = 1 with the largest valid
+// interleaving, then plain 1F1B.
 ScheduleOptions SchedulesFor(const Job& job, const ShardingLayout& layout,
                              int replicas);
 

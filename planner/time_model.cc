@@ -212,12 +212,15 @@ void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
                               in.link_bytes_per_s);
   }
   dp += in.dp_latency_seconds;
-  const double fsdp_gather = 2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
-                                                    in.fsdp_link_bytes_per_s) +
-                             in.fsdp_latency_seconds * 2 / 3;
-  const double fsdp_grads = ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
-                                                 in.fsdp_link_bytes_per_s) +
-                            in.fsdp_latency_seconds / 3;
+  const double passes = std::max(1, in.fsdp_passes);
+  const double fsdp_gather =
+      passes * (2.0 * AllGatherSeconds(in.fsdp_bytes, in.fsdp_size,
+                                       in.fsdp_link_bytes_per_s) +
+                in.fsdp_latency_seconds * 2 / 3);
+  const double fsdp_grads =
+      passes * (ReduceScatterSeconds(in.fsdp_bytes, in.fsdp_size,
+                                     in.fsdp_link_bytes_per_s) +
+                in.fsdp_latency_seconds / 3);
   const double dcn = RingAllReduceSeconds(in.dcn_bytes_allreduce_per_step,
                                           in.dcn_size, in.dcn_bytes_per_s) +
                      in.dcn_latency_seconds;

@@ -122,6 +122,13 @@ struct StepTimeInput {
   double fsdp_bytes = 0;
   int fsdp_size = 1;
   double fsdp_link_bytes_per_s = 0;
+  // Gradient-accumulation micro-steps, each with its own gathers and
+  // reduce-scatter (and their latency): FSDP gathers a unit's weights
+  // before every forward and backward, and by default reduce-scatters every
+  // micro-step's gradient (PyTorch FSDP2's gradient accumulation,
+  // https://github.com/pytorch/pytorch/pull/126166; DeepSpeed ZeRO-3
+  // likewise); a pipeline's micro-batches are not these (1).
+  int fsdp_passes = 1;
   // Tensor parallel activation all-reduces per step (total bytes all-reduced
   // by one TP group per step). On the critical path: never overlapped.
   double tp_bytes_allreduce_per_step = 0;

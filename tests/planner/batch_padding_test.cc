@@ -1,7 +1,8 @@
 // A stated global batch runs in whole micro-batches on every data-parallel
 // rank (planner/estimates.h RunBatchOverStated): a rank count that does not
-// divide it pays for the padding in its step time, and the plan says so.
-// Runs the real Planner over catalog.db.
+// divide it pays for the padding in its step time, and the plan says so;
+// a replica's batch is split into the fewest micro-steps that fit, each of
+// which repeats FSDP's gathers. Runs the real Planner over catalog.db.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -17,6 +18,13 @@ namespace accelplan::planner {
 namespace {
 
 using BatchPaddingTest = CatalogPlannerTest;
+
+// The data-parallel ranks and micro-batch of a plan, as its distribution
+// reports them.
+int Ranks(const Plan& p) {
+  return std::max(1, p.distribution.data_parallelism) *
+         std::max(1, p.distribution.fsdp_parallelism);
+}
 
 // TPU v5p at `topology` (4x4x8: 128 chips, 4x4x12: 192), FSDP over every
 // chip, so the batch is split over that many ranks.
@@ -87,18 +95,64 @@ TEST_F(BatchPaddingTest, ATeamsOwnFootprintPadsNothing) {
   EXPECT_NEAR(large / small, 128.0 / 192.0, 0.03);
 }
 
+// FSDP over 100 Gbps A2 VMs: a 70B replica's 140 GB of weights are
+// gathered twice and reduce-scattered in every micro-step, so one
+// sequence per micro-step (8 of them) is far slower than two (4), and the
+// step is communication-bound: about 32 s of traffic per micro-step.
+TEST_F(BatchPaddingTest, FsdpGathersEveryMicroStep) {
+  const auto step = [&](int micro) {
+    ReviewRequest r;
+    r.workload.model_name = "llama-3.1-70b";
+    r.workload.framework = Framework::kPytorch;
+    r.workload.dataset_tokens = 1e10;
+    r.workload.global_batch_size = 256;
+    r.workload.transformer_shape.sequence_length = 4096;
+    r.workload.micro_batch_size = micro;
+    r.as_of = "2026-09-26";
+    Proposal p;
+    p.label = "fsdp";
+    HardwareProposal h;
+    h.machine_type = "a2-ultragpu-8g";
+    h.count = 32;
+    DistributionProposal d;
+    d.strategy = Strategy::kFsdp;
+    h.layout = d;
+    p.hardware = h;
+    r.proposals = {p};
+    const ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() || !out.verdicts[0].plan
+               ? Estimates{}
+               : out.verdicts[0].plan->estimates;
+  };
+  const Estimates one = step(1), two = step(2);
+  ASSERT_GT(one.step_time_seconds, 0);
+  ASSERT_GT(two.step_time_seconds, 0);
+  EXPECT_GT(one.step_time_seconds, 1.7 * two.step_time_seconds);
+  EXPECT_GT(one.communication_fraction, 0.5);
+}
+
+// Without a stated micro-batch, the fewest micro-steps that fit: a
+// replica's 32 sequences split in halves while they fit, not one at a time.
+TEST_F(BatchPaddingTest, TheFewestMicroStepsThatFit) {
+  PlanRequest r = testutil::RequestFor(testutil::Medium(), Objective::kMinTime);
+  r.constraints.allowed_series = {"TPU v5p"};
+  r.constraints.max_accelerators = 32;
+  r.workload.global_batch_size = 1024;
+  r.workload.recompute = Recompute::kSelective;
+  const PlanResponse out = planner_->Plan(r);
+  ASSERT_TRUE(out.recommendation.has_value()) << out.no_plan_reason;
+  const Distribution& d = out.recommendation->distribution;
+  ASSERT_EQ(Ranks(*out.recommendation), 32);
+  EXPECT_GT(d.micro_batch_size, 1);  // 32 sequences per rank, in halves
+  EXPECT_EQ(d.micro_batch_size * std::max(1, d.micro_batches), 32);
+}
+
 bool SaysPadding(const PlanResponse& r) {
   for (const Reason& w : r.warnings) {
     if (w.message.find("(padding)") != std::string::npos) return true;
   }
   return false;
-}
-
-// The data-parallel ranks and micro-batch of a plan, as its distribution
-// reports them.
-int Ranks(const Plan& p) {
-  return std::max(1, p.distribution.data_parallelism) *
-         std::max(1, p.distribution.fsdp_parallelism);
 }
 
 // The plan names the padding its recommendation runs, exactly when its

@@ -154,6 +154,17 @@ TEST(TimeModelTest, FsdpGathersTwiceAndReduceScattersOnce) {
   EXPECT_DOUBLE_EQ(EstimateStepTime(in).overlappable_comm_seconds, 21);
 }
 
+// Each gradient-accumulation micro-step gathers and reduce-scatters again
+// (PyTorch FSDP, https://github.com/pytorch/pytorch/pull/126166; ZeRO-3).
+TEST(TimeModelTest, FsdpGathersEveryMicroStep) {
+  StepTimeInput in = DpStep(0);
+  in.fsdp_bytes = 8e9;
+  in.fsdp_size = 8;
+  in.fsdp_link_bytes_per_s = 1e9;
+  in.fsdp_passes = 4;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).overlappable_comm_seconds, 4 * 21);
+}
+
 // GPipe / Megatron 1F1B: bubble = (p − 1)/(m + p − 1) of the step.
 TEST(TimeModelTest, PipelineBubbleStretchesCompute) {
   EXPECT_DOUBLE_EQ(PipelineBubbleFraction(1, 8), 0);
