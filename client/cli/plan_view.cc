@@ -237,7 +237,9 @@ std::vector<RejectionGroup> GroupRejections(
     const v1::Hardware& h = r.hardware();
     std::string family = h.series().empty() ? h.machine_type() : h.series();
     if (families[code].count(family) == 0) g.families.push_back(family);
-    families[code][family].insert(ShortAccelerator(h));
+    // The N1 CPU series and N1's GPUs share the series name: "N1 (CPU/T4)".
+    const std::string accel = ShortAccelerator(h);
+    families[code][family].insert(accel.empty() ? "CPU" : accel);
   }
   // "N1" rejected for four GPUs reads "N1 (P100/P4/T4/V100)".
   for (RejectionGroup& g : groups) {

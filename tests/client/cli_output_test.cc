@@ -235,6 +235,27 @@ TEST(PlanSummaryTest, RejectionsOneLinePerReasonNotPerOption) {
   EXPECT_EQ(lines_with_code, 1);
 }
 
+// The N1 CPU series and N1's T4 VMs share a series name: one group names
+// both, "N1 (CPU/T4)", not "N1 (/T4)"; one kind alone gets no suffix.
+TEST(PlanSummaryTest, ASeriesWithCpusAndGpusNamesBoth) {
+  v1::PlanTrainingResponse r = BusyResponse();
+  r.clear_rejected();
+  const auto reject = [&](const std::string& accelerator_name) {
+    v1::Rejection* rej = r.add_rejected();
+    rej->add_codes(v1::MISSES_DEADLINE);
+    rej->set_reason("N1 takes too long.");
+    rej->mutable_hardware()->set_series("N1");
+    rej->mutable_hardware()->set_machine_type("n1-standard-8");
+    rej->mutable_hardware()->set_accelerator_name(accelerator_name);
+  };
+  reject("");
+  EXPECT_THAT(PlanSummary(BuildPlanView(Request(24, 0), r)),
+              HasSubstr("MISSES_DEADLINE (1): N1 — "));
+  reject("NVIDIA T4");
+  EXPECT_THAT(PlanSummary(BuildPlanView(Request(24, 0), r)),
+              HasSubstr("MISSES_DEADLINE (2): N1 (CPU/T4) — "));
+}
+
 TEST(PlanSummaryTest, EndsWithTheLaunchCommandForWhereThePlanRuns) {
   v1::PlanTrainingResponse r = BusyResponse();
   std::vector<std::string> lines =
