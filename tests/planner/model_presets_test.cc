@@ -16,7 +16,24 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class ModelPresetsTest : public CatalogPlannerTest {};
+class ModelPresetsTest : public CatalogPlannerTest {
+ protected:
+  // The workload preset `name` leaves for a request stating `kind` and a
+  // forward pass per example (0: none).
+  static Workload Preset(const std::string& name, ModelKind kind,
+                         double forward_flops = 0) {
+    Workload w;
+    w.model_name = name;
+    w.model_kind = kind;
+    w.forward_flops_per_example = forward_flops;
+    ApplyModelPreset(planner_->catalog(), &w);
+    return w;
+  }
+  static bool ShapeLess(const Workload& w) {
+    return w.transformer_shape.layers == 0 &&
+           w.transformer_shape.sequence_length == 0;
+  }
+};
 
 TEST_F(ModelPresetsTest, ANameFillsTheUnsetSizes) {
   Workload w;
@@ -153,29 +170,15 @@ TEST_F(ModelPresetsTest, APresetsInputLengthIsItsDefaultSequenceLength) {
   EXPECT_EQ(stated.transformer_shape.sequence_length, 128);
   // Only where the preset's shape applies: a request that calls BERT
   // another kind of model counts examples, with no length set.
-  Workload other;
-  other.model_name = "bert-large";
-  other.model_kind = ModelKind::kOther;
-  ApplyModelPreset(planner_->catalog(), &other);
-  EXPECT_EQ(other.transformer_shape.sequence_length, 0);
-  EXPECT_EQ(other.transformer_shape.layers, 0);
+  EXPECT_TRUE(ShapeLess(Preset("bert-large", ModelKind::kOther)));
 }
 
 // A ViT whose request counts its work another way keeps that count: a
 // stated forward pass per example (a 384-pixel run), or the kind CNN.
 TEST_F(ModelPresetsTest, AVisionTransformerKeepsAStatedWorkCount) {
-  Workload flops;
-  flops.model_name = "vit-l-16";
-  flops.forward_flops_per_example = 1.9e11;
-  ApplyModelPreset(planner_->catalog(), &flops);
-  EXPECT_EQ(flops.transformer_shape.layers, 0);
-  EXPECT_EQ(flops.transformer_shape.sequence_length, 0);
-  Workload cnn;
-  cnn.model_name = "vit-l-16";
-  cnn.model_kind = ModelKind::kCnn;
-  ApplyModelPreset(planner_->catalog(), &cnn);
-  EXPECT_EQ(cnn.transformer_shape.layers, 0);
-  EXPECT_EQ(cnn.transformer_shape.sequence_length, 0);
+  EXPECT_TRUE(ShapeLess(Preset("vit-l-16", ModelKind::kUnspecified, 1.9e11)));
+  EXPECT_TRUE(ShapeLess(Preset("vit-l-16", ModelKind::kCnn)));
+  EXPECT_FALSE(ShapeLess(Preset("vit-l-16", ModelKind::kUnspecified)));
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {
