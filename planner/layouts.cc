@@ -446,12 +446,13 @@ class LayoutChooser {
       }
       return;
     }
-    // Without model parallelism the first schedule that fits is the
-    // fastest (accumulation costs no compute and no collective). Pipelined
-    // schedules differ in bubble, traffic and hand-overs (their latency
-    // grows with m·v), and tensor parallelism pays its all-reduces per
-    // micro-batch, so there each schedule that fits is estimated.
-    const bool every_schedule = layout.pipeline > 1 || layout.tensor > 1;
+    // Without a pipeline the first schedule that fits is the fastest: it
+    // has the fewest micro-steps, and each micro-step only adds FSDP's
+    // gathers and TP's per-micro-batch latency (the compute and the TP
+    // bytes are the same). Pipelined schedules differ in bubble, traffic
+    // and hand-overs (their latency grows with m·v): each that fits is
+    // estimated.
+    const bool every_schedule = layout.pipeline > 1;
     for (int l = 0; l < level_count_; ++l) {
       bool taken = false;
       for (int i = 0; i < options.count && (every_schedule || !taken); ++i) {
