@@ -308,7 +308,11 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                        Distribution& d) {
   if (c.recompute == Recompute::kFull &&
       job.workload.recompute != Recompute::kFull) {
-    AppendNote(d, "Full activation recompute (8·P·D compute) to fit memory.");
+    AppendNote(d,
+               "Full activation recompute to fit memory: a second forward "
+               "pass (about 8·P·D of hardware FLOPs against the 6·P·D of "
+               "model FLOPs counted; its time is in the efficiency band, "
+               "not added).");
   }
   if (c.layout.optimizer_offload) AppendNote(d, DescribeOptimizerOffload(c));
   if (c.host_required_bytes > c.memory.host_optimizer_bytes) {
