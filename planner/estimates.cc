@@ -358,7 +358,7 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
     // (each chip carrying its share of every bucket).
     const bool fsdp_over_dcn = c.layout.zero_stage == 3 && FsdpOverDcn(c);
     const double collectives =
-        fsdp_over_dcn ? 3 * units * std::max(1, in.fsdp_passes)
+        fsdp_over_dcn ? 3 * units * in.fsdp_passes
                       : GradientBuckets(ReplicaGradientBytes(job, c));
     in.dcn_latency_seconds =
         collectives * DcnAllReduceLatencySeconds(in.dcn_size);
@@ -403,15 +403,9 @@ double RunBatchOverStated(const Job& job, const Config& c) {
   if (job.workload.per_device_memory_gib > 0 || !job.model_size_known) {
     return 1;
   }
-  const ShardingLayout& l = c.layout;
-  // The ranks the batch is split over, and each rank's whole micro-batches,
-  // as the memory model holds them (EstimateMemoryPerDevice).
-  const double ranks = std::max({1, l.data, l.fsdp});
-  const double per_rank = std::max(1.0, std::ceil(job.batch_sequences / ranks));
-  const double micro = l.micro_batch > 0 ? l.micro_batch : per_rank;
-  const double steps =
-      l.microbatches > 0 ? l.microbatches : std::ceil(per_rank / micro);
-  return std::max(1.0, micro * steps * ranks / job.batch_sequences);
+  // Each rank's whole micro-batches, as the memory model holds them.
+  const ReplicaBatch b = ReplicaBatchOf(job.batch_sequences, c.layout);
+  return std::max(1.0, b.run_per_rank() * b.ranks / job.batch_sequences);
 }
 
 TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,

@@ -400,15 +400,11 @@ void AddShapedActivations(const PreparedMemoryModel& m, Recompute recompute,
   const TransformerShape& shape = m.shape;
   const int tensor = AtLeastOne(layout.tensor);
   const int pipeline = AtLeastOne(layout.pipeline);
-  const int data = std::max(AtLeastOne(layout.data), AtLeastOne(layout.fsdp));
-  const double global_batch =
-      global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
-  const double per_replica = std::max(1.0, std::ceil(global_batch / data));
-  const double micro_batch =
-      layout.micro_batch > 0 ? layout.micro_batch : per_replica;
-  const double microbatches = layout.microbatches > 0
-                                  ? layout.microbatches
-                                  : std::ceil(per_replica / micro_batch);
+  const ReplicaBatch batch = ReplicaBatchOf(
+      global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0,
+      layout);
+  const double micro_batch = batch.micro_batch;
+  const double microbatches = batch.microbatches;
   const double layers_per_stage =
       std::ceil(static_cast<double>(shape.layers) / pipeline);
   const double in_flight =
@@ -462,6 +458,17 @@ void OffloadOptimizer(const PreparedMemoryModel& m,
 }
 
 }  // namespace
+
+ReplicaBatch ReplicaBatchOf(double global_batch, const ShardingLayout& layout) {
+  ReplicaBatch out;
+  out.ranks = std::max(AtLeastOne(layout.data), AtLeastOne(layout.fsdp));
+  const double per_replica = std::max(1.0, std::ceil(global_batch / out.ranks));
+  out.micro_batch = layout.micro_batch > 0 ? layout.micro_batch : per_replica;
+  out.microbatches = layout.microbatches > 0
+                         ? layout.microbatches
+                         : std::ceil(per_replica / out.micro_batch);
+  return out;
+}
 
 MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
                                        Recompute recompute,

@@ -127,6 +127,20 @@ struct LayoutDegrees {
 };
 LayoutDegrees DegreesOf(const ShardingLayout& layout, int devices);
 
+// How a global batch of `global_batch` sequences runs under a layout: over
+// `ranks` data-parallel replicas (the larger of data and FSDP, at least 1),
+// each running `microbatches` whole micro-batches of `micro_batch`
+// sequences (its whole share, ceil(batch / ranks), when the layout sets no
+// micro-batch). The activation memory holds these; the step time counts
+// the sequences they run (planner/estimates.h RunBatchOverStated).
+struct ReplicaBatch {
+  double ranks = 1;
+  double micro_batch = 1;
+  double microbatches = 1;
+  double run_per_rank() const { return micro_batch * microbatches; }
+};
+ReplicaBatch ReplicaBatchOf(double global_batch, const ShardingLayout& layout);
+
 struct MemoryEstimate {
   double weights_bytes = 0;
   double gradients_bytes = 0;

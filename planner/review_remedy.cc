@@ -408,10 +408,10 @@ bool CurrentIsTpu(const Job& job) {
 // SHARD_OPTIMIZER_STATE or ADD_ACCELERATORS).
 void RejectIfNoMoreMemory(const ReviewContext& ctx, const RemedyProposal& m,
                           Judged& j) {
+  if (m.kind != RemedyKind::kMoreMemoryPerDevice || !m.target) return;
   const catalog::Accelerator* today = ctx.job.current_accelerator;
   const catalog::Accelerator* after = DeviceAfter(ctx, m);
-  if (m.kind != RemedyKind::kMoreMemoryPerDevice || !m.target ||
-      today == nullptr || after == nullptr || !today->memory_bytes ||
+  if (today == nullptr || after == nullptr || !today->memory_bytes ||
       !after->memory_bytes ||
       after->memory_bytes->value > today->memory_bytes->value) {
     return;

@@ -78,7 +78,8 @@ void AddPaddedBatchNote(const Job& job, Candidate& cand) {
   const Config& c = *cand.config;
   const double run = RunBatchOverStated(job, c);
   if (run <= 1 + kPolicy.tie_tolerance.value) return;
-  const int ranks = std::max({1, c.layout.data, c.layout.fsdp});
+  const ReplicaBatch b = ReplicaBatchOf(job.batch_sequences, c.layout);
+  const int ranks = static_cast<int>(b.ranks);
   // Whole micro-batches of b on every rank: a multiple of ranks x b pads
   // nothing.
   const int even = ranks * std::max(1, c.layout.micro_batch);
@@ -92,7 +93,7 @@ void AddPaddedBatchNote(const Job& job, Candidate& cand) {
            "and its time includes it. A batch that is a multiple of %d "
            "wastes none.",
            cand.family->name, c.devices, job.batch_sequences, what, ranks,
-           run * job.batch_sequences / ranks, 100 * (run - 1), even)});
+           b.run_per_rank(), 100 * (run - 1), even)});
 }
 
 // The notes a selected point carries: a batch it needs beyond the assumed
