@@ -19,14 +19,18 @@ using ::testing::Not;
 class ModelPresetsTest : public CatalogPlannerTest {
  protected:
   // The workload preset `name` leaves for a request stating `kind` and a
-  // forward pass per example (0: none).
-  static Workload Preset(const std::string& name, ModelKind kind,
-                         double forward_flops = 0) {
+  // forward pass per example (0: none); `said`, when given, receives the
+  // assumption it states.
+  static Workload Preset(const std::string& name,
+                         ModelKind kind = ModelKind::kUnspecified,
+                         double forward_flops = 0,
+                         std::string* said = nullptr) {
     Workload w;
     w.model_name = name;
     w.model_kind = kind;
     w.forward_flops_per_example = forward_flops;
-    ApplyModelPreset(planner_->catalog(), &w);
+    const std::string assumption = ApplyModelPreset(planner_->catalog(), &w);
+    if (said != nullptr) *said = assumption;
     return w;
   }
   static bool ShapeLess(const Workload& w) {
@@ -118,10 +122,9 @@ TEST_F(ModelPresetsTest, AWideHeadPresetCarriesItsHeadDim) {
 // and 3 for training), not 6·P per image (1.8 GFLOP) as a model without a
 // shape would be counted.
 TEST_F(ModelPresetsTest, AVisionTransformerCountsItsPatches) {
-  Workload w;
-  w.model_name = "vit-l-16";
-  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &w),
-              HasSubstr("Sequence length 197"));
+  std::string said;
+  const Workload w = Preset("vit-l-16", ModelKind::kUnspecified, 0, &said);
+  EXPECT_THAT(said, HasSubstr("Sequence length 197"));
   EXPECT_EQ(w.transformer_shape.layers, 24);
   EXPECT_EQ(w.transformer_shape.hidden_size, 1024);
   EXPECT_EQ(w.transformer_shape.sequence_length, 197);
@@ -153,15 +156,13 @@ TEST_F(ModelPresetsTest, AVisionTransformerCountsItsPatches) {
 // (BERT-large has 512 positions, arXiv:1810.04805 §3.1); a decoder's longer
 // context does not set it, and a stated length wins.
 TEST_F(ModelPresetsTest, APresetsInputLengthIsItsDefaultSequenceLength) {
-  Workload bert;
-  bert.model_name = "bert-large";
-  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &bert),
-              HasSubstr("Sequence length 512"));
+  std::string said;
+  const Workload bert = Preset("bert-large", ModelKind::kUnspecified, 0, &said);
+  EXPECT_THAT(said, HasSubstr("Sequence length 512"));
   EXPECT_EQ(bert.transformer_shape.sequence_length, 512);
-  Workload llama;
-  llama.model_name = "llama-3.1-8b";
-  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &llama),
-              Not(HasSubstr("Sequence length")));
+  const Workload llama =
+      Preset("llama-3.1-8b", ModelKind::kUnspecified, 0, &said);
+  EXPECT_THAT(said, Not(HasSubstr("Sequence length")));
   EXPECT_EQ(llama.transformer_shape.sequence_length, 0);  // 2,048 assumed later
   Workload stated;
   stated.model_name = "bert-large";
@@ -178,7 +179,7 @@ TEST_F(ModelPresetsTest, APresetsInputLengthIsItsDefaultSequenceLength) {
 TEST_F(ModelPresetsTest, AVisionTransformerKeepsAStatedWorkCount) {
   EXPECT_TRUE(ShapeLess(Preset("vit-l-16", ModelKind::kUnspecified, 1.9e11)));
   EXPECT_TRUE(ShapeLess(Preset("vit-l-16", ModelKind::kCnn)));
-  EXPECT_FALSE(ShapeLess(Preset("vit-l-16", ModelKind::kUnspecified)));
+  EXPECT_FALSE(ShapeLess(Preset("vit-l-16")));
 }
 
 TEST_F(ModelPresetsTest, NoNameChangesNothing) {

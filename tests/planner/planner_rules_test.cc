@@ -3,6 +3,7 @@
 // real Planner over the catalog.db the build writes (no gRPC).
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -249,9 +250,8 @@ TEST_F(PlannerRulesTest, TheCpuProfileLineNamesTheRecommendedVms) {
   ASSERT_TRUE(large.recommendation.has_value()) << large.no_plan_reason;
   const Hardware& h = large.recommendation->hardware;
   ASSERT_GT(h.hosts, 1);
-  EXPECT_THAT(line(large), HasSubstr(absl::StrFormat(
-                               "%d x %s VMs finish in", h.hosts,
-                               h.machine_type)));
+  EXPECT_THAT(line(large), HasSubstr(absl::StrFormat("%d x %s VMs finish in",
+                                                     h.hosts, h.machine_type)));
 }
 
 TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
@@ -270,21 +270,25 @@ TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
 
 // ------------------------------------------------------------ precision
 
+// Each accelerator's family codes in `r` match `m`.
+void ExpectEach(const PlanResponse& r,
+                std::initializer_list<const char*> accels,
+                const ::testing::Matcher<const std::vector<ReasonCode>&>& m) {
+  for (const char* a : accels) EXPECT_THAT(Codes(r, a), m) << a;
+}
+
 TEST_F(PlannerRulesTest, RejectsTpusAndWeakFp64GpusForFp64Work) {
   Workload w = Medium();
   w.precision = Precision::kFp64Required;
   const PlanResponse r = Plan(Req(w));
-  for (const char* a : {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "nvidia-l4",
-                        "nvidia-tesla-t4", "nvidia-tesla-p4",
-                        "nvidia-rtx-pro-6000", "nvidia-gb300"}) {
-    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
-  }
+  ExpectEach(
+      r,
+      {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x", "nvidia-l4", "nvidia-tesla-t4",
+       "nvidia-tesla-p4", "nvidia-rtx-pro-6000", "nvidia-gb300"},
+      Contains(ReasonCode::kPrecisionUnsupported));
   // H100 (67 TFLOPS fp64), A100 (19.5) and V100 (7.8) clear 5 TFLOPS.
-  for (const char* a :
-       {"nvidia-h100-80gb", "nvidia-a100-80gb", "nvidia-tesla-v100"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  ExpectEach(r, {"nvidia-h100-80gb", "nvidia-a100-80gb", "nvidia-tesla-v100"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
   if (r.recommendation) {
     EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
   }
@@ -294,36 +298,36 @@ TEST_F(PlannerRulesTest, AcceptsTpusAndL4ForFp32Work) {
   Workload w = Medium();
   w.precision = Precision::kFp32;
   const PlanResponse r = Plan(Req(w));
-  for (const char* a : {"tpu-v5e", "tpu-v5p", "nvidia-l4", "nvidia-tesla-t4"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  ExpectEach(r, {"tpu-v5e", "tpu-v5p", "nvidia-l4", "nvidia-tesla-t4"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
 }
 
 TEST_F(PlannerRulesTest, RejectsBf16OnT4AndV100) {
   const PlanResponse r = Plan(Req(Small()));
-  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100",
-                        "nvidia-tesla-p100", "nvidia-tesla-p4"}) {
-    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
-  }
-  for (const char* a : {"nvidia-l4", "nvidia-a100-40gb", "tpu-v5e"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  ExpectEach(r,
+             {"nvidia-tesla-t4", "nvidia-tesla-v100", "nvidia-tesla-p100",
+              "nvidia-tesla-p4"},
+             Contains(ReasonCode::kPrecisionUnsupported));
+  ExpectEach(r, {"nvidia-l4", "nvidia-a100-40gb", "tpu-v5e"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
+}
+
+// The 1.3B job in PyTorch at precision `p` (unspecified: the API's bf16
+// assumed).
+Workload SmallInPytorch(Precision p) {
+  Workload w = Small();
+  w.framework = Framework::kPytorch;
+  w.precision = p;
+  return w;
 }
 
 // An assumed bf16 never rejects (a default never decides): T4 and V100 are
 // planned in fp16 mixed precision, and their plans say so. A stated bf16
 // still rejects them (RejectsBf16OnT4AndV100).
 TEST_F(PlannerRulesTest, AnAssumedBf16PlansFp16OnT4AndV100) {
-  Workload w = Small();
-  w.precision = Precision::kUnspecified;
-  w.framework = Framework::kPytorch;
-  const PlanResponse r = Plan(Req(w));
-  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  const Workload w = SmallInPytorch(Precision::kUnspecified);
+  ExpectEach(Plan(Req(w)), {"nvidia-tesla-t4", "nvidia-tesla-v100"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
   PlanRequest kept = Req(w);
   kept.constraints.keep_current_hardware = true;
   kept.current_setup.hardware = "nvidia-tesla-t4";
@@ -341,29 +345,23 @@ TEST_F(PlannerRulesTest, AnAssumedBf16PlansFp16OnT4AndV100) {
 }
 
 TEST_F(PlannerRulesTest, AcceptsFp16OnT4AndV100) {
-  Workload w = Small();
-  w.framework = Framework::kPytorch;
-  w.precision = Precision::kFp16Mixed;
-  const PlanResponse r = Plan(Req(w));
-  for (const char* a : {"nvidia-tesla-t4", "nvidia-tesla-v100"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  ExpectEach(Plan(Req(SmallInPytorch(Precision::kFp16Mixed))),
+             {"nvidia-tesla-t4", "nvidia-tesla-v100"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
 }
 
 TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
   Workload w = Medium();
   w.precision = Precision::kFp8;
   const PlanResponse r = Plan(Req(w));
-  for (const char* a : {"nvidia-a100-80gb", "nvidia-a100-40gb",
-                        "nvidia-tesla-v100", "tpu-v5e", "tpu-v4"}) {
-    EXPECT_THAT(Codes(r, a), Contains(ReasonCode::kPrecisionUnsupported)) << a;
-  }
-  for (const char* a : {"nvidia-h100-80gb", "nvidia-h200-141gb", "nvidia-l4",
-                        "tpu-v5p", "tpu-v6e"}) {
-    EXPECT_THAT(Codes(r, a), Not(Contains(ReasonCode::kPrecisionUnsupported)))
-        << a;
-  }
+  ExpectEach(r,
+             {"nvidia-a100-80gb", "nvidia-a100-40gb", "nvidia-tesla-v100",
+              "tpu-v5e", "tpu-v4"},
+             Contains(ReasonCode::kPrecisionUnsupported));
+  ExpectEach(r,
+             {"nvidia-h100-80gb", "nvidia-h200-141gb", "nvidia-l4", "tpu-v5p",
+              "tpu-v6e"},
+             Not(Contains(ReasonCode::kPrecisionUnsupported)));
 }
 
 // fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
