@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/policy.h"
 
@@ -59,7 +60,8 @@ bool Moe(const Job& job) {
           w.active_parameter_count < w.parameter_count);
 }
 
-// The precision class when calibrated bands apply at all, else -1.
+// The precision class when calibrated bands apply at all, else -1. fp8
+// whose peak is no faster than bf16's is bf16 work (Fp8RunsAtBf16Rate).
 int Applicable(const Job& job, const Family& f) {
   if (job.classical || f.accelerator == nullptr) return -1;
   const ModelKind kind = job.workload.model_kind;
@@ -67,7 +69,7 @@ int Applicable(const Job& job, const Family& f) {
     return -1;
   const DeviceClass dc = ClassOf(f);
   if (dc != DeviceClass::kTpu && dc != DeviceClass::kModernGpu) return -1;
-  return PrecisionClass(job.precision);
+  return PrecisionClass(BandPrecision(job, f));
 }
 
 bool Matches(const Family::EfficiencyRun& r, int level, const char* precision,
@@ -113,6 +115,18 @@ MfuRange BandOf(const Family& f, const char* precision, const char* stack,
 
 }  // namespace
 
+bool Fp8RunsAtBf16Rate(const catalog::Accelerator* acc) {
+  return acc != nullptr && IsFine(acc->peak_fp8) && IsFine(acc->peak_bf16) &&
+         acc->peak_fp8->value <= acc->peak_bf16->value;
+}
+
+Precision BandPrecision(const Job& job, const Family& f) {
+  if (job.precision == Precision::kFp8 && Fp8RunsAtBf16Rate(f.accelerator)) {
+    return Precision::kBf16Mixed;
+  }
+  return job.precision;
+}
+
 void PrecomputeMfuBands(Family& f) {
   for (int p = 0; p < 2; ++p) {
     for (int st = 0; st < 4; ++st) {
@@ -133,7 +147,7 @@ MfuRange CalibratedMfu(const Job& job, const Family& f) {
   }
   return DefaultMfu(
       ClassOf(f), job.classical ? ModelKind::kTabular : job.workload.model_kind,
-      job.precision);
+      BandPrecision(job, f));
 }
 
 std::string DescribeMfu(const Job& job, const Family& f) {

@@ -19,6 +19,15 @@
 
 namespace accelplan::planner::internal {
 
+// fp8 speeds a step up only through a faster fp8 peak: where the catalog's
+// fp8 peak is no higher than the bf16 one (TPU v5p and v6e list the same
+// figure for both), fp8 training runs at the bf16 rate and efficiency.
+bool Fp8RunsAtBf16Rate(const catalog::Accelerator* acc);
+
+// The precision whose efficiency band times the job on `f`: the job's,
+// except fp8 where Fp8RunsAtBf16Rate (then bf16's band).
+Precision BandPrecision(const Job& job, const Family& f);
+
 // Reduces f.efficiency_runs to f.mfu_bands, one band per work class; the
 // index calls it once per family and catalog snapshot.
 void PrecomputeMfuBands(Family& f);

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/edge_rules.h"
+#include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
 #include "planner/util.h"
@@ -166,6 +167,15 @@ void PrecisionRules(const Job& job, const Family& f, Candidate& cand) {
       cand.Reject(ReasonCode::kPrecisionUnsupported,
                   absl::StrCat(name, " has no fp8 peak in the catalog: it "
                                      "cannot train in fp8."));
+    } else if (Fp8RunsAtBf16Rate(acc)) {
+      cand.notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrFormat("%s's fp8 peak (%.0f TFLOPS) is no higher than "
+                           "its bf16 peak (%.0f TFLOPS): fp8 gains no "
+                           "compute there, so the job is timed at the bf16 "
+                           "rate and efficiency.",
+                           name, acc->peak_fp8->value / 1e12,
+                           acc->peak_bf16->value / 1e12)});
     }
   }
   if (f.platform != Platform::kCpu && acc != nullptr) {

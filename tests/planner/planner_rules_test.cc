@@ -366,6 +366,39 @@ TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
 
 // fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
 // CPU never trains an fp8 job (as TPU v4/v5e do not); in bf16 the same CPUs
+// fp8 speeds a step up only through a faster fp8 peak. TPU v6e lists the
+// same fp8 and bf16 peak (918 TFLOPS), so its fp8 step is its bf16 step,
+// with a note saying why; an H100's fp8 peak is twice its bf16 peak, so
+// there fp8 is faster and nothing is said.
+TEST_F(PlannerRulesTest, Fp8GainsNothingWhereItsPeakIsNoHigherThanBf16s) {
+  auto step = [&](const char* series, Precision p, bool* noted) {
+    Workload w = Medium();
+    w.precision = p;
+    PlanRequest q = Req(w);
+    q.constraints.allowed_series = {series};
+    const PlanResponse r = Plan(q);
+    EXPECT_TRUE(r.recommendation.has_value()) << series << r.no_plan_reason;
+    if (!r.recommendation.has_value()) return 0.0;
+    *noted = false;
+    for (const Reason& n : r.warnings) {
+      *noted |= n.message.find("fp8 gains no compute") != std::string::npos;
+    }
+    return r.recommendation->estimates.step_time_seconds;
+  };
+  bool noted = false;
+  const double v6e_bf16 = step("TPU v6e", Precision::kBf16Mixed, &noted);
+  EXPECT_FALSE(noted);
+  const double v6e_fp8 = step("TPU v6e", Precision::kFp8, &noted);
+  EXPECT_TRUE(noted);
+  EXPECT_GT(v6e_bf16, 0);
+  EXPECT_DOUBLE_EQ(v6e_fp8, v6e_bf16);
+
+  const double h100_bf16 = step("A3 Mega", Precision::kBf16Mixed, &noted);
+  const double h100_fp8 = step("A3 Mega", Precision::kFp8, &noted);
+  EXPECT_FALSE(noted);
+  EXPECT_LT(h100_fp8, h100_bf16);
+}
+
 // are not rejected for the precision.
 TEST_F(PlannerRulesTest, RejectsCpusForFp8ButNotForBf16) {
   Workload w = Small();
