@@ -234,7 +234,7 @@ void PrecisionRules(const Job& job, const Family& f, Candidate& cand) {
   }
 }
 
-// Kernels and ops the hardware cannot run, and Horovod off TPUs.
+// Kernels and ops the hardware cannot run, QLoRA and Horovod off TPUs.
 void OpsRules(const Job& job, const Family& f, Candidate& cand) {
   const Workload& w = job.workload;
   const Constraints& k = job.constraints;
@@ -256,6 +256,16 @@ void OpsRules(const Job& job, const Family& f, Candidate& cand) {
                 absl::StrCat("Frequent branching, element-wise-dominated "
                              "work or custom ops inside the step leave ",
                              name, "'s matrix units idle."));
+  }
+  // QLoRA's frozen base is stored in bitsandbytes' 4-bit NF4 format, whose
+  // kernels run on NVIDIA and AMD GPUs, Intel XPUs and Gaudi, Apple silicon
+  // and CPUs, with no TPU (XLA) backend
+  // (https://huggingface.co/docs/bitsandbytes/v0.50.0/installation).
+  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kTpu) {
+    cand.Reject(ReasonCode::kFrameworkUnsupported,
+                absl::StrCat("QLoRA's 4-bit NF4 base weights need "
+                             "bitsandbytes, which has no TPU backend: ",
+                             name, " can train LoRA, not QLoRA."));
   }
   if (k.framework_agnostic_distribution && f.platform == Platform::kTpu) {
     cand.Reject(ReasonCode::kNotApplicable,

@@ -511,6 +511,25 @@ TEST_F(PlannerRulesTest, KeepsTpusWithoutUnsuitedOps) {
   EXPECT_TRUE(AllRejections(r, ReasonCode::kOpsUnsuitedToTpu).empty());
 }
 
+// QLoRA stores its frozen base in bitsandbytes' NF4, which has no TPU
+// backend: every TPU is rejected FRAMEWORK_UNSUPPORTED and a GPU is
+// planned. The same job as LoRA keeps the TPUs.
+TEST_F(PlannerRulesTest, QloraRejectsTpusAndLoraKeepsThem) {
+  Workload w = Small();
+  w.training_method = TrainingMethod::kQlora;
+  const PlanResponse qlora = Plan(Req(w));
+  ExpectEach(qlora, {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"},
+             Contains(ReasonCode::kFrameworkUnsupported));
+  ASSERT_TRUE(qlora.recommendation.has_value()) << qlora.no_plan_reason;
+  EXPECT_NE(qlora.recommendation->hardware.platform, Platform::kTpu);
+  for (const struct Plan& alt : qlora.alternatives) {
+    EXPECT_NE(alt.hardware.platform, Platform::kTpu) << alt.hardware.series;
+  }
+  w.training_method = TrainingMethod::kLora;
+  ExpectEach(Plan(Req(w)), {"tpu-v5e", "tpu-v5p", "tpu-v6e"},
+             Not(Contains(ReasonCode::kFrameworkUnsupported)));
+}
+
 // ------------------------------------------------------------ frameworks
 
 Workload TfJob(const std::string& version) {
