@@ -119,7 +119,16 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CORAL-COMPILER', 'https://coral.ai/docs/edgetpu/compiler/#parameter-data-caching', 'Coral: Edge TPU Compiler, parameter data caching', 'the compiler reports "On-chip memory used for caching model parameters" and "Off-chip memory used for streaming uncached model parameters" (e.g. 7.04 MiB cached + 1.25 KiB remaining, 15.06 MiB streamed for a 22.7 MiB FaceNet)'),
   ('CORAL-PIPELINE', 'https://coral.ai/docs/edgetpu/pipeline/', 'Coral: Pipeline a model with multiple Edge TPUs', 'data parallelism "typically works best only if your model fits in the Edge TPU cache (~8 MB)"; larger models "otherwise cannot fit into the cache of a single Edge TPU"'),
   ('TFLITE-CONVERT', 'https://www.tensorflow.org/lite/r1/convert', 'TensorFlow Lite converter: models are converted to the FlatBuffer format (.tflite)', NULL),
-  ('FLATBUFFERS-MAX', 'https://docs.rs/flatbuffers/2.0.0/flatbuffers/constant.FLATBUFFERS_MAX_BUFFER_SIZE.html', 'FlatBuffers: FLATBUFFERS_MAX_BUFFER_SIZE = 1 << 31 (the 2 GiB limit set by the format)', NULL);
+  ('FLATBUFFERS-MAX', 'https://docs.rs/flatbuffers/2.0.0/flatbuffers/constant.FLATBUFFERS_MAX_BUFFER_SIZE.html', 'FlatBuffers: FLATBUFFERS_MAX_BUFFER_SIZE = 1 << 31 (the 2 GiB limit set by the format)', NULL),
+  -- Device memory as the driver reports it (nvidia-smi's total): NVIDIA's
+  -- "80GB" is 80 GiB less the driver's reserve, not 80e9 bytes.
+  ('SMI-MODAL', 'https://github.com/modal-labs/modal-client/pull/2797', 'modal-client PR 2797: nvidia-smi totals per GPU (H100 81559MiB, A100 80GB 81920MiB, A100 40GB 40960MiB, L4 23034MiB, T4 15360MiB)', 'a user''s published nvidia-smi readings; the PR''s point: "NVIDIA quotes GB on their GPUs, not GiB" is an overquote the other way'),
+  ('SMI-H100', 'https://github.com/NVIDIA/nccl/issues/1264', 'NVIDIA/nccl #1264: nvidia-smi on 8 x NVIDIA H100 80GB HBM3 (0MiB / 81559MiB, driver 550.54.15)', NULL),
+  ('SMI-H200', 'https://github.com/sgl-project/sglang/issues/3196', 'sglang #3196: nvidia-smi on NVIDIA H200 (143771MiB, driver 550.144.03)', NULL),
+  ('SMI-B200', 'https://github.com/NVIDIA/TensorRT-LLM/issues/10278', 'TensorRT-LLM #10278: nvidia-smi on NVIDIA B200 (183359MiB, driver 580.95.05)', NULL),
+  ('SMI-A100-40', 'https://github.com/bottlerocket-os/bottlerocket-core-kit/pull/834', 'bottlerocket-core-kit PR 834: nvidia-smi on NVIDIA A100-SXM4-40GB (40960MiB, driver 580.126.09)', 'CUDA deviceQuery on the same card reports 42298834944 bytes (https://github.com/bottlerocket-os/bottlerocket/pull/3873)'),
+  ('SMI-V100', 'https://github.com/1CatAI/1Cat-vLLM/issues/85', '1Cat-vLLM #85: nvidia-smi on Tesla V100-SXM2-16GB (16384MiB, driver 570.211.01)', 'older drivers report 16160MiB'),
+  ('SMI-P100', 'https://github.com/googlecolab/colabtools/issues/1406', 'colabtools #1406: TensorFlow log on Tesla P100-PCIE-16GB, deviceMemorySize 15.90GiB (16280MiB)', NULL);
 
 -- Model presets (95_models.sql): each model's published config or paper.
 -- Where a config is gated, the shape was read through the indexed copies

@@ -1,5 +1,9 @@
--- GPU facts per GPU. Memory and bandwidth from [GPU-MT] §2.1 ("GB" on the
--- GPU table = 1e9 bytes, "TBps" = 1e12 B/s). Peaks from Google's dense
+-- GPU facts per GPU. Memory is the total the driver reports (nvidia-smi,
+-- in MiB, sources SMI-*) where a published reading was found: NVIDIA's
+-- "80 GB" is 80 GiB less the driver's reserve (81559MiB on an H100), 7%
+-- above 80e9 bytes. Elsewhere (GB200, GB300, RTX PRO 6000, P4) memory is
+-- [GPU-MT] §2.1 read as 1e9 bytes per "GB". Bandwidth from [GPU-MT] §2.1
+-- ("TBps" = 1e12 B/s). Peaks from Google's dense
 -- Tensor-Core table [GPU-MT] §2.3 (TFLOPS, TOPS for int8; sparsity doubles
 -- them): peak_bf16 and peak_fp16 = the "Mixed FP16/32" column, bf16 only on
 -- Ampere and newer; peak_fp32 = CUDA-core FP32; peak_fp64 = max(tensor,
@@ -26,7 +30,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-gb200', 'peak_fp32',        45e12,   'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-gb200', 'peak_fp64',        45e12,   'flop_per_s',  'GPU-MT', 'equal to peak_fp32 as Google''s table states it: tensor FP64 45, CUDA-core FP64 45 and FP32 45 [GPU-MT]. Disagreement: a third-party per-GPU table gives GB200 FP32 75 TFLOPS [VERDA-GB300]; Google''s FP32 figure is kept and is suspect (B200 lists 80)'),
   -- B200 (A4)
-  ('nvidia-b200', 'memory_bytes',     180e9,   'bytes',       'GPU-MT', 'HBM3e'),
+  ('nvidia-b200', 'memory_bytes',     192265846784, 'bytes',       'SMI-B200', 'HBM3e; Google lists 180 GB [GPU-MT]; the driver reports 183359MiB (nvidia-smi)'),
   ('nvidia-b200', 'memory_bandwidth', 8e12,    'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-b200', 'peak_bf16',        2250e12, 'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-b200', 'peak_fp16',        2250e12, 'flop_per_s',  'GPU-MT', NULL),
@@ -36,7 +40,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-b200', 'peak_fp32',        80e12,   'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-b200', 'peak_fp64',        40e12,   'flop_per_s',  'GPU-MT', 'tensor 40 / CUDA-core 40'),
   -- H200 141GB (A3 Ultra)
-  ('nvidia-h200-141gb', 'memory_bytes',     141e9,    'bytes',       'GPU-MT', 'HBM3e'),
+  ('nvidia-h200-141gb', 'memory_bytes',     150754820096, 'bytes',       'SMI-H200', 'HBM3e; Google lists 141 GB [GPU-MT]; the driver reports 143771MiB (nvidia-smi)'),
   ('nvidia-h200-141gb', 'memory_bandwidth', 4.8e12,   'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-h200-141gb', 'peak_bf16',        989.5e12, 'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-h200-141gb', 'peak_fp16',        989.5e12, 'flop_per_s',  'GPU-MT', NULL),
@@ -46,7 +50,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h200-141gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h200-141gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- H100 80GB (A3 High, A3 Edge)
-  ('nvidia-h100-80gb', 'memory_bytes',     80e9,     'bytes',       'GPU-MT', 'HBM3'),
+  ('nvidia-h100-80gb', 'memory_bytes',     85520809984, 'bytes',       'SMI-H100', 'HBM3; Google lists 80 GB [GPU-MT]; the driver reports 81559MiB (nvidia-smi)'),
   ('nvidia-h100-80gb', 'memory_bandwidth', 3.35e12,  'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-h100-80gb', 'peak_bf16',        989.5e12, 'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-h100-80gb', 'peak_fp16',        989.5e12, 'flop_per_s',  'GPU-MT', NULL),
@@ -56,7 +60,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h100-80gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h100-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- H100 80GB in A3 Mega (same GPU)
-  ('nvidia-h100-mega-80gb', 'memory_bytes',     80e9,     'bytes',       'GPU-MT', 'HBM3'),
+  ('nvidia-h100-mega-80gb', 'memory_bytes',     85520809984, 'bytes',       'SMI-H100', 'HBM3, the H100 80GB HBM3 of A3 High; Google lists 80 GB [GPU-MT]; the driver reports 81559MiB (nvidia-smi)'),
   ('nvidia-h100-mega-80gb', 'memory_bandwidth', 3.35e12,  'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-h100-mega-80gb', 'peak_bf16',        989.5e12, 'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-h100-mega-80gb', 'peak_fp16',        989.5e12, 'flop_per_s',  'GPU-MT', NULL),
@@ -66,7 +70,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-h100-mega-80gb', 'peak_fp32',        67e12,    'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-h100-mega-80gb', 'peak_fp64',        67e12,    'flop_per_s',  'GPU-MT', 'tensor FP64 67 / CUDA-core FP64 34; equal to peak_fp32 (CUDA-core FP32 67) by coincidence of two different units, not a copy'),
   -- A100 80GB (A2 Ultra)
-  ('nvidia-a100-80gb', 'memory_bytes',     80e9,    'bytes',       'GPU-MT', 'HBM2e'),
+  ('nvidia-a100-80gb', 'memory_bytes',     85899345920, 'bytes',       'SMI-MODAL', 'HBM2e; Google lists 80 GB [GPU-MT]; the driver reports 81920MiB (nvidia-smi)'),
   ('nvidia-a100-80gb', 'memory_bandwidth', 1.9e12,  'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-a100-80gb', 'peak_bf16',        312e12,  'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-a100-80gb', 'peak_fp16',        312e12,  'flop_per_s',  'GPU-MT', NULL),
@@ -74,7 +78,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-a100-80gb', 'peak_int8',        624e12,  'op_per_s',    'GPU-MT', NULL),
   ('nvidia-a100-80gb', 'peak_fp64',        19.5e12, 'flop_per_s',  'GPU-MT', 'tensor 19.5 / CUDA-core 9.7; CUDA-core FP32 is N/A in Google''s table, so no peak_fp32 row'),
   -- A100 40GB (A2 Standard)
-  ('nvidia-a100-40gb', 'memory_bytes',     40e9,    'bytes',       'GPU-MT', 'HBM2'),
+  ('nvidia-a100-40gb', 'memory_bytes',     42949672960, 'bytes',       'SMI-A100-40', 'HBM2; Google lists 40 GB [GPU-MT]; the driver reports 40960MiB (nvidia-smi)'),
   ('nvidia-a100-40gb', 'memory_bandwidth', 1.6e12,  'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-a100-40gb', 'peak_bf16',        312e12,  'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-a100-40gb', 'peak_fp16',        312e12,  'flop_per_s',  'GPU-MT', NULL),
@@ -92,7 +96,7 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-rtx-pro-6000', 'peak_fp32',        117e12,   'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-rtx-pro-6000', 'peak_fp64',        1.8e12,   'flop_per_s',  'GPU-MT', 'tensor N/A; CUDA-core 1.8'),
   -- L4 (G2)
-  ('nvidia-l4', 'memory_bytes',     24e9,     'bytes',       'GPU-MT', 'GDDR6'),
+  ('nvidia-l4', 'memory_bytes',     24152899584, 'bytes',       'SMI-MODAL', 'GDDR6; Google lists 24 GB [GPU-MT]; the driver reports 23034MiB (nvidia-smi)'),
   ('nvidia-l4', 'memory_bandwidth', 300e9,    'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-l4', 'peak_bf16',        121e12,   'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor, dense'),
   ('nvidia-l4', 'peak_fp16',        121e12,   'flop_per_s',  'GPU-MT', NULL),
@@ -101,19 +105,19 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-l4', 'peak_int8',        242.5e12, 'op_per_s',    'GPU-MT', NULL),
   ('nvidia-l4', 'peak_fp32',        30.3e12,  'flop_per_s',  'GPU-MT', 'FP64 is N/A in the current Google table (0.5 in an older transcription [GCP-TABLE-old]), so no peak_fp64 row'),
   -- V100 (N1)
-  ('nvidia-tesla-v100', 'memory_bytes',     16e9,    'bytes',       'GPU-MT', 'HBM2'),
+  ('nvidia-tesla-v100', 'memory_bytes',     17179869184, 'bytes',       'SMI-V100', 'HBM2; Google lists 16 GB [GPU-MT]; the driver reports 16384MiB (nvidia-smi; older drivers 16160MiB)'),
   ('nvidia-tesla-v100', 'memory_bandwidth', 900e9,   'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-tesla-v100', 'peak_fp16',        125e12,  'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor; no bf16'),
   ('nvidia-tesla-v100', 'peak_fp32',        15.6e12, 'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-tesla-v100', 'peak_fp64',        7.8e12,  'flop_per_s',  'GPU-MT', 'CUDA-core'),
   -- T4 (N1)
-  ('nvidia-tesla-t4', 'memory_bytes',     16e9,   'bytes',       'GPU-MT', 'GDDR6'),
+  ('nvidia-tesla-t4', 'memory_bytes',     16106127360, 'bytes',       'SMI-MODAL', 'GDDR6; Google lists 16 GB [GPU-MT]; the driver reports 15360MiB (nvidia-smi)'),
   ('nvidia-tesla-t4', 'memory_bandwidth', 320e9,  'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-tesla-t4', 'peak_fp16',        65e12,  'flop_per_s',  'GPU-MT', 'Mixed FP16/32 tensor; no bf16'),
   ('nvidia-tesla-t4', 'peak_int8',        130e12, 'op_per_s',    'GPU-MT', 'INT4 260 TOPS'),
   ('nvidia-tesla-t4', 'peak_fp32',        8.1e12, 'flop_per_s',  'GPU-MT', 'FP64 is N/A in the current Google table (0.25 in an older transcription [GCP-TABLE-old]), so no peak_fp64 row'),
   -- P100 (N1)
-  ('nvidia-tesla-p100', 'memory_bytes',     16e9,    'bytes',       'GPU-MT', 'HBM2'),
+  ('nvidia-tesla-p100', 'memory_bytes',     17070817280, 'bytes',       'SMI-P100', 'HBM2; Google lists 16 GB [GPU-MT]; the driver reports 16280MiB'),
   ('nvidia-tesla-p100', 'memory_bandwidth', 732e9,   'bytes_per_s', 'GPU-MT', NULL),
   ('nvidia-tesla-p100', 'peak_fp32',        10.6e12, 'flop_per_s',  'GPU-MT', 'no Tensor Cores'),
   ('nvidia-tesla-p100', 'peak_fp64',        5.3e12,  'flop_per_s',  'GPU-MT', 'CUDA-core'),

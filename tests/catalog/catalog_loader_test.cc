@@ -134,7 +134,18 @@ TEST_F(CatalogLoaderTest, TpuMemoryKeepsTheSourcesUnits) {
   EXPECT_DOUBLE_EQ(Acc("tpu-v5e").memory_bytes->value, 16e9);  // "16 GB"
   EXPECT_DOUBLE_EQ(Acc("tpu-v6e").memory_bytes->value, 32e9);  // "32 GB"
   EXPECT_DOUBLE_EQ(Acc("tpu7x").memory_bytes->value, 192 * kGiB);
-  EXPECT_DOUBLE_EQ(Acc("nvidia-h100-80gb").memory_bytes->value, 80e9);
+}
+
+// A GPU's memory is the total its driver reports where a published
+// nvidia-smi reading was found (81559 MiB on an H100, not 80e9 bytes), and
+// Google's "GB" as 1e9 bytes where none was.
+TEST_F(CatalogLoaderTest, GpuMemoryIsTheDriversTotalWhereOneIsPublished) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  EXPECT_DOUBLE_EQ(Acc("nvidia-h100-80gb").memory_bytes->value, 81559 * kMiB);
+  EXPECT_EQ(Acc("nvidia-h100-80gb").memory_bytes->source_id, "SMI-H100");
+  EXPECT_DOUBLE_EQ(Acc("nvidia-a100-40gb").memory_bytes->value, 40960 * kMiB);
+  EXPECT_DOUBLE_EQ(Acc("nvidia-gb200").memory_bytes->value, 186e9);
+  EXPECT_EQ(Acc("nvidia-gb200").memory_bytes->source_id, "GPU-MT");
 }
 
 TEST_F(CatalogLoaderTest, V5eTensorflowNeeds215) {

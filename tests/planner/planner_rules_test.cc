@@ -662,8 +662,9 @@ TEST_F(PlannerRulesTest, RejectsSmallHbmForStatedPerDeviceMemory) {
 }
 
 TEST_F(PlannerRulesTest, KeepsTenPercentHeadroom) {
-  // 70 GiB fits the raw 74.5 GiB of an 80 GB H100 but not its 67 GiB usable.
-  PlanRequest q = Req(PerDevice(70));
+  // 75 GiB fits the raw 79.6 GiB (81559 MiB) of an 80 GB H100 but not its
+  // 71.7 GiB usable.
+  PlanRequest q = Req(PerDevice(75));
   q.constraints.allowed_series = {"A3 High", "A3 Ultra"};
   const PlanResponse r = Plan(q);
   EXPECT_THAT(Codes(r, "nvidia-h100-80gb", "A3 High"),
@@ -678,7 +679,7 @@ TEST_F(PlannerRulesTest, KeepsTenPercentHeadroom) {
   const MemoryBreakdown& m = f.recommendation->estimates.memory_per_device;
   EXPECT_DOUBLE_EQ(m.headroom_fraction, 0.10);
   EXPECT_NEAR(m.usable_gib, 0.9 * m.device_memory_gib, 1e-6);
-  EXPECT_NEAR(m.device_memory_gib, 80e9 / (1024.0 * 1024 * 1024), 0.01);
+  EXPECT_NEAR(m.device_memory_gib, 81559 / 1024.0, 0.01);
   EXPECT_LE(m.total_gib, m.usable_gib);
 }
 

@@ -1257,7 +1257,7 @@ double NeededGib(const std::string& reason) {
 // Sharding as a remedy is the FSDP layout on today's hardware: it needs
 // the memory per device the FSDP distribution proposal needs there (8B
 // full fine-tune on 2 x A100 40GB: neither fits, by the same host memory
-// its offloaded optimizer would need; on 4 both fit by offloading it).
+// its offloaded optimizer would need; on 4 both fit).
 TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   PlanRequest r;
   r.workload.model_name = "llama-3.1-8b";  // the catalog preset's shape
@@ -1282,8 +1282,8 @@ TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   const double shard_gib = NeededGib(shard->reason);
   EXPECT_GT(shard_gib, 0) << shard->reason;
   EXPECT_EQ(shard_gib, NeededGib(fsdp->reason)) << Verdicts(out);
-  // On four the optimizer fits offloaded to the VM's 340 GB: both are the
-  // same point.
+  // On four (40960 MiB each) both fit, with the same layout: the same
+  // point.
   r.current_setup.hardware = "a2-highgpu-4g";
   r.current_setup.accelerator_count = 4;
   const ReviewResponse four =
@@ -1292,8 +1292,11 @@ TEST_F(ReviewConsistencyTest, ShardingRemedyNeedsWhatTheFsdpLayoutNeeds) {
   const ProposalVerdict* shard4 = ByLabel(four, "shard");
   const ProposalVerdict* fsdp4 = ByLabel(four, "fsdp");
   ASSERT_TRUE(shard4 && fsdp4 && shard4->plan && fsdp4->plan) << Verdicts(four);
-  EXPECT_TRUE(shard4->plan->distribution.optimizer_offload) << Verdicts(four);
-  EXPECT_TRUE(fsdp4->plan->distribution.optimizer_offload) << Verdicts(four);
+  EXPECT_EQ(shard4->plan->distribution.optimizer_offload,
+            fsdp4->plan->distribution.optimizer_offload)
+      << Verdicts(four);
+  EXPECT_EQ(shard4->plan->estimates.memory_per_device.total_gib,
+            fsdp4->plan->estimates.memory_per_device.total_gib);
   EXPECT_EQ(shard4->plan->estimates.step_time_seconds,
             fsdp4->plan->estimates.step_time_seconds);
   // On eight of them the same layout fits, and so does the remedy.
