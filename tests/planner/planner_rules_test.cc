@@ -683,6 +683,38 @@ TEST_F(PlannerRulesTest, KeepsTenPercentHeadroom) {
   EXPECT_LE(m.total_gib, m.usable_gib);
 }
 
+// Published LoRA runs on one A100-SXM4-40GB (Lit-GPT's resource tables,
+// https://github.com/Lightning-AI/litgpt/blob/main/tutorials/resource-tables.md,
+// Lit-GPT 8641822, bf16-true, Alpaca's longest sample 1,304 tokens, no
+// activation checkpointing): Llama 2 13B ran at micro-batch 1 (38.12 GB
+// peak) and ran out of memory at 2; Llama 2 7B ran at 2 (29.07 GB) and ran
+// out at 4. With the card's driver-reported 40,960 MiB the planner agrees
+// on all four; with 40e9 bytes it rejected the 13B run that worked.
+TEST_F(PlannerRulesTest, LoraOnOneA100FortyFitsWhereLitGptRanAndNotWhereItRanOut) {
+  auto fits = [&](const char* model, int micro_batch) {
+    PlanRequest q;
+    q.as_of = "2026-09-26";
+    Workload& w = q.workload;
+    w.model_name = model;
+    w.training_method = TrainingMethod::kLora;
+    w.framework = Framework::kPytorch;
+    w.precision = Precision::kBf16Mixed;
+    w.recompute = Recompute::kNone;
+    w.transformer_shape.sequence_length = 1304;
+    w.global_batch_size = 128;
+    w.micro_batch_size = micro_batch;
+    q.constraints.allowed_series = {"A2 Standard"};
+    q.constraints.max_accelerators = 1;
+    const PlanResponse r = Plan(q);
+    return r.recommendation.has_value() &&
+           r.recommendation->hardware.total_accelerators == 1;
+  };
+  EXPECT_TRUE(fits("llama-2-13b", 1));
+  EXPECT_FALSE(fits("llama-2-13b", 2));
+  EXPECT_TRUE(fits("llama-2-7b", 2));
+  EXPECT_FALSE(fits("llama-2-7b", 4));
+}
+
 // ------------------------------------------------------------ end of support
 
 PlanRequest P100Job(const std::string& as_of) {
