@@ -82,6 +82,14 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
                               l.strategy == Strategy::kTensorParallel ||
                               l.strategy == Strategy::kPipelineParallel ||
                               l.strategy == Strategy::kHybrid;
+  const bool pipeline =
+      l.pipeline > 1 || l.strategy == Strategy::kPipelineParallel;
+  if (pipeline && !FrameworkHasPipelines(job)) {
+    cand.Reject(ReasonCode::kNotApplicable,
+                absl::StrCat(kNoTensorflowPipeline, ": ", name,
+                             " has no such layout for this job."));
+    return;
+  }
   if (model_parallel && ModelParallelLayers(job) <= 0) {
     cand.Reject(ReasonCode::kNotApplicable,
                 absl::StrCat("Tensor and pipeline parallelism are modelled "

@@ -194,6 +194,17 @@ inline int ModelParallelLayers(const Job& job) {
   return job.shape_inferred ? 0 : job.workload.transformer_shape.layers;
 }
 
+// TensorFlow's tf.distribute strategies and DTensor have no pipeline
+// schedule (https://www.tensorflow.org/guide/distributed_training): its
+// jobs get no pipeline-parallel layout.
+inline bool FrameworkHasPipelines(const Job& job) {
+  return job.framework != Framework::kTensorflow;
+}
+
+inline constexpr const char* kNoTensorflowPipeline =
+    "TensorFlow has no pipeline-parallel API (tf.distribute and DTensor "
+    "shard variables but schedule no pipeline stages)";
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_JOB_H_

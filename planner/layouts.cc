@@ -133,7 +133,8 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
       out.push_back({ShardedOverSlices(n, tp), Strategy::kHybrid});
     }
     const int layers = job.workload.transformer_shape.layers;
-    if (f.platform == Platform::kGpu && c.hosts > 1) {
+    if (f.platform == Platform::kGpu && c.hosts > 1 &&
+        FrameworkHasPipelines(job)) {
       for (int pp : {2, 4, 8, 16, 32}) {
         if (c.hosts % pp != 0 || pp > layers) continue;
         ShardingLayout three_d;
@@ -206,6 +207,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   if ((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) {
     return std::nullopt;
   }
+  if (pp > 1 && !FrameworkHasPipelines(job)) return std::nullopt;
   const int rest = n / (tp * pp);
   int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
   if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
@@ -245,6 +247,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
   const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
   const int layers = ModelParallelLayers(job);
   if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
+      !FrameworkHasPipelines(job) ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
     return std::nullopt;
   }

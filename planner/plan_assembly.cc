@@ -119,6 +119,17 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
       return c.slices > 1 ? "jax.sharding Mesh over ici_*/dcn_* axes (MaxText-style)"
                           : "jax.sharding (Mesh + NamedSharding)";
     case Framework::kTensorflow:
+      // tf.distribute's strategies keep a whole copy of every variable on
+      // each replica; sharded variables and optimizer slots (FSDP, tensor
+      // parallel) are DTensor's Mesh and Layouts
+      // (https://www.tensorflow.org/guide/dtensor_overview).
+      if (c.layout.zero_stage > 0 || c.layout.tensor > 1) {
+        return f.platform == Platform::kTpu
+                   ? "tf.experimental.dtensor: variables sharded by Layouts "
+                     "over a TPU Mesh (DTensor)"
+                   : "tf.experimental.dtensor: variables sharded by Layouts "
+                     "over a Mesh (DTensor)";
+      }
       if (f.platform == Platform::kTpu) return "tf.distribute.TPUStrategy";
       if (c.hosts > 1) return "tf.distribute.MultiWorkerMirroredStrategy";
       return multi ? "tf.distribute.MirroredStrategy" : "tf.keras (single device)";

@@ -268,7 +268,9 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
     j.Add(ReasonCode::kSlower,
           absl::StrCat(
               rule,
-              ctx.job.current.tpu_topology.empty()
+              !FrameworkHasPipelines(ctx.job)
+                  ? absl::StrCat(" (no estimate: ", kNoTensorflowPipeline, ").")
+              : ctx.job.current.tpu_topology.empty()
                   ? " (no estimate: the current slice topology is not given)."
               : ModelParallelLayers(ctx.job) <= 0
                   ? " (no estimate: the request gives no transformer shape "
@@ -433,8 +435,12 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   if (!(c && c->config) && ModelParallel(s)) {
     // No family has a point with this layout: rejected with why, as it is
     // on today's hardware (family_space.cc RejectWithoutLayout).
+    const bool pipeline = s == Strategy::kPipelineParallel ||
+                          d.pipeline_parallelism > 1;
     j.Reject(ReasonCode::kNotApplicable,
-             ModelParallelLayers(job) <= 0
+             pipeline && !FrameworkHasPipelines(job)
+                 ? absl::StrCat(kNoTensorflowPipeline, ".")
+             : ModelParallelLayers(job) <= 0
                  ? "Tensor and pipeline parallelism are modelled for a stated "
                    "transformer_shape, whose heads and layers their degrees "
                    "divide; the request gives none."

@@ -15,6 +15,7 @@
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/codes.h"
+#include "tests/planner/testing/plans.h"
 #include "tests/planner/testing/workloads.h"
 
 namespace accelplan::planner {
@@ -713,6 +714,54 @@ TEST_F(PlannerRulesTest, LoraOnOneA100FortyFitsWhereLitGptRanAndNotWhereItRanOut
   EXPECT_FALSE(fits("llama-2-13b", 2));
   EXPECT_TRUE(fits("llama-2-7b", 2));
   EXPECT_FALSE(fits("llama-2-7b", 4));
+}
+
+// TensorFlow shards variables only through DTensor (tf.distribute keeps a
+// whole copy per replica) and has no pipeline schedule: a sharded plan
+// names DTensor, no plan pipelines, and a proposed pipeline layout is
+// NOT_APPLICABLE; the same proposal for PyTorch is judged on its numbers.
+TEST_F(PlannerRulesTest, TensorflowShardsThroughDtensorAndNeverPipelines) {
+  Workload w = Llm(7e10, 1e11, Shape(80, 8192, 64, 4096));
+  w.framework = Framework::kTensorflow;
+  PlanRequest q = Req(w);
+  q.goal.objective = Objective::kMinTime;
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  int sharded = 0;
+  for (const struct Plan* p : testutil::AllPlans(r)) {
+    const Distribution& d = p->distribution;
+    EXPECT_LE(d.pipeline_parallelism, 1) << p->hardware.series;
+    const bool shards = d.zero_stage > 0 || d.tensor_parallelism > 1;
+    sharded += shards;
+    EXPECT_EQ(d.framework_api.find("dtensor") != std::string::npos, shards)
+        << p->hardware.series << ": " << d.framework_api;
+  }
+  EXPECT_GT(sharded, 0);
+
+  ReviewRequest rr;
+  rr.workload = w;
+  rr.as_of = "2026-09-26";
+  Proposal staged;
+  staged.label = "staged";
+  staged.hardware.emplace();
+  staged.hardware->machine_type = "a3-megagpu-8g";
+  staged.hardware->count = 64;
+  staged.hardware->layout.emplace();
+  staged.hardware->layout->strategy = Strategy::kHybrid;
+  staged.hardware->layout->tensor_parallelism = 8;
+  staged.hardware->layout->pipeline_parallelism = 4;
+  rr.proposals = {staged};
+  const ReviewResponse tf = planner_->Review(rr);
+  ASSERT_EQ(tf.verdicts.size(), 1u);
+  EXPECT_EQ(tf.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_THAT(tf.verdicts[0].codes, Contains(ReasonCode::kNotApplicable));
+  rr.workload.framework = Framework::kPytorch;
+  const ReviewResponse pt = planner_->Review(rr);
+  ASSERT_EQ(pt.verdicts.size(), 1u);
+  EXPECT_THAT(pt.verdicts[0].codes, Not(Contains(ReasonCode::kNotApplicable)));
+  ASSERT_TRUE(pt.verdicts[0].plan.has_value());
+  EXPECT_EQ(pt.verdicts[0].plan->distribution.pipeline_parallelism, 4);
 }
 
 // ------------------------------------------------------------ end of support
