@@ -38,6 +38,39 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
          (batch % kLargeBatchMultiple == 0 && all_widths(kLargeWidthMultiple));
 }
 
+std::optional<std::string> ShapesAlreadyTile(const Job& job) {
+  std::vector<int64_t> widths = job.current.layer_widths;
+  const TransformerShape& t = job.workload.transformer_shape;
+  if (widths.empty() && !job.shape_inferred && t.hidden_size > 0) {
+    for (int64_t w : {t.hidden_size, t.ffn_hidden_size, t.vocab_size}) {
+      if (w > 0) widths.push_back(w);
+    }
+  }
+  const int64_t batch = job.current.current_global_batch_size;
+  if (widths.empty() ||
+      !MeetsTpuTiling(batch > 0 ? batch : kSmallBatchMultiple, widths)) {
+    return std::nullopt;
+  }
+  return absl::StrFormat(
+      "The model's feature dimensions (%s) already tile the MXU%s.",
+      absl::StrJoin(widths, ", "),
+      batch > 0 ? absl::StrFormat(" with batch %d", batch)
+                : "; today's global batch is not given: a multiple of 64 "
+                  "pads nothing");
+}
+
+bool CurrentlyOnTpu(const Job& job) {
+  return (job.current_accelerator != nullptr &&
+          job.current_accelerator->platform == catalog::Platform::kTpu) ||
+         !job.current.tpu_topology.empty();
+}
+
+std::string BatchRounding(const CurrentSetup& current, const ShapeRule& rule) {
+  if (current.current_global_batch_size <= 0) return "";
+  return absl::StrFormat("batch %d -> %d", current.current_global_batch_size,
+                         rule.batch);
+}
+
 ShapeRule TpuShapeRule(const CurrentSetup& current) {
   ShapeRule rule;
   const bool large = current.current_global_batch_size >= kLargeBatchMultiple ||
@@ -140,23 +173,29 @@ void InputRemedies(Symptom s, std::vector<Remedy>& out) {
 
 // HEAVY_PADDING (and LOW_UTILIZATION on TPUs): the MXU tiling advice.
 void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
+  if (ShapesAlreadyTile(job)) return;
   const ShapeRule rule = TpuShapeRule(job.current);
   Remedy r;
   r.kind = RemedyKind::kFixTensorShapes;
   r.addresses = s;
   r.global_batch_size = rule.batch;
   r.layer_widths = rule.widths;
+  std::vector<std::string> rounding;
+  if (std::string b = BatchRounding(job.current, rule); !b.empty()) {
+    rounding.push_back(std::move(b));
+  }
   std::string widths;
   for (size_t i = 0; i < rule.widths.size(); ++i) {
     absl::StrAppend(&widths, i ? ", " : "", job.current.layer_widths[i],
                     " -> ", rule.widths[i]);
   }
+  if (!widths.empty()) rounding.push_back(absl::StrCat("widths ", widths));
   r.summary = absl::StrFormat(
       "Tile the MXU: global batch a multiple of %d and feature "
-      "dimensions multiples of %d — round batch %d -> %d%s.",
+      "dimensions multiples of %d%s.",
       rule.batch_multiple, rule.width_multiple,
-      job.current.current_global_batch_size, rule.batch,
-      widths.empty() ? "" : absl::StrCat(", widths ", widths));
+      rounding.empty() ? ""
+                       : absl::StrCat(" — round ", absl::StrJoin(rounding, ", ")));
   out.push_back(std::move(r));
 }
 
@@ -179,10 +218,7 @@ void OutOfMemoryRemedies(Symptom s, std::vector<Remedy>& out) {
 std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
                                         const Job& job) {
   std::vector<Remedy> out;
-  const bool on_tpu =
-      (job.current_accelerator != nullptr &&
-       job.current_accelerator->platform == catalog::Platform::kTpu) ||
-      !job.current.tpu_topology.empty();
+  const bool on_tpu = CurrentlyOnTpu(job);
   // A symptom listed twice gets its remedies once.
   std::vector<Symptom> seen;
   for (Symptom s : job.current.symptoms) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -40,6 +41,18 @@ struct ShapeRule {
   std::vector<int64_t> widths;       // rounded up
 };
 ShapeRule TpuShapeRule(const CurrentSetup& current);
+
+// "batch 100 -> 128", or "" when today's batch is not given.
+std::string BatchRounding(const CurrentSetup& current, const ShapeRule& rule);
+
+// Why the tiling remedy has nothing to fix: the model's feature widths (the
+// stated layer widths, else the transformer shape's) already meet the TPU
+// tiling with today's batch, or with a multiple of 64 when it is not given.
+std::optional<std::string> ShapesAlreadyTile(const Job& job);
+
+// Today's hardware is a TPU (its accelerator, or a stated slice topology):
+// low utilisation there is the MXU tiling's to fix, not elsewhere.
+bool CurrentlyOnTpu(const Job& job);
 
 bool HasSymptom(const Job& job, Symptom s);
 bool AnySymptom(const Job& job);

@@ -187,6 +187,7 @@ std::optional<std::string> AlreadyInPlace(const Job& job, RemedyKind kind) {
       job.workload.recompute == Recompute::kFull) {
     return "The job already recomputes every layer's activations.";
   }
+  if (kind == RemedyKind::kFixTensorShapes) return ShapesAlreadyTile(job);
   return std::nullopt;
 }
 
@@ -322,15 +323,29 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
                          bool widens_link, Judged& j) {
   const std::vector<Symptom> acts_on = Addresses(m.kind);
   bool addresses = widens_link;
-  for (Symptom s : acts_on) addresses |= HasSymptom(job, s);
+  for (Symptom s : acts_on) {
+    // Low utilisation is the MXU tiling's only on a TPU (as PlanTraining's
+    // remedies, planner/remedies.h).
+    if (m.kind == RemedyKind::kFixTensorShapes &&
+        s == Symptom::kLowUtilization && !CurrentlyOnTpu(job)) {
+      continue;
+    }
+    addresses |= HasSymptom(job, s);
+  }
   if (m.kind == RemedyKind::kMoveToHardware && m.target &&
       HasSymptom(job, Symptom::kOutOfMemory)) {
     addresses = true;  // more memory per device can fix OOM
   }
   if (!addresses) {
+    const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
+                            HasSymptom(job, Symptom::kLowUtilization);
     j.Reject(ReasonCode::kDoesNotAddressBottleneck,
              absl::StrCat(RemedyLabel(m.kind), " does not act on the "
-                          "problem: the job is ", SymptomsText(job), "."));
+                          "problem: the job is ", SymptomsText(job),
+                          gpu_tiling ? ", and its MXU tiling rules are a "
+                                       "TPU's: today's hardware is not one"
+                                     : "",
+                          "."));
   } else if (!j.rejected) {
     // Remedies on the current hardware first; a move re-plans the job on
     // other hardware (product choice: it also costs a migration the model
@@ -346,10 +361,11 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
                                     "job is ", SymptomsText(job), ".");
     if (m.kind == RemedyKind::kFixTensorShapes) {
       const ShapeRule rule = TpuShapeRule(job.current);
+      const std::string batch = BatchRounding(job.current, rule);
       absl::StrAppend(&line, absl::StrFormat(
-          " Batch a multiple of %d, feature dimensions multiples of %d "
-          "(batch %d -> %d).", rule.batch_multiple, rule.width_multiple,
-          job.current.current_global_batch_size, rule.batch));
+          " Batch a multiple of %d, feature dimensions multiples of %d%s.",
+          rule.batch_multiple, rule.width_multiple,
+          batch.empty() ? "" : absl::StrCat(" (", batch, ")")));
     }
     j.why.push_back(std::move(line));
   }

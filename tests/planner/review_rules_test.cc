@@ -166,6 +166,35 @@ TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
   EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
 }
 
+// Low utilisation is the MXU tiling's to fix on a TPU only (as the plan's
+// remedies): on H100s the same proposal does not address it.
+TEST_F(ReviewRulesTest, FixTensorShapesActsOnLowUtilizationOnlyOnTpus) {
+  ReviewRequest tpu = TpuSlices({Symptom::kLowUtilization});
+  tpu.current_setup.layer_widths = {300};
+  const ProposalVerdict on_tpu = One(tpu, RemedyKind::kFixTensorShapes);
+  EXPECT_NE(on_tpu.verdict, Verdict::kRejected) << on_tpu.reason;
+  EXPECT_THAT(on_tpu.reason, Not(HasSubstr("batch 0")));
+  ReviewRequest gpu = GpuCluster({Symptom::kLowUtilization});
+  gpu.current_setup.layer_widths = {300};
+  const ProposalVerdict on_gpu = One(gpu, RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(on_gpu.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(on_gpu, ReasonCode::kDoesNotAddressBottleneck))
+      << on_gpu.reason;
+}
+
+// Widths that already tile (the shape's 4096 and 32000, multiples of 128)
+// leave the tiling remedy nothing to do; a stated width of 300 does.
+TEST_F(ReviewRulesTest, FixTensorShapesIsNotApplicableWhenShapesAlreadyTile) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  const ProposalVerdict tiled = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(tiled.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(tiled, ReasonCode::kNotApplicable)) << tiled.reason;
+  r.current_setup.layer_widths = {300};
+  const ProposalVerdict padded = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_FALSE(Has(padded, ReasonCode::kNotApplicable)) << padded.reason;
+  EXPECT_EQ(padded.verdict, Verdict::kRecommended) << padded.reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsFixTensorShapesForOutOfMemory) {
   const ProposalVerdict v =
       One(TpuSlices({Symptom::kOutOfMemory}), RemedyKind::kFixTensorShapes);
