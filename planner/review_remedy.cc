@@ -266,6 +266,12 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
     return;
   }
   if (RemedyHasPointInSpace(ctx, m)) return;
+  // Without a target it is a move to a larger device the space selects
+  // (JudgeRemedyInSpace), not today's device.
+  if (m.kind == RemedyKind::kMoreMemoryPerDevice && !m.target &&
+      ctx.job.current_accelerator != nullptr) {
+    return;
+  }
   const catalog::Accelerator* device = DeviceAfter(ctx, m);
   const double usable = device && device->memory_bytes
                             ? device->memory_bytes->value * kUsableFraction

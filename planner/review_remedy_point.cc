@@ -323,6 +323,38 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
   return std::move(t.candidate);
 }
 
+// MORE_MEMORY_PER_DEVICE without a target: the move to the best-ranked
+// viable family in the job's space whose device holds more than today's.
+std::optional<HardwareProposal> LargerDeviceTarget(const ReviewContext& ctx,
+                                                   Judged& j) {
+  const catalog::Accelerator* today = ctx.job.current_accelerator;
+  if (today == nullptr || !today->memory_bytes) return std::nullopt;
+  for (const Candidate& c : ctx.space.candidates) {
+    if (!c.has_point() || c.family->platform == Platform::kCpu ||
+        c.family->platform == Platform::kEdge ||
+        !(c.family->device_memory_bytes > today->memory_bytes->value)) {
+      continue;
+    }
+    j.why.push_back(absl::StrFormat(
+        "No target given: the best-ranked hardware the request allows with "
+        "more memory per device than today's %s (%.1f GiB) is %s (%.1f "
+        "GiB).",
+        today->name, today->memory_bytes->value / kGiB, c.family->name,
+        c.family->device_memory_bytes / kGiB));
+    HardwareProposal target;
+    target.series = c.family->series->id;
+    if (c.family->accelerator != nullptr) {
+      target.accelerator = c.family->accelerator->id;
+    }
+    return target;
+  }
+  j.Reject(ReasonCode::kHbmTooSmall,
+           absl::StrFormat("No hardware the request allows holds the job "
+                           "with more memory per device than today's %s.",
+                           today->name));
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
@@ -336,6 +368,10 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   std::optional<Candidate> after;
   if (MovesToTarget(m)) {
     after = MoveTarget(ctx, *m.target, j);
+  } else if (m.kind == RemedyKind::kMoreMemoryPerDevice) {
+    if (auto target = LargerDeviceTarget(ctx, j)) {
+      after = MoveTarget(ctx, *target, j);
+    }
   } else if (at) {
     after = Remedied(ctx, m, *at);
   }

@@ -1176,6 +1176,34 @@ TEST_F(ReviewConsistencyTest, MoreMemoryPerDeviceIsJudgedOnItsTarget) {
       << pinned.reason;
 }
 
+// MORE_MEMORY_PER_DEVICE with no target is the move to the best-ranked
+// hardware of the job's space whose device holds more than today's: 8B
+// sharded over a v5e 2x4 still needs about 24 GiB per chip, more than the
+// v5e's 16 GB (it was judged on the v5e itself, and rejected
+// HBM_TOO_SMALL); when the request allows nothing larger it is rejected
+// for that.
+TEST_F(ReviewConsistencyTest, MoreMemoryPerDeviceWithoutTargetMovesToALargerDevice) {
+  PlanRequest job;
+  job.as_of = "2026-09-26";
+  job.workload.model_name = "llama-3.1-8b";
+  job.workload.framework = Framework::kJax;
+  job.current_setup.hardware = "tpu-v5e";
+  job.current_setup.tpu_topology = "2x4";
+  job.current_setup.strategy = Strategy::kFsdp;
+  job.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const Proposal more = Remedy("more", RemedyKind::kMoreMemoryPerDevice);
+  const ProposalVerdict v = Only(Review(ReviewOf(job, {more})));
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  EXPECT_NE(v.verdict, Verdict::kRejected) << v.reason;
+  EXPECT_GT(v.plan->estimates.memory_per_device.device_memory_gib, 16)
+      << v.reason;
+  PlanRequest only_v5e = job;
+  only_v5e.constraints.allowed_series = {"TPU v5e"};
+  const ProposalVerdict none = Only(Review(ReviewOf(only_v5e, {more})));
+  EXPECT_EQ(none.verdict, Verdict::kRejected) << none.reason;
+  EXPECT_TRUE(testutil::Has(none, ReasonCode::kHbmTooSmall)) << none.reason;
+}
+
 // A move changes the hardware only: named by series (no pins), it is
 // judged on today's capacity, not on the Spot the request allows a new
 // plan; the same series as a hardware proposal is the plan's point.
