@@ -31,7 +31,8 @@ int SmallestDevices(const Candidate& c) {
 
 // Bytes per device at `n` devices under the lightest of the first layouts.
 double BestBytesAt(const Job& job, int n) {
-  double best = JobBytesWith(job, n, 0, Recompute::kUnspecified);
+  double best = std::min(JobBytesWith(job, n, 0, Recompute::kUnspecified),
+                         JobBytesWith(job, n, 0, Recompute::kFull));
   if (n > 1) {
     best = std::min(best, JobBytesWith(job, n, 3, Recompute::kUnspecified));
     best = std::min(best, JobBytesWith(job, n, 3, Recompute::kFull));

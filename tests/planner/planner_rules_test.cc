@@ -905,6 +905,31 @@ TEST_F(PlannerRulesTest, RejectsEightGpuOnlySeriesForOneGpuJob) {
   EXPECT_NE(r.recommendation->hardware.accelerator, "nvidia-h200-141gb");
 }
 
+// The devices a job needs count full recompute on one device too: 8B LoRA
+// over 32,768-token sequences holds one 80 GB H100 (44 GiB) only with it,
+// so the eight-GPU A3 Edge is 8x the 1 the job needs (it said "the 2",
+// counting one device without recompute); at 65,536 tokens it needs two
+// either way.
+TEST_F(PlannerRulesTest, OversizeCountsFullRecomputeOnOneDevice) {
+  auto reason = [&](int seq) {
+    PlanRequest q;
+    q.as_of = "2026-09-26";
+    q.workload.model_name = "llama-3.1-8b";
+    q.workload.framework = Framework::kPytorch;
+    q.workload.training_method = TrainingMethod::kLora;
+    q.workload.transformer_shape.sequence_length = seq;
+    q.workload.global_batch_size = 8;
+    q.constraints.single_host_only = true;
+    const PlanResponse r = Plan(q);
+    for (const Rejection& rej : r.rejected) {
+      if (rej.hardware.series == "A3 Edge") return rej.reason;
+    }
+    return std::string("A3 Edge not rejected");
+  };
+  EXPECT_THAT(reason(32768), HasSubstr("8x the 1 the job"));
+  EXPECT_THAT(reason(65536), HasSubstr("4x the 2 the job"));
+}
+
 // The other way: with Spot allowed, one a4-highgpu-8g Spot VM is the
 // cheapest way to do the same work (~9.5 h, ~$311 against ~$1,380 for the
 // next option), so it is priced and ranked, not rejected oversized.
