@@ -40,10 +40,15 @@ std::string CommunicationDetail(const Job& job, const Candidate& cand) {
                                  : f.intra_vm_bytes_per_s;
   const BoundCheck b = DataParallelBound(tokens_per_device, c.peak_flops, w,
                                          c.hosts > 1 ? c.hosts : 0);
+  // The roofline explains the exposure only when the batch falls short of
+  // it; above it, what is exposed is traffic the roofline does not count
+  // (FSDP's gathers per micro-step, tensor-parallel all-reduces, collective
+  // latency, a gradient sync stated to be on the critical path).
+  const bool below = tokens_per_device < b.required;
   return absl::StrFormat(
       "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
-      "time per step, %.0f%% of the step exposed (compute-bound needs >= "
-      "%.0f %s per device per step, has %.0f)",
+      "time per step, %.0f%% of the step exposed (%s >= %.0f %s per device "
+      "per step, has %.0f%s)",
       c.layout.pipeline > 1      ? "Pipeline and data-parallel"
       : c.layout.zero_stage == 3 ? "FSDP"
       : c.layout.tensor > 1      ? "tensor/data-parallel"
@@ -52,8 +57,11 @@ std::string CommunicationDetail(const Job& job, const Candidate& cand) {
       : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
                                                       : "the interconnect",
       w / 1e9, c.step.comm_to_compute_ratio,
-      100 * c.step.communication_fraction, b.required, job.unit,
-      tokens_per_device);
+      100 * c.step.communication_fraction,
+      below ? "compute-bound needs" : "the data-parallel roofline asks",
+      b.required, job.unit, tokens_per_device,
+      below ? "" : ": the exposed part is traffic or latency it does not "
+                   "count");
 }
 
 // ---------------------------------------------------------------- plans

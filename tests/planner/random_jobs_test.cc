@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -352,4 +353,37 @@ TEST_F(RandomJobsTest, NoInfNanOrUnknownZeroInAnyConvertedResponse) {
 }
 
 }  // namespace
+// A communication line states the data-parallel roofline, "compute-bound
+// needs >= X per device per step, has Y", only when Y falls short of X:
+// above it, the exposed part is traffic the roofline does not count and
+// the line says so (it claimed a shortfall while the batch exceeded it).
+TEST_F(RandomJobsTest, ACommunicationLineNeverContradictsItsRoofline) {
+  const std::regex line(
+      R"((compute-bound needs|the data-parallel roofline asks) >= ([0-9.]+) \S+ per device per step, has ([0-9.]+))");
+  int shortfalls = 0, above = 0;
+  auto check = [&](const std::string& text, const std::string& what) {
+    for (std::sregex_iterator m(text.begin(), text.end(), line), end;
+         m != end; ++m) {
+      const bool short_of_it = (*m)[1] == "compute-bound needs";
+      const double needs = std::stod((*m)[2]), has = std::stod((*m)[3]);
+      EXPECT_EQ(has < needs, short_of_it) << what << ": " << text;
+      (short_of_it ? shortfalls : above) += 1;
+    }
+  };
+  for (unsigned seed : {1u, 7u}) {
+    const std::vector<PlanRequest> jobs = testutil::RandomRequests(300, seed);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const PlanResponse r = planner_->Plan(jobs[i]);
+      const std::string what = absl::StrCat("seed ", seed, " job #", i);
+      for (const Reason& w : r.warnings) check(w.message, what);
+      for (const Plan& alt : r.alternatives) {
+        for (const Reason& x : alt.reasons) check(x.message, what);
+      }
+      for (const Rejection& rej : r.rejected) check(rej.reason, what);
+    }
+  }
+  EXPECT_GT(shortfalls, 0);
+  EXPECT_GT(above, 0);
+}
+
 }  // namespace accelplan::planner
