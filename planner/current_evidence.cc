@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/remedies.h"
 #include "planner/job_work.h"
 #include "planner/policy.h"
 #include "planner/scorer.h"
@@ -92,6 +93,42 @@ void RestateNoDataset(Job& job, const std::string& text) {
 
 }  // namespace
 
+std::optional<Job> ObservedToFit(const Job& job) {
+  const Strategy s = job.current.strategy;
+  const catalog::Accelerator* acc = job.current_accelerator;
+  if (s == Strategy::kUnspecified || HasSymptom(job, Symptom::kOutOfMemory) ||
+      job.workload.per_device_memory_gib > 0 || acc == nullptr ||
+      !acc->memory_bytes || !job.model_size_known) {
+    return std::nullopt;
+  }
+  // What no optimizer or precision choice removes: the weights (and, when
+  // trained, their gradients) in 16 bits, sharded only under FSDP. A stated
+  // layout that cannot hold even these is not the layout the team runs.
+  const bool adapters = job.method == TrainingMethod::kLora ||
+                        job.method == TrainingMethod::kQlora;
+  const double per_param = job.method == TrainingMethod::kQlora ? 0.5625
+                           : adapters                          ? 2.0
+                                                               : 4.0;
+  const double shards =
+      s == Strategy::kFsdp ? std::max(1, job.current_devices) : 1;
+  if (job.params * per_param / shards >
+      acc->memory_bytes->value * (1 - kHeadroom)) {
+    return std::nullopt;
+  }
+  Job observed = job;
+  observed.memory_observed = true;
+  return observed;
+}
+
+std::string ObservedMemoryLine(const Config& c) {
+  return absl::StrFormat(
+      "Today's stated layout needs %.1f GiB per device in the model (with "
+      "its assumed optimizer and precision), more than the %.1f GiB usable; "
+      "the team runs it, so its memory is taken as observed to fit (state "
+      "the optimizer, precision or per-device memory to model it).",
+      c.required_bytes / kGiB, c.usable_bytes / kGiB);
+}
+
 std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
                                    const Index& index, const Job& job) {
   if (job.on_device || job.current_devices <= 0) return std::nullopt;
@@ -102,8 +139,15 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
   // that fits when it does not, or when the stated one holds no point.
   Pins pins = CurrentSetupPins(job);
   std::vector<Candidate> one{EvaluateFamily(catalog, today, *family, pins)};
-  if (pins.layout.any() &&
-      (!one.front().viable() || one.front().points.empty())) {
+  const auto none = [&] {
+    return !one.front().viable() || one.front().points.empty();
+  };
+  if (pins.layout.any() && none()) {
+    if (std::optional<Job> observed = ObservedToFit(today)) {
+      one = {EvaluateFamily(catalog, *observed, *family, pins)};
+    }
+  }
+  if (pins.layout.any() && none()) {
     pins.layout = {};
     one = {EvaluateFamily(catalog, today, *family, pins)};
   }
@@ -123,6 +167,9 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   job.current_label = TodayLabel(job);
   job.current_hosts = today->hosts;
   job.current_comm_fraction = today->step.communication_fraction;
+  if (today->required_bytes > today->usable_bytes) {
+    job.assumptions.push_back(ObservedMemoryLine(*today));
+  }
   const double observed = job.current.observed_hours;
   // Deep learning only: classical ML's memory follows the data size, which
   // an inferred work would not change. A job observed to end within its

@@ -28,6 +28,18 @@
 
 namespace accelplan::planner::internal {
 
+// Today's stated layout runs: when the model says it does not fit (its
+// assumed optimizer or precision need more than the device holds), the job
+// that takes its memory as observed to fit. nullopt when no layout is
+// stated, when the team reports running out of memory, or when it states
+// its own per-device footprint (the evidence then says otherwise or is
+// already the model's).
+std::optional<Job> ObservedToFit(const Job& job);
+
+// What a point that ObservedToFit kept says: the model's need per device,
+// the usable memory, and why the layout is kept.
+std::string ObservedMemoryLine(const Config& c);
+
 // Today's point as the planner models it: the current family at its size
 // (the named machine type kept), judged on no deadline, budget, platform or
 // series constraint (the team runs it today), obtained on-demand or from a

@@ -119,6 +119,10 @@ struct Job {
   std::unordered_set<std::string> allowed_series;
   // A provisioning what-if (planner/provisioning.h): no nested what-ifs.
   bool what_if = false;
+  // Today's stated layout, which the team runs without running out of
+  // memory: it fits whatever the model's assumed optimizer or precision
+  // would need (planner/current_evidence.h ObservedToFit).
+  bool memory_observed = false;
   // The layouts a rejection's what-ifs share (planner/layout_memo.h); null
   // outside them. Owned by the caller that sets it.
   LayoutMemo* layout_memo = nullptr;

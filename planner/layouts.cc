@@ -526,6 +526,7 @@ class LayoutChooser {
   // Device memory, and host memory for offloaded activations when the
   // VM's is known.
   bool Fits(const MemoryEstimate& m) const {
+    if (job_.memory_observed) return true;  // evidence over the model
     const bool host_ok = f_.platform == Platform::kCpu ||
                          scratch_.host_usable_bytes <= 0 ||
                          m.host_offload_bytes <= scratch_.host_usable_bytes;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/reduction_server.h"
 #include "planner/remedies.h"
@@ -221,12 +222,18 @@ std::optional<Candidate> Remedied(const ReviewContext& ctx,
                             m.kind == RemedyKind::kAddAccelerators ||
                             m.kind == RemedyKind::kActivationRecompute;
   if (!c.has_point() && at.pins.layout.any() && !keeps_layout) {
-    // Today's stated layout holds no point: the fastest that fits, as for
-    // today's own point. Sharding is the layout; more accelerators and
-    // recompute keep today's, or the fit would come from another layout
-    // (sharding), not from the remedy.
-    at.pins.layout = {};
-    c = Evaluate(ctx, remedied, at);
+    // Today's stated layout holds no point: it runs, so its memory is
+    // taken as observed; else the fastest that fits, as for today's own
+    // point (planner/current_evidence.h). Sharding is the layout; more
+    // accelerators and recompute keep today's, or the fit would come from
+    // another layout (sharding), not from the remedy.
+    if (std::optional<Job> observed = ObservedToFit(remedied)) {
+      c = Evaluate(ctx, *observed, at);
+    }
+    if (!c.has_point()) {
+      at.pins.layout = {};
+      c = Evaluate(ctx, remedied, at);
+    }
   }
   return c;
 }
@@ -383,7 +390,18 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
   std::optional<Candidate> today;
-  if (at) today = Evaluate(ctx, TodayUnconstrained(ctx.job), *at);
+  if (at) {
+    const Job unconstrained = TodayUnconstrained(ctx.job);
+    today = Evaluate(ctx, unconstrained, *at);
+    const std::optional<Job> observed = ObservedToFit(unconstrained);
+    if (!today->has_point() && at->pins.layout.any() && observed) {
+      today = Evaluate(ctx, *observed, *at);
+    }
+  }
+  if (const Config* c = after->config ? &*after->config : nullptr;
+      c != nullptr && c->required_bytes > c->usable_bytes) {
+    j.why.push_back(ObservedMemoryLine(*c));
+  }
   j.why.push_back(AgainstToday(ctx.job, *after, today ? &*today : nullptr));
   j.candidate = std::move(after);
   // Without a stated problem a remedy with a point is one more option for

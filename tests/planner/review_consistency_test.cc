@@ -755,6 +755,45 @@ TEST_F(ReviewConsistencyTest, ReductionServerIsOfferedWhereItRuns) {
   EXPECT_FALSE(offered(RunPlatform::kVertexTraining));
 }
 
+// Evidence over the model: a team states DDP for a 3B model on 4 x
+// a2-highgpu-8g and that it waits on the gradient sync. With the assumed
+// Adam state (48 GiB per device) DDP does not fit a 40 GB A100 in the
+// model, but the team runs it: its memory is taken as observed, so the
+// Reduction Server that serves its all-reduce is offered and reviewed on
+// it (it was NOT_APPLICABLE, the model having swapped in FSDP). 13B cannot
+// hold even its 16-bit weights and gradients per device, so its stated DDP
+// is not taken at its word (ReductionServerIsOfferedWhereItRuns).
+TEST_F(ReviewConsistencyTest, AStatedDdpThatRunsIsTakenAsFittingForReductionServer) {
+  PlanRequest job = Llm(Framework::kPytorch, 3e9, Shape(32, 2560, 32, 2048, 10240),
+                        Objective::kMinCost);
+  job.current_setup =
+      OnA2(4, Strategy::kDataParallel, Symptom::kGradientSyncBound);
+  job.current_setup.observed_hours = 40;
+  const ReviewResponse small =
+      Review(ReviewOf(job, {Remedy("rs", RemedyKind::kAddReductionServer)}));
+  ASSERT_EQ(small.verdicts.size(), 1u);
+  const ProposalVerdict& rs = small.verdicts[0];
+  EXPECT_NE(rs.verdict, Verdict::kRejected) << rs.reason;
+  ASSERT_TRUE(rs.plan.has_value()) << rs.reason;
+  EXPECT_TRUE(rs.plan->distribution.reduction_server.has_value()) << rs.reason;
+  EXPECT_NE(rs.reason.find("taken as observed to fit"), std::string::npos)
+      << rs.reason;
+  bool offered = false;
+  for (const struct Remedy& m : planner_->Plan(job).remedies) {
+    offered |= m.kind == RemedyKind::kAddReductionServer;
+  }
+  EXPECT_TRUE(offered);
+
+  PlanRequest big = Job13B(Objective::kMinCost);
+  big.current_setup = job.current_setup;
+  const ReviewResponse large =
+      Review(ReviewOf(big, {Remedy("rs", RemedyKind::kAddReductionServer)}));
+  ASSERT_EQ(large.verdicts.size(), 1u);
+  const ProposalVerdict& no = large.verdicts[0];
+  EXPECT_EQ(no.verdict, Verdict::kRejected) << no.reason;
+  EXPECT_TRUE(testutil::Has(no, ReasonCode::kNotApplicable)) << no.reason;
+}
+
 // The case of the step-time bug: g4-standard-48 named without a count
 // selects the family's own point in the space, which must be the plan's.
 TEST_F(ReviewConsistencyTest, LoraOnG4HasTheSameStepTimeInPlanAndReview) {
