@@ -138,7 +138,9 @@ void PrecomputeMfuBands(Family& f) {
   }
 }
 
-MfuRange CalibratedMfu(const Job& job, const Family& f) {
+namespace {
+
+MfuRange BaseMfu(const Job& job, const Family& f) {
   const int precision = Applicable(job, f);
   if (precision >= 0) {
     const MfuRange& band =
@@ -150,7 +152,20 @@ MfuRange CalibratedMfu(const Job& job, const Family& f) {
       BandPrecision(job, f));
 }
 
-std::string DescribeMfu(const Job& job, const Family& f) {
+}  // namespace
+
+MfuRange CalibratedMfu(const Job& job, const Family& f) {
+  MfuRange band = BaseMfu(job, f);
+  if (job.method == TrainingMethod::kQlora) {  // kPolicy.qlora_slowdown_*
+    band.low /= kPolicy.qlora_slowdown_max.value;
+    band.high /= kPolicy.qlora_slowdown_min.value;
+  }
+  return band;
+}
+
+namespace {
+
+std::string DescribeBand(const Job& job, const Family& f) {
   const MfuRange band = CalibratedMfu(job, f);
   if (band.runs == 0) {
     const std::string range =
@@ -188,6 +203,22 @@ std::string DescribeMfu(const Job& job, const Family& f) {
                     ": the band is borrowed (ASSUMPTION)");
   }
   return out + ".";
+}
+
+}  // namespace
+
+std::string DescribeMfu(const Job& job, const Family& f) {
+  std::string out = DescribeBand(job, f);
+  if (job.method == TrainingMethod::kQlora) {
+    absl::StrAppend(
+        &out,
+        absl::StrFormat(
+            " QLoRA: LoRA's band divided by %.2f-%.2f, the slowdown of a "
+            "4-bit base (dequantized in every pass) in Lit-GPT's measured "
+            "LoRA/QLoRA pairs on one A100.",
+            kPolicy.qlora_slowdown_min.value, kPolicy.qlora_slowdown_max.value));
+  }
+  return out;
 }
 
 }  // namespace accelplan::planner::internal

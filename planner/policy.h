@@ -43,6 +43,19 @@ struct PlannerPolicy {
   SourcedDefault mfu_fallback_widening{
       0.10, "product choice: a borrowed band is 10% wider on each side"};
 
+  // QLoRA dequantizes its 4-bit base to 16 bits in every pass over it, so
+  // its step is slower than LoRA's on the same model, hardware and batch:
+  // the min and max of Lit-GPT's four measured pairs on one A100 40GB
+  // (phi-1.5 1.62 -> 1.77 min per 1k iterations, StableLM 3B 1.24 -> 1.82,
+  // Llama 2 7B 2.36 -> 3.68, Llama 2 13B 3.19 -> 6.38), as a slowdown of
+  // LoRA's efficiency band.
+  SourcedDefault qlora_slowdown_min{
+      1.09, "Lit-GPT resource tables (Lit-GPT 8641822, bnb.nf4 vs none, "
+            "https://github.com/Lightning-AI/litgpt/blob/main/tutorials/"
+            "resource-tables.md): phi-1.5 1.77 / 1.62 min"};
+  SourcedDefault qlora_slowdown_max{
+      2.00, "Lit-GPT resource tables (as above): Llama 2 13B 6.38 / 3.19 min"};
+
   // ---- hard rules
   SourcedDefault min_fp64_flops{
       5e12, "SPEC §4: fp64-required work needs an fp64 peak of 5 TFLOPS or "

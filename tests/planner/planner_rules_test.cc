@@ -764,6 +764,45 @@ TEST_F(PlannerRulesTest, TensorflowShardsThroughDtensorAndNeverPipelines) {
   EXPECT_EQ(pt.verdicts[0].plan->distribution.pipeline_parallelism, 4);
 }
 
+// QLoRA dequantizes its 4-bit base in every pass: on the same hardware and
+// batch its step is LoRA's slowed by 1.09-2.00x (the min and max of
+// Lit-GPT's measured LoRA/QLoRA pairs on one A100 40GB,
+// https://github.com/Lightning-AI/litgpt/blob/main/tutorials/resource-tables.md:
+// 7B 2.36 -> 3.68 min per 1k iterations, 1.56x). LoRA keeps the band of
+// full training on the same hardware.
+TEST_F(PlannerRulesTest, QloraIsSlowerThanLoraByTheMeasuredDequantizationBand) {
+  auto on_a100 = [&](TrainingMethod m) {
+    PlanRequest q;
+    q.as_of = "2026-09-26";
+    Workload& w = q.workload;
+    w.model_name = "llama-2-7b";
+    w.training_method = m;
+    w.framework = Framework::kPytorch;
+    w.recompute = Recompute::kFull;
+    w.transformer_shape.sequence_length = 1304;
+    w.global_batch_size = 128;
+    w.micro_batch_size = 1;
+    w.dataset_tokens = 1e8;
+    q.constraints.allowed_series = {"A2 Ultra"};
+    q.constraints.max_accelerators = 1;
+    const PlanResponse r = Plan(q);
+    EXPECT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    return r.recommendation.has_value() ? r.recommendation->estimates
+                                        : Estimates{};
+  };
+  const Estimates lora = on_a100(TrainingMethod::kLora);
+  const Estimates qlora = on_a100(TrainingMethod::kQlora);
+  const Estimates full = on_a100(TrainingMethod::kFullFineTune);
+  ASSERT_GT(lora.step_time_seconds, 0);
+  const double slower = qlora.step_time_seconds / lora.step_time_seconds;
+  EXPECT_GT(slower, 1.09);
+  EXPECT_LT(slower, 2.00);
+  EXPECT_NEAR(qlora.mfu_low, lora.mfu_low / 2.00, 1e-9);
+  EXPECT_NEAR(qlora.mfu_high, lora.mfu_high / 1.09, 1e-9);
+  EXPECT_DOUBLE_EQ(lora.mfu_low, full.mfu_low);
+  EXPECT_DOUBLE_EQ(lora.mfu_high, full.mfu_high);
+}
+
 // ------------------------------------------------------------ end of support
 
 PlanRequest P100Job(const std::string& as_of) {
