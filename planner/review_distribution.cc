@@ -65,6 +65,28 @@ std::optional<Candidate> DataAcrossSlicesPoint(const ReviewContext& ctx,
   return c;
 }
 
+// Without slices today: `slices` identical multi-host slices of whichever
+// TPU family and topology ranks best for the job, each holding a replica
+// (data parallel across them), so the proposal carries estimates.
+std::optional<Candidate> BestDataAcrossSlices(const ReviewContext& ctx,
+                                              int slices) {
+  Pins pins;
+  pins.slices = slices;
+  std::optional<Candidate> best;
+  for (const Candidate& field : ctx.space.candidates) {
+    if (!field.viable() || field.family->platform != Platform::kTpu) continue;
+    Candidate c =
+        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
+    if (!c.viable() || !c.config ||
+        ShardsAcrossSlices(c.config->layout,
+                           c.config->devices / std::max(1, c.config->slices))) {
+      continue;
+    }
+    if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
+  }
+  return best;
+}
+
 // A mesh's DCN degrees must multiply to the slices and its ICI axes to the
 // chips per slice. Fills in the slice count from the DCN degrees when the
 // proposal gives none. Returns true when the mesh is rejected.
@@ -147,7 +169,20 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
   }
   j.tier = 1;
   j.secondary = 0;
-  j.candidate = CurrentSlicesPoint(ctx, slices);
+  if (job.current.tpu_topology.empty()) {
+    j.candidate = BestDataAcrossSlices(ctx, slices);
+    if (!j.candidate) {
+      j.Reject(ReasonCode::kNotApplicable,
+               absl::StrFormat("No TPU family the request allows runs %d "
+                               "identical multi-host slices that each hold "
+                               "a replica of the job (Multislice is a TPU "
+                               "layout).",
+                               slices));
+      return;
+    }
+  } else {
+    j.candidate = CurrentSlicesPoint(ctx, slices);
+  }
   j.why.push_back(absl::StrFormat(
       "Data parallelism across the %d slices: only the gradient "
       "crosses DCN, once per step (dcn_data_parallelism = %d), while "

@@ -794,6 +794,31 @@ TEST_F(ReviewConsistencyTest, AStatedDdpThatRunsIsTakenAsFittingForReductionServ
   EXPECT_TRUE(testutil::Has(no, ReasonCode::kNotApplicable)) << no.reason;
 }
 
+// A Multislice data-parallel proposal with no slices today is that layout
+// on the TPU family and slice topology that rank best for the job, so its
+// verdict carries estimates (it had none); with no TPU allowed there is no
+// such point.
+TEST_F(ReviewConsistencyTest, MultisliceDataProposalWithoutSlicesTodayHasEstimates) {
+  PlanRequest job = TpuJob(Objective::kMinCost);
+  Proposal four = Dist("four", Strategy::kMultislice);
+  four.distribution->across_slices = DcnParallelism::kData;
+  four.distribution->slices = 4;
+  const ReviewResponse out = Review(ReviewOf(job, {four}));
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& v = out.verdicts[0];
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  EXPECT_EQ(v.plan->hardware.platform, Platform::kTpu);
+  EXPECT_EQ(v.plan->hardware.slices, 4);
+  EXPECT_GT(v.plan->estimates.step_time_seconds, 0);
+  job.constraints.allowed_platforms = {Platform::kGpu};
+  const ReviewResponse gpus = Review(ReviewOf(job, {four}));
+  ASSERT_EQ(gpus.verdicts.size(), 1u);
+  EXPECT_FALSE(gpus.verdicts[0].plan.has_value()) << gpus.verdicts[0].reason;
+  EXPECT_EQ(gpus.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(testutil::Has(gpus.verdicts[0], ReasonCode::kNotApplicable))
+      << gpus.verdicts[0].reason;
+}
+
 // The case of the step-time bug: g4-standard-48 named without a count
 // selects the family's own point in the space, which must be the plan's.
 TEST_F(ReviewConsistencyTest, LoraOnG4HasTheSameStepTimeInPlanAndReview) {
