@@ -162,9 +162,10 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
         internal::TiedOnTheNumbers(job, j, judged[best])) {
       j.why.push_back(absl::StrCat(
           "Ties with proposal ", Name(proposals, best),
-          " on time and cost; it ranks first by the review's order for "
-          "ties: fewer slices over DCN, then fewer hosts, then the simpler "
-          "layout, then the label."));
+          " on time and cost; ", Name(proposals, best),
+          " ranks first by the review's order for ties: fewer slices over "
+          "DCN, then fewer hosts, then the simpler layout, then the "
+          "label."));
     } else if (j.codes.empty() && best >= 0 && !said) {
       j.why.push_back(absl::StrCat("Works, but proposal ",
                                    Name(proposals, best),
