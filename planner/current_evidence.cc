@@ -102,15 +102,18 @@ std::optional<Job> ObservedToFit(const Job& job) {
     return std::nullopt;
   }
   // What no optimizer or precision choice removes: the weights (and, when
-  // trained, their gradients) in 16 bits, sharded only under FSDP. A stated
-  // layout that cannot hold even these is not the layout the team runs.
+  // trained, their gradients) in 16 bits, over every device when the
+  // stated layout shards them. A stated layout that cannot hold even these
+  // is not the layout the team runs.
   const bool adapters = job.method == TrainingMethod::kLora ||
                         job.method == TrainingMethod::kQlora;
   const double per_param = job.method == TrainingMethod::kQlora ? 0.5625
                            : adapters                          ? 2.0
                                                                : 4.0;
-  const double shards =
-      s == Strategy::kFsdp ? std::max(1, job.current_devices) : 1;
+  const bool replicated = s == Strategy::kDataParallel ||
+                          s == Strategy::kSingleDevice ||
+                          s == Strategy::kHorovod;
+  const double shards = replicated ? 1 : std::max(1, job.current_devices);
   if (job.params * per_param / shards >
       acc->memory_bytes->value * (1 - kHeadroom)) {
     return std::nullopt;

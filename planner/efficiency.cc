@@ -156,7 +156,8 @@ MfuRange BaseMfu(const Job& job, const Family& f) {
 
 MfuRange CalibratedMfu(const Job& job, const Family& f) {
   MfuRange band = BaseMfu(job, f);
-  if (job.method == TrainingMethod::kQlora) {  // kPolicy.qlora_slowdown_*
+  // kPolicy.qlora_slowdown_*: measured on GPUs, where QLoRA runs.
+  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kGpu) {
     band.low /= kPolicy.qlora_slowdown_max.value;
     band.high /= kPolicy.qlora_slowdown_min.value;
   }
@@ -209,7 +210,7 @@ std::string DescribeBand(const Job& job, const Family& f) {
 
 std::string DescribeMfu(const Job& job, const Family& f) {
   std::string out = DescribeBand(job, f);
-  if (job.method == TrainingMethod::kQlora) {
+  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kGpu) {
     absl::StrAppend(
         &out,
         absl::StrFormat(

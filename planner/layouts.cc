@@ -204,10 +204,10 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   // product can overflow.
   if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
   if (n % (tp * pp) != 0 || domain % tp != 0) return std::nullopt;
-  if ((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) {
+  if (((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) ||
+      (pp > 1 && !FrameworkHasPipelines(job))) {
     return std::nullopt;
   }
-  if (pp > 1 && !FrameworkHasPipelines(job)) return std::nullopt;
   const int rest = n / (tp * pp);
   int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
   if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
@@ -245,9 +245,8 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
 std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
     const Job& job, const Config& c, const LayoutPin& pin) {
   const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
-  const int layers = ModelParallelLayers(job);
+  const int layers = FrameworkHasPipelines(job) ? ModelParallelLayers(job) : 0;
   if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
-      !FrameworkHasPipelines(job) ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
     return std::nullopt;
   }
@@ -567,12 +566,10 @@ class LayoutChooser {
   bool any_batch_ok_ = false;
 };
 
-// The VM's memory over its accelerators, after headroom: where
-// RECOMPUTE_OFFLOAD puts activations. 0 when unknown (or on a CPU, whose
-// device memory it is).
+// The VM's memory per accelerator after headroom, where RECOMPUTE_OFFLOAD
+// puts activations; 0 when unknown or on a CPU (its device memory).
 double HostUsableBytesPerDevice(const Family& f, const Config& c) {
-  const catalog::MachineType* m =
-      c.shape != nullptr ? c.shape->machine : nullptr;
+  const catalog::MachineType* m = c.shape ? c.shape->machine : nullptr;
   if (f.platform == Platform::kCpu || m == nullptr ||
       m->accelerator_count <= 0 || !m->memory_bytes) {
     return 0;

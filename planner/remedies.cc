@@ -178,7 +178,8 @@ void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
   Remedy r;
   r.kind = RemedyKind::kFixTensorShapes;
   r.addresses = s;
-  r.global_batch_size = rule.batch;
+  r.global_batch_size =
+      job.current.current_global_batch_size > 0 ? rule.batch : 0;
   r.layer_widths = rule.widths;
   std::vector<std::string> rounding;
   if (std::string b = BatchRounding(job.current, rule); !b.empty()) {

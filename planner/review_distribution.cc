@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/current_evidence.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -67,21 +68,37 @@ std::optional<Candidate> DataAcrossSlicesPoint(const ReviewContext& ctx,
 
 // Without slices today: `slices` identical multi-host slices of whichever
 // TPU family and topology ranks best for the job, each holding a replica
-// (data parallel across them), so the proposal carries estimates.
+// (data parallel across them), so the proposal carries estimates. Per
+// family: its own best point over that many slices, else (when that point
+// shards the model across slices) its smallest multi-host topology whose
+// slice holds a replica.
 std::optional<Candidate> BestDataAcrossSlices(const ReviewContext& ctx,
                                               int slices) {
-  Pins pins;
-  pins.slices = slices;
+  const auto replica_per_slice = [](const Candidate& c) {
+    return c.viable() && c.config &&
+           !ShardsAcrossSlices(c.config->layout,
+                               c.config->devices /
+                                   std::max(1, c.config->slices));
+  };
   std::optional<Candidate> best;
   for (const Candidate& field : ctx.space.candidates) {
-    if (!field.viable() || field.family->platform != Platform::kTpu) continue;
-    Candidate c =
-        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
-    if (!c.viable() || !c.config ||
-        ShardsAcrossSlices(c.config->layout,
-                           c.config->devices / std::max(1, c.config->slices))) {
-      continue;
+    const Family& f = *field.family;
+    if (!field.viable() || f.platform != Platform::kTpu) continue;
+    Pins pins;
+    pins.slices = slices;
+    Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
+    if (!replica_per_slice(c)) {
+      for (const Shape& shape : f.shapes) {  // ascending by chips
+        if (shape.vms <= 1 || shape.topology == nullptr) continue;
+        SliceReplica r{f.name, shape.devices, slices,
+                       f.device_memory_bytes * kUsableFraction};
+        if (ReplicaExceedsSlice(ctx.job, r)) continue;
+        pins.topology = shape.topology->topology;
+        c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
+        break;
+      }
     }
+    if (!replica_per_slice(c)) continue;
     if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
   }
   return best;
@@ -281,6 +298,11 @@ std::string UnmodelledMeshAxes(const DistributionProposal& d) {
 void JudgePipelineAcrossSlices(const ReviewContext& ctx,
                                const DistributionProposal& d, int slices,
                                Judged& j) {
+  if (!FrameworkHasPipelines(ctx.job)) {
+    j.Reject(ReasonCode::kNotApplicable,
+             absl::StrCat(kNoTensorflowPipeline, "."));
+    return;
+  }
   NeverRecommendPipelineOverDcn(j);
   std::optional<Candidate> staged, data;
   if (!ctx.job.current.tpu_topology.empty()) {
@@ -303,9 +325,7 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
     j.Add(ReasonCode::kSlower,
           absl::StrCat(
               rule,
-              !FrameworkHasPipelines(ctx.job)
-                  ? absl::StrCat(" (no estimate: ", kNoTensorflowPipeline, ").")
-              : ctx.job.current.tpu_topology.empty()
+              ctx.job.current.tpu_topology.empty()
                   ? " (no estimate: the current slice topology is not given)."
               : ModelParallelLayers(ctx.job) <= 0
                   ? " (no estimate: the request gives no transformer shape "
@@ -411,8 +431,17 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     if (ctx.job.current_machine != nullptr) {
       pins.machine_type = ctx.job.current_machine->id;
     }
-    return EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current, pins,
-                           /*compare_families=*/false);
+    Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current,
+                                  pins, /*compare_families=*/false);
+    // Today's own layout runs: its memory is taken as observed, as for
+    // today's point and its remedies (planner/current_evidence.h).
+    const std::optional<Job> observed = ObservedToFit(ctx.job);
+    if (!c.has_point() && observed && !layout.degrees() &&
+        layout.strategy == ctx.job.current.strategy) {
+      c = EvaluateInSpace(ctx.catalog, *observed, ctx.space, *current, pins,
+                          /*compare_families=*/false);
+    }
+    return c;
   }
   std::optional<Candidate> best;
   for (const Candidate& field : ctx.space.candidates) {
@@ -450,7 +479,10 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   } else if (const Candidate* best = ctx.space.best()) {
     usable = best->config->usable_bytes;
   }
-  const bool fits = need <= 0 || usable <= 0 || need <= usable;
+  // Today's own data-parallel layout runs: it is judged on its point, its
+  // memory taken as observed (BestWithLayout).
+  const bool todays = s == job.current.strategy && ObservedToFit(job);
+  const bool fits = need <= 0 || usable <= 0 || need <= usable || todays;
   if (data_parallel && !fits) {
     j.Reject(ReasonCode::kHbmTooSmall,
              s == Strategy::kHorovod

@@ -269,7 +269,8 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
   // Without a target it is a move to a larger device the space selects
   // (JudgeRemedyInSpace), not today's device.
   if (m.kind == RemedyKind::kMoreMemoryPerDevice && !m.target &&
-      ctx.job.current_accelerator != nullptr) {
+      ctx.job.current_accelerator != nullptr &&
+      ctx.job.current_accelerator->memory_bytes) {
     return;
   }
   const catalog::Accelerator* device = DeviceAfter(ctx, m);

@@ -221,19 +221,20 @@ std::optional<Candidate> Remedied(const ReviewContext& ctx,
   const bool keeps_layout = m.kind == RemedyKind::kShardOptimizerState ||
                             m.kind == RemedyKind::kAddAccelerators ||
                             m.kind == RemedyKind::kActivationRecompute;
-  if (!c.has_point() && at.pins.layout.any() && !keeps_layout) {
+  if (!c.has_point() && at.pins.layout.any()) {
     // Today's stated layout holds no point: it runs, so its memory is
-    // taken as observed; else the fastest that fits, as for today's own
-    // point (planner/current_evidence.h). Sharding is the layout; more
-    // accelerators and recompute keep today's, or the fit would come from
-    // another layout (sharding), not from the remedy.
+    // taken as observed (no remedy here needs more memory per device than
+    // today's layout; planner/current_evidence.h).
     if (std::optional<Job> observed = ObservedToFit(remedied)) {
       c = Evaluate(ctx, *observed, at);
     }
-    if (!c.has_point()) {
-      at.pins.layout = {};
-      c = Evaluate(ctx, remedied, at);
-    }
+  }
+  if (!c.has_point() && at.pins.layout.any() && !keeps_layout) {
+    // Else the fastest that fits, as for today's own point. Sharding is
+    // the layout; more accelerators and recompute keep today's, or the fit
+    // would come from another layout (sharding), not from the remedy.
+    at.pins.layout = {};
+    c = Evaluate(ctx, remedied, at);
   }
   return c;
 }

@@ -365,8 +365,6 @@ TEST_F(PlannerRulesTest, AllowsFp8OnlyWhereListed) {
              Not(Contains(ReasonCode::kPrecisionUnsupported)));
 }
 
-// fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
-// CPU never trains an fp8 job (as TPU v4/v5e do not); in bf16 the same CPUs
 // fp8 speeds a step up only through a faster fp8 peak. TPU v6e lists the
 // same fp8 and bf16 peak (918 TFLOPS), so its fp8 step is its bf16 step,
 // with a note saying why; an H100's fp8 peak is twice its bf16 peak, so
@@ -400,6 +398,8 @@ TEST_F(PlannerRulesTest, Fp8GainsNothingWhereItsPeakIsNoHigherThanBf16s) {
   EXPECT_LT(h100_fp8, h100_bf16);
 }
 
+// fp8 only where the catalog lists an fp8 peak: CPU series have none, so a
+// CPU never trains an fp8 job (as TPU v4/v5e do not); in bf16 the same CPUs
 // are not rejected for the precision.
 TEST_F(PlannerRulesTest, RejectsCpusForFp8ButNotForBf16) {
   Workload w = Small();

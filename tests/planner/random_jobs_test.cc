@@ -366,7 +366,10 @@ TEST_F(RandomJobsTest, ACommunicationLineNeverContradictsItsRoofline) {
          m != end; ++m) {
       const bool short_of_it = (*m)[1] == "compute-bound needs";
       const double needs = std::stod((*m)[2]), has = std::stod((*m)[3]);
-      EXPECT_EQ(has < needs, short_of_it) << what << ": " << text;
+      // The figures are printed rounded: within a unit they cannot tell.
+      if (std::abs(has - needs) >= 1) {
+        EXPECT_EQ(has < needs, short_of_it) << what << ": " << text;
+      }
       (short_of_it ? shortfalls : above) += 1;
     }
   };

@@ -783,6 +783,18 @@ TEST_F(ReviewConsistencyTest, AStatedDdpThatRunsIsTakenAsFittingForReductionServ
     offered |= m.kind == RemedyKind::kAddReductionServer;
   }
   EXPECT_TRUE(offered);
+  // The same evidence holds for every proposal on today's layout: today's
+  // DDP as a distribution proposal, and remedies that keep it.
+  PlanRequest calm = job;  // no symptom: each is judged on its point
+  calm.current_setup.symptoms.clear();
+  const ReviewResponse others = Review(ReviewOf(
+      calm, {Dist("ddp", Strategy::kDataParallel),
+            Remedy("more", RemedyKind::kAddAccelerators),
+            Remedy("recompute", RemedyKind::kActivationRecompute)}));
+  for (const ProposalVerdict& v : others.verdicts) {
+    EXPECT_FALSE(testutil::Has(v, ReasonCode::kHbmTooSmall))
+        << v.label << ": " << v.reason;
+  }
 
   PlanRequest big = Job13B(Objective::kMinCost);
   big.current_setup = job.current_setup;
@@ -810,6 +822,22 @@ TEST_F(ReviewConsistencyTest, MultisliceDataProposalWithoutSlicesTodayHasEstimat
   EXPECT_EQ(v.plan->hardware.platform, Platform::kTpu);
   EXPECT_EQ(v.plan->hardware.slices, 4);
   EXPECT_GT(v.plan->estimates.step_time_seconds, 0);
+  // 70B on v6e: the family's own best point over four slices shards the
+  // model across them; its smallest topology whose slice holds a replica
+  // is taken instead (the family was dropped).
+  PlanRequest big;
+  big.as_of = "2026-09-26";
+  big.workload.model_name = "llama-3.1-70b";
+  big.workload.framework = Framework::kJax;
+  big.workload.dataset_tokens = 1e11;
+  big.constraints.allowed_series = {"TPU v6e"};
+  big.constraints.run_platform = RunPlatform::kGke;
+  const ReviewResponse v6e = Review(ReviewOf(big, {four}));
+  ASSERT_EQ(v6e.verdicts.size(), 1u);
+  ASSERT_TRUE(v6e.verdicts[0].plan.has_value()) << v6e.verdicts[0].reason;
+  EXPECT_EQ(v6e.verdicts[0].plan->hardware.slices, 4);
+  EXPECT_LE(v6e.verdicts[0].plan->distribution.fsdp_parallelism,
+            v6e.verdicts[0].plan->hardware.total_accelerators / 4);
   job.constraints.allowed_platforms = {Platform::kGpu};
   const ReviewResponse gpus = Review(ReviewOf(job, {four}));
   ASSERT_EQ(gpus.verdicts.size(), 1u);

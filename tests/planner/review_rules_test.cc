@@ -581,6 +581,25 @@ Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
   return p;
 }
 
+// TensorFlow schedules no pipeline (tf.distribute, DTensor): stages over
+// DCN are NOT_APPLICABLE for it, where JAX on the same slices is estimated.
+TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
+  ReviewRequest r = TpuSlices({}, 4);
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "4x4x4";
+  r.proposals = {DistP("pipeline over DCN", Strategy::kMultislice,
+                       DcnParallelism::kPipeline, 4)};
+  r.workload.framework = Framework::kTensorflow;
+  const ReviewResponse tf = Review(r);
+  ASSERT_EQ(tf.verdicts.size(), 1u);
+  EXPECT_EQ(tf.verdicts[0].verdict, Verdict::kRejected) << tf.verdicts[0].reason;
+  EXPECT_TRUE(Has(tf.verdicts[0], ReasonCode::kNotApplicable));
+  r.workload.framework = Framework::kJax;
+  const ReviewResponse jax = Review(r);
+  ASSERT_EQ(jax.verdicts.size(), 1u);
+  EXPECT_NE(jax.verdicts[0].verdict, Verdict::kRejected) << jax.verdicts[0].reason;
+}
+
 // Pipeline stages over DCN: estimated on today's slices (FSDP inside each
 // slice, the stages over groups of slices), never recommended even alone
 // (SPEC §4); the mesh's DCN degrees place the stages.
