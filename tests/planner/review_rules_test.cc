@@ -581,14 +581,20 @@ Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
   return p;
 }
 
-// TensorFlow schedules no pipeline (tf.distribute, DTensor): stages over
-// DCN are NOT_APPLICABLE for it, where JAX on the same slices is estimated.
-TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
+// Pipeline stages over DCN across today's four v5p 4x4x4 slices.
+ReviewRequest PipelineOverDcnOnV5p() {
   ReviewRequest r = TpuSlices({}, 4);
   r.current_setup.hardware = "tpu-v5p";
   r.current_setup.tpu_topology = "4x4x4";
   r.proposals = {DistP("pipeline over DCN", Strategy::kMultislice,
                        DcnParallelism::kPipeline, 4)};
+  return r;
+}
+
+// TensorFlow schedules no pipeline (tf.distribute, DTensor): stages over
+// DCN are NOT_APPLICABLE for it, where JAX on the same slices is estimated.
+TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
+  ReviewRequest r = PipelineOverDcnOnV5p();
   r.workload.framework = Framework::kTensorflow;
   const ReviewResponse tf = Review(r);
   ASSERT_EQ(tf.verdicts.size(), 1u);
@@ -606,11 +612,7 @@ TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
 TEST_F(ReviewRulesTest, PipelineOverDcnIsEstimatedButNeverRecommended) {
   // v5p: a stage is kept gathered through its micro-batches
   // (planner/memory_model.h), which a 16 GiB v5e chip cannot hold here.
-  ReviewRequest r = TpuSlices({}, 4);
-  r.current_setup.hardware = "tpu-v5p";
-  r.current_setup.tpu_topology = "4x4x4";
-  r.proposals = {DistP("pipeline over DCN", Strategy::kMultislice,
-                       DcnParallelism::kPipeline, 4)};
+  ReviewRequest r = PipelineOverDcnOnV5p();
   ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 1u);
   const ProposalVerdict& alone = out.verdicts[0];
