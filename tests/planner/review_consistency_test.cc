@@ -1233,6 +1233,9 @@ TEST_F(ReviewConsistencyTest, TheSamePointTwiceTiesWithoutACommunicationClaim) {
       << again->reason;
   EXPECT_NE(again->reason.find("Ties with proposal A"), std::string::npos)
       << again->reason;
+  // The line names the proposal that ranks first, not "it".
+  EXPECT_NE(again->reason.find("; A ranks first"), std::string::npos)
+      << again->reason;
   EXPECT_EQ(b->verdict, Verdict::kViable) << Verdicts(out);
   EXPECT_TRUE(testutil::Has(*b, ReasonCode::kCommunicationBound)) << b->reason;
 }
