@@ -93,13 +93,13 @@ void RestateNoDataset(Job& job, const std::string& text) {
 
 }  // namespace
 
-std::optional<Job> ObservedToFit(const Job& job) {
+bool StatedLayoutTakenToFit(const Job& job) {
   const Strategy s = job.current.strategy;
   const catalog::Accelerator* acc = job.current_accelerator;
   if (s == Strategy::kUnspecified || HasSymptom(job, Symptom::kOutOfMemory) ||
       job.workload.per_device_memory_gib > 0 || acc == nullptr ||
       !acc->memory_bytes || !job.model_size_known) {
-    return std::nullopt;
+    return false;
   }
   // What no optimizer or precision choice removes: the weights (and, when
   // trained, their gradients) in 16 bits, over every device when the
@@ -114,10 +114,12 @@ std::optional<Job> ObservedToFit(const Job& job) {
                           s == Strategy::kSingleDevice ||
                           s == Strategy::kHorovod;
   const double shards = replicated ? 1 : std::max(1, job.current_devices);
-  if (job.params * per_param / shards >
-      acc->memory_bytes->value * (1 - kHeadroom)) {
-    return std::nullopt;
-  }
+  return job.params * per_param / shards <=
+         acc->memory_bytes->value * (1 - kHeadroom);
+}
+
+std::optional<Job> ObservedToFit(const Job& job) {
+  if (!StatedLayoutTakenToFit(job)) return std::nullopt;
   Job observed = job;
   observed.memory_observed = true;
   return observed;

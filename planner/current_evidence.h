@@ -35,6 +35,8 @@ namespace accelplan::planner::internal {
 // its own per-device footprint (the evidence then says otherwise or is
 // already the model's).
 std::optional<Job> ObservedToFit(const Job& job);
+// Whether ObservedToFit gives a job (without copying one).
+bool StatedLayoutTakenToFit(const Job& job);
 
 // What a point that ObservedToFit kept says: the model's need per device,
 // the usable memory, and why the layout is kept.

@@ -152,12 +152,16 @@ MfuRange BaseMfu(const Job& job, const Family& f) {
       BandPrecision(job, f));
 }
 
+// kPolicy.qlora_slowdown_*: measured on GPUs, where QLoRA runs.
+bool QloraSlowdownApplies(const Job& job, const Family& f) {
+  return job.method == TrainingMethod::kQlora && f.platform == Platform::kGpu;
+}
+
 }  // namespace
 
 MfuRange CalibratedMfu(const Job& job, const Family& f) {
   MfuRange band = BaseMfu(job, f);
-  // kPolicy.qlora_slowdown_*: measured on GPUs, where QLoRA runs.
-  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kGpu) {
+  if (QloraSlowdownApplies(job, f)) {
     band.low /= kPolicy.qlora_slowdown_max.value;
     band.high /= kPolicy.qlora_slowdown_min.value;
   }
@@ -210,7 +214,7 @@ std::string DescribeBand(const Job& job, const Family& f) {
 
 std::string DescribeMfu(const Job& job, const Family& f) {
   std::string out = DescribeBand(job, f);
-  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kGpu) {
+  if (QloraSlowdownApplies(job, f)) {
     absl::StrAppend(
         &out,
         absl::StrFormat(

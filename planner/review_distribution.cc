@@ -435,11 +435,12 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
                                   pins, /*compare_families=*/false);
     // Today's own layout runs: its memory is taken as observed, as for
     // today's point and its remedies (planner/current_evidence.h).
-    const std::optional<Job> observed = ObservedToFit(ctx.job);
-    if (!c.has_point() && observed && !layout.degrees() &&
+    if (!c.has_point() && !layout.degrees() &&
         layout.strategy == ctx.job.current.strategy) {
-      c = EvaluateInSpace(ctx.catalog, *observed, ctx.space, *current, pins,
-                          /*compare_families=*/false);
+      if (const std::optional<Job> observed = ObservedToFit(ctx.job)) {
+        c = EvaluateInSpace(ctx.catalog, *observed, ctx.space, *current, pins,
+                            /*compare_families=*/false);
+      }
     }
     return c;
   }
@@ -481,7 +482,7 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   }
   // Today's own data-parallel layout runs: it is judged on its point, its
   // memory taken as observed (BestWithLayout).
-  const bool todays = s == job.current.strategy && ObservedToFit(job);
+  const bool todays = s == job.current.strategy && StatedLayoutTakenToFit(job);
   const bool fits = need <= 0 || usable <= 0 || need <= usable || todays;
   if (data_parallel && !fits) {
     j.Reject(ReasonCode::kHbmTooSmall,

@@ -420,9 +420,7 @@ void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
 }  // namespace
 
 bool CurrentIsTpu(const Job& job) {
-  return (job.current_accelerator != nullptr &&
-          job.current_accelerator->platform == catalog::Platform::kTpu) ||
-         !job.current.tpu_topology.empty() || job.current.slice_count > 0;
+  return CurrentlyOnTpu(job) || job.current.slice_count > 0;
 }
 
 

@@ -394,9 +394,10 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   if (at) {
     const Job unconstrained = TodayUnconstrained(ctx.job);
     today = Evaluate(ctx, unconstrained, *at);
-    const std::optional<Job> observed = ObservedToFit(unconstrained);
-    if (!today->has_point() && at->pins.layout.any() && observed) {
-      today = Evaluate(ctx, *observed, *at);
+    if (!today->has_point() && at->pins.layout.any()) {
+      if (const std::optional<Job> observed = ObservedToFit(unconstrained)) {
+        today = Evaluate(ctx, *observed, *at);
+      }
     }
   }
   if (const Config* c = after->config ? &*after->config : nullptr;
