@@ -308,6 +308,35 @@ Index BuildIndex(const Catalog& catalog) {
   return index;
 }
 
+namespace {
+
+// Lower case without separators, vendor words kept: labels are exact names.
+std::string LabelKey(absl::string_view name) {
+  std::string out;
+  for (char ch : absl::AsciiStrToLower(name)) {
+    if (ch != ' ' && ch != '-' && ch != '_' && ch != '.') out.push_back(ch);
+  }
+  return out;
+}
+
+}  // namespace
+
+bool NamesAccelerator(const Accelerator& a, const std::string& name) {
+  const std::string want = NormalizeName(name);
+  if (want.empty()) return false;
+  if (want == NormalizeName(a.id) || want == NormalizeName(a.name) ||
+      NormalizeName(absl::StrCat("tpu", name)) == NormalizeName(a.id)) {
+    return true;
+  }
+  const std::string key = LabelKey(name);
+  for (const auto& [system, value] : a.labels) {
+    // The resource name (nvidia.com/gpu, google.com/tpu) names every GPU
+    // or TPU, not one accelerator.
+    if (system != "GKE_RESOURCE" && LabelKey(value) == key) return true;
+  }
+  return false;
+}
+
 std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
                                          const std::string& series,
                                          const std::string& accelerator,
@@ -321,14 +350,10 @@ std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
     bool ok = true;
     if (!s.empty()) {
       ok = s == NormalizeName(f.series->id) || s == NormalizeName(f.name) ||
-           (f.accelerator && (s == NormalizeName(f.accelerator->name) ||
-                              s == NormalizeName(f.accelerator->id)));
+           (f.accelerator && NamesAccelerator(*f.accelerator, series));
     }
     if (ok && !a.empty()) {
-      ok = f.accelerator != nullptr &&
-           (a == NormalizeName(f.accelerator->id) ||
-            a == NormalizeName(f.accelerator->name) ||
-            NormalizeName(absl::StrCat("tpu", a)) == NormalizeName(f.accelerator->id));
+      ok = f.accelerator != nullptr && NamesAccelerator(*f.accelerator, accelerator);
     }
     if (ok && !m.empty()) {
       ok = false;

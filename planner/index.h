@@ -111,6 +111,12 @@ void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
 void FinishFamily(Family& f);
 void FinishFamilyKeys(Family& f);
 
+// Whether `name` names the accelerator: its id or name ("tpu-v5e",
+// "NVIDIA T4", "v5e"), or the name GKE or Vertex AI gives it
+// ("nvidia-tesla-a100", "NVIDIA_TESLA_A100", "tpu-v5-lite-podslice"; the
+// catalog's labels, matched whole: "A100" alone is no label).
+bool NamesAccelerator(const catalog::Accelerator& a, const std::string& name);
+
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a
 // platform. Empty when nothing matches.

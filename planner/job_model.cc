@@ -14,6 +14,7 @@
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
+#include "planner/index.h"
 #include "planner/job_work.h"
 #include "planner/layouts.h"
 #include "planner/reduction_server.h"
@@ -121,8 +122,7 @@ CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
     }
   }
   for (const Accelerator& a : catalog.accelerators) {
-    if (NormalizeName(a.id) == want || NormalizeName(a.name) == want ||
-        NormalizeName(absl::StrCat("tpu", a.id)) == want) {
+    if (NamesAccelerator(a, hardware)) {
       hw.accelerator = &a;
       hw.series = catalog.FindSeries(a.series_id);
       return hw;

@@ -8,10 +8,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/layouts.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
+#include "planner/space.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -39,11 +41,11 @@ std::vector<const Family*> ProposedFamilies(const Index& index,
 // No planned family matches: legacy hardware (never planned) or nothing.
 void RejectUnknownHardware(const catalog::Catalog& cat,
                            const HardwareProposal& h, Judged& j) {
-  const std::string want = NormalizeName(
+  const std::string& want =
       !h.accelerator.empty() ? h.accelerator
-                             : (!h.series.empty() ? h.series : h.machine_type));
+                             : (!h.series.empty() ? h.series : h.machine_type);
   for (const catalog::Accelerator& a : cat.accelerators) {
-    if (a.legacy && (NormalizeName(a.id) == want || NormalizeName(a.name) == want)) {
+    if (a.legacy && NamesAccelerator(a, want)) {
       j.Reject(ReasonCode::kNotACandidate,
                absl::StrCat(a.name, " is legacy hardware: it can be named as a "
                                     "current setup but is never planned."));
@@ -114,6 +116,43 @@ void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
       g.data, g.fsdp, g.tensor, g.pipeline));
 }
 
+// A proposal of today's family at today's size with today's stated
+// strategy (no other degrees) is today's setup: the team runs it, so its
+// memory is taken as observed, as for today's point
+// (planner/current_evidence.h).
+bool RestatesToday(const ReviewContext& ctx, const Family& f,
+                   const Pins& pins) {
+  const Job& job = ctx.job;
+  if (pins.layout.strategy != job.current.strategy || pins.layout.degrees() ||
+      &f != CurrentFamily(ctx.index, job)) {
+    return false;
+  }
+  const Pins today = CurrentPins(job);
+  const bool same_size =
+      today.topology.empty()
+          ? pins.topology.empty() && pins.devices == today.devices
+          : pins.topology == today.topology &&
+                (pins.devices == 0 || pins.devices == job.current_devices);
+  const bool same_machine =
+      pins.machine_type.empty() ||
+      (job.current_machine != nullptr &&
+       pins.machine_type == job.current_machine->id);
+  return same_size && same_machine &&
+         (pins.slices == 0 || pins.slices == std::max(1, today.slices));
+}
+
+// The family at the proposal's pins; today's setup restated keeps its
+// stated layout with its memory taken as observed.
+Candidate EvaluateProposed(const ReviewContext& ctx, const Family& f,
+                           const Pins& pins) {
+  Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
+  if (c.has_point() || !RestatesToday(ctx, f, pins)) return c;
+  if (const std::optional<Job> observed = ObservedToFit(ctx.job)) {
+    return EvaluateInSpace(ctx.catalog, *observed, ctx.space, f, pins);
+  }
+  return c;
+}
+
 Pins ProposalPins(const HardwareProposal& h) {
   Pins pins;
   pins.devices = h.count;
@@ -149,7 +188,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   std::vector<Candidate> selected;
   for (const Family* f : fams) {
     if (pinned) {
-      selected.push_back(EvaluateInSpace(ctx.catalog, job, ctx.space, *f, pins));
+      selected.push_back(EvaluateProposed(ctx, *f, pins));
       continue;
     }
     for (const Candidate& c : ctx.space.candidates) {
@@ -183,6 +222,9 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   j.candidate = *best;
   if (pins.layout.degrees()) NoteUnmatchedDegrees(pins.layout, *best, j);
   const Config& point = *best->config;
+  if (point.required_bytes > point.usable_bytes) {
+    j.why.push_back(ObservedMemoryLine(point));
+  }
   if (point.slices > 1 && point.layout.pipeline > 1) {
     NeverRecommendPipelineOverDcn(j);
     j.why.push_back(

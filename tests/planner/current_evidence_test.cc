@@ -69,6 +69,32 @@ double TodaysPace(const PlanResponse& p) {
 
 // ------------------------------------------------ no work: today is the floor
 
+// Today's accelerator may be named as GKE or Vertex AI name it (the
+// catalog's labels): the same plan as its catalog id. A name that is no
+// whole label ("A100" has two memory sizes; the GKE resource name covers
+// every GPU) stays unknown.
+TEST_F(CurrentEvidenceTest, TodaysAcceleratorByItsGkeOrVertexName) {
+  PlanRequest by_id = DdpJob("nvidia-a100-40gb", 4);
+  by_id.current_setup.observed_hours = 30;
+  const PlanResponse expected = planner_->Plan(by_id);
+  ASSERT_TRUE(expected.savings.has_value());
+  for (const std::string name : {"nvidia-tesla-a100", "NVIDIA_TESLA_A100"}) {
+    PlanRequest r = by_id;
+    r.current_setup.hardware = name;
+    const PlanResponse p = planner_->Plan(r);
+    ASSERT_TRUE(p.savings.has_value()) << name;
+    EXPECT_DOUBLE_EQ(p.savings->current_cost_usd, expected.savings->current_cost_usd)
+        << name;
+  }
+  for (const std::string name : {"A100", "nvidia.com/gpu"}) {
+    PlanRequest r = by_id;
+    r.current_setup.hardware = name;
+    const PlanResponse p = planner_->Plan(r);
+    EXPECT_FALSE(p.savings.has_value()) << name;
+    EXPECT_NE(FindReason(p.warnings, "is not in the catalog"), nullptr) << name;
+  }
+}
+
 TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   const PlanResponse p = planner_->Plan(S3());
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;

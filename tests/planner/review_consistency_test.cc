@@ -806,6 +806,43 @@ TEST_F(ReviewConsistencyTest, AStatedDdpThatRunsIsTakenAsFittingForReductionServ
   EXPECT_TRUE(testutil::Has(no, ReasonCode::kNotApplicable)) << no.reason;
 }
 
+// A hardware proposal that restates today's machine, count and stated
+// layout is today's setup: it runs, so it is judged on the point the
+// distribution proposal of today's strategy gets (its memory taken as
+// observed), not rejected HBM_TOO_SMALL. Not when the team reports running
+// out of memory.
+TEST_F(ReviewConsistencyTest, AProposalRestatingTodaysSetupIsTakenToFit) {
+  PlanRequest job = Llm(Framework::kPytorch, 3e9, Shape(32, 2560, 32, 2048, 10240),
+                        Objective::kMinCost);
+  job.current_setup = OnA2(4, Strategy::kDataParallel, Symptom::kGradientSyncBound);
+  job.current_setup.symptoms.clear();
+  job.current_setup.observed_hours = 40;
+  Proposal today = Hw("today", "a2-highgpu-8g", 32);
+  today.hardware->layout = DistributionProposal{};
+  today.hardware->layout->strategy = Strategy::kDataParallel;
+  const ReviewResponse r =
+      Review(ReviewOf(job, {today, Dist("ddp", Strategy::kDataParallel)}));
+  ASSERT_EQ(r.verdicts.size(), 2u);
+  const ProposalVerdict& hw = r.verdicts[0];
+  const ProposalVerdict& ddp = r.verdicts[1];
+  EXPECT_FALSE(testutil::Has(hw, ReasonCode::kHbmTooSmall)) << hw.reason;
+  ASSERT_TRUE(hw.plan.has_value()) << hw.reason;
+  ASSERT_TRUE(ddp.plan.has_value()) << ddp.reason;
+  EXPECT_EQ(hw.plan->hardware.total_accelerators, 32);
+  EXPECT_EQ(hw.plan->distribution.strategy, Strategy::kDataParallel);
+  EXPECT_DOUBLE_EQ(hw.plan->estimates.step_time_seconds,
+                   ddp.plan->estimates.step_time_seconds);
+  EXPECT_NE(hw.reason.find("taken as observed to fit"), std::string::npos)
+      << hw.reason;
+
+  PlanRequest oom = job;
+  oom.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const ReviewResponse o = Review(ReviewOf(oom, {today}));
+  ASSERT_EQ(o.verdicts.size(), 1u);
+  EXPECT_TRUE(testutil::Has(o.verdicts[0], ReasonCode::kHbmTooSmall))
+      << o.verdicts[0].reason;
+}
+
 // A Multislice data-parallel proposal with no slices today is that layout
 // on the TPU family and slice topology that rank best for the job, so its
 // verdict carries estimates (it had none); with no TPU allowed there is no
