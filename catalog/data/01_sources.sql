@@ -166,4 +166,5 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
   ('KH-GEMMA3', 'keras-team/keras-hub', 'keras_hub/src/models/gemma3/gemma3_presets.py', '46f3b4a000be58c092fe2f1acf87d2fb620aefd0', 'KerasHub Gemma 3 presets (exact parameter counts)', NULL),
   ('KH-MIXTRAL', 'keras-team/keras-hub', 'keras_hub/src/models/mixtral/README.md', 'b9bc2e3008f55c067b88b1b06b0a710ab9243699', 'KerasHub Mixtral module dump (layer shapes)', NULL),
   ('OUMI-LLAMA31', 'vulkomilev/oumi', 'configs/recipes/llama3_1/README.md', '4d8296fb70dac07a8489398080fd740dab7b3814', 'oumi Llama 3.1 recipes: 8B/70B shapes', 'fork of oumi-ai/oumi'),
-  ('MQ-LLAMA', 'thamada/modelQuery', 'README.md', 'd567602fc87f937def2e14e9cfceb87653e576ee', 'Exact Llama 3.x parameter counts from the released checkpoints', NULL);
+  ('MQ-LLAMA', 'thamada/modelQuery', 'README.md', 'd567602fc87f937def2e14e9cfceb87653e576ee', 'Exact Llama 3.x parameter counts from the released checkpoints', NULL),
+  ('TPUINF-HBM', 'vllm-project/tpu-inference', 'tpu_inference/utils.py', '26b60622480e1481ebd1c14164035c8918730dc1', 'vLLM TPU inference (Google-maintained): get_device_hbm_limit, per-chip HBM in GiB (GBYTES = 1024^3): v5e 16, v6e and v4 32, v5p 95', 'used where a device memory_stats() is not available; the runtime''s own bytes_limit is a little lower (about 15.75 GiB on v5e, 31.25 GiB on v6e)');

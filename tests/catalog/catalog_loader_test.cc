@@ -131,8 +131,10 @@ TEST_F(CatalogLoaderTest, CoverageAddedForIssue17) {
 }
 
 TEST_F(CatalogLoaderTest, TpuMemoryKeepsTheSourcesUnits) {
-  EXPECT_DOUBLE_EQ(Acc("tpu-v5e").memory_bytes->value, 16e9);  // "16 GB"
-  EXPECT_DOUBLE_EQ(Acc("tpu-v6e").memory_bytes->value, 32e9);  // "32 GB"
+  // GiB where a Google source states it (the v6e table on the TPU7x page;
+  // Google's tpu-inference for v5e, whose own page says "16 GB").
+  EXPECT_DOUBLE_EQ(Acc("tpu-v5e").memory_bytes->value, 16 * kGiB);
+  EXPECT_DOUBLE_EQ(Acc("tpu-v6e").memory_bytes->value, 32 * kGiB);
   EXPECT_DOUBLE_EQ(Acc("tpu7x").memory_bytes->value, 192 * kGiB);
 }
 
