@@ -225,5 +225,57 @@ TEST_F(ExpertLayoutTest, HiddenGathersKeepPlainFsdp) {
   EXPECT_GT(d.fsdp_parallelism, 1);
 }
 
+// A mixture of experts runs at a lower MFU than a dense model where both
+// were measured (the catalog's MoE runs on H100 and B200 against their
+// dense runs). Hardware without a published band of its own (a T4) used to
+// time MoE at the dense default band, 2x an H100's MoE efficiency; it now
+// pays the measured MoE/dense ratio on top of the default band, and a
+// dense job there keeps the default.
+TEST_F(ExpertLayoutTest, AMixtureOfExpertsPaysItsRoutingOnADefaultBand) {
+  const auto band = [](ReviewRequest q) -> std::pair<double, double> {
+    const ReviewResponse r = planner_->Review(q);
+    if (r.verdicts.empty() || !r.verdicts[0].plan) {
+      ADD_FAILURE() << (r.verdicts.empty() ? "no verdict" : r.verdicts[0].reason);
+      return {0, 0};
+    }
+    const Estimates& e = r.verdicts[0].plan->estimates;
+    return {e.mfu_low, e.mfu_high};
+  };
+  ReviewRequest moe = Request("n1-standard-8+4xnvidia-tesla-t4", 4);
+  Workload& w = moe.workload;
+  w.parameter_count = 2e9;  // fits four T4s
+  w.active_parameter_count = 0.5e9;
+  w.num_experts = 16;
+  w.experts_per_token = 2;
+  w.transformer_shape = {};
+  w.precision = Precision::kFp16Mixed;
+  moe.constraints.allowed_series = {"N1"};
+  ReviewRequest dense = moe;
+  dense.workload.active_parameter_count = 0;
+  dense.workload.num_experts = 0;
+  dense.workload.experts_per_token = 0;
+  const auto [moe_low, moe_high] = band(moe);
+  const auto [dense_low, dense_high] = band(dense);
+  EXPECT_DOUBLE_EQ(dense_low, 0.25);  // the pre-Ampere default, unchanged
+  EXPECT_DOUBLE_EQ(dense_high, 0.45);
+  EXPECT_GT(moe_low, 0);
+  EXPECT_LT(moe_high, dense_low);
+  EXPECT_NEAR(moe_low / dense_low, moe_high / dense_high, 1e-12);
+
+  // Where MoE runs were measured, the MoE band is theirs, below dense.
+  ReviewRequest h100 = Request("a3-highgpu-8g", 8);
+  h100.workload.parameter_count = 46.7e9;
+  h100.workload.active_parameter_count = 12.9e9;
+  h100.workload.num_experts = 8;
+  h100.workload.experts_per_token = 2;
+  h100.workload.transformer_shape = {};
+  ReviewRequest h100_dense = h100;
+  h100_dense.workload.parameter_count = 12.9e9;
+  h100_dense.workload.active_parameter_count = 0;
+  h100_dense.workload.num_experts = 0;
+  h100_dense.workload.experts_per_token = 0;
+  EXPECT_LT(band(h100).second, band(h100_dense).second);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
