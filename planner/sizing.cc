@@ -153,6 +153,14 @@ void AddPolicySequences(const Job& job, const Family& f,
   }
 }
 
+// Across GPU VMs a step needs the network between them: without a figure
+// for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
+// cannot be timed, and the policy's sequences skip such families.
+bool UntimedAcrossVms(const Family& f, const Shape& s) {
+  return f.platform == Platform::kGpu && f.inter_vm_bytes_per_s <= 0 &&
+         s.machine->network_bits_per_s.value_or(0) <= 0;
+}
+
 // Multislice over single-host slices is not offered (SPEC §4): rejects it,
 // naming the one multi-host slice with the same chips instead.
 bool RejectSingleHostMultislice(const Family& f, const Pins& pins,
@@ -238,7 +246,19 @@ bool EnumerateSizes(const Job& job, const Family& f,
       if (s->devices >= pins.devices || s == obtainable.back()) {
         const int units =
             std::max(1, (pins.devices + s->devices - 1) / s->devices);
-        if (!job.constraints.single_host_only || units * s->vms == 1) {
+        const bool spans_vms = units * s->vms > 1;
+        if (spans_vms && UntimedAcrossVms(f, *s)) {
+          cand.Reject(
+              ReasonCode::kNotApplicable,
+              absl::StrFormat(
+                  "%s has no network bandwidth in the catalog for %s, so %d "
+                  "of its VMs (%d accelerators) cannot be timed: their "
+                  "gradient traffic would look free. One VM holds up to %d.",
+                  f.name, s->machine->id, units, units * s->devices,
+                  obtainable.back()->devices));
+          return false;
+        }
+        if (!job.constraints.single_host_only || !spans_vms) {
           out.options.push_back({s, units});
         }
         break;

@@ -115,6 +115,41 @@ ProposalVerdict One(ReviewRequest r, RemedyKind k) {
 // gradient once instead of twice.
 constexpr char kNoGpuDirectVm[] = "a2-ultragpu-8g";
 
+// A size across GPU VMs whose network the catalog does not have cannot be
+// timed (its collectives would cost nothing): N1 + T4 on n1-standard-8
+// hosts is NOT_APPLICABLE past one VM and saying why, planned on one; G2,
+// whose VMs' bandwidth is known, is timed across VMs.
+TEST_F(ReviewRulesTest, AcrossVmsWithoutANetworkFigureIsNotTimed) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kPytorch, 1e9, Shape(24, 2048, 16, 2048));
+  r.workload.precision = Precision::kFp16Mixed;
+  r.constraints.allowed_series = {"N1", "G2"};
+  r.as_of = "2026-09-26";
+  const auto gpus = [](const std::string& accelerator, int count) {
+    Proposal p;
+    p.label = accelerator + "x" + std::to_string(count);
+    p.hardware = HardwareProposal{};
+    p.hardware->accelerator = accelerator;
+    p.hardware->count = count;
+    return p;
+  };
+  r.proposals = {gpus("nvidia-tesla-t4", 8), gpus("nvidia-tesla-t4", 4),
+                 gpus("nvidia-l4", 16)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  const ProposalVerdict& t4_vms = out.verdicts[0];
+  EXPECT_EQ(t4_vms.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(t4_vms, ReasonCode::kNotApplicable)) << t4_vms.reason;
+  EXPECT_THAT(t4_vms.reason, HasSubstr("no network bandwidth"));
+  EXPECT_FALSE(t4_vms.plan.has_value());
+  ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[1].plan->hardware.hosts, 1);
+  const ProposalVerdict& l4 = out.verdicts[2];
+  ASSERT_TRUE(l4.plan.has_value()) << l4.reason;
+  EXPECT_GT(l4.plan->hardware.hosts, 1);
+  EXPECT_TRUE(l4.plan->estimates.step_known) << l4.reason;
+}
+
 TEST_F(ReviewRulesTest, RecommendsReductionServerForGradientSyncBoundGpus) {
   const ProposalVerdict v =
       One(GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm),
