@@ -127,6 +127,25 @@ bool Same(double a, double b) {
 
 // The remedied point's numbers against the current setup's point in the
 // same space (same job, same pins, no remedy), when it has one.
+// Today's observed runtime beside the model's, when the team states it:
+// outside the model's range for today, the job differs from the model and
+// so may every estimate of it (docs/planner.md §5.1).
+void TodayObserved(const Job& job, const Config& today, std::string& line) {
+  const double observed = job.current.observed_hours;
+  if (!(observed > 0)) return;
+  absl::StrAppend(&line, " in the model (", FormatHours(observed), " observed");
+  if (observed > today.hours.high || observed < today.hours.low) {
+    absl::StrAppend(
+        &line,
+        absl::StrFormat(", %.2gx the model's %s–%s for today: the job runs "
+                        "unlike the model, so compare with care",
+                        observed / today.hours.expected,
+                        FormatHours(today.hours.low),
+                        FormatHours(today.hours.high)));
+  }
+  absl::StrAppend(&line, ")");
+}
+
 std::string AgainstToday(const Job& job, const Candidate& c,
                          const Candidate* today) {
   const Config& p = *c.config;
@@ -168,6 +187,7 @@ std::string AgainstToday(const Job& job, const Candidate& c,
       absl::StrAppend(&line, " for ", FormatUsd(p.cost.expected));
     if (t != nullptr && t->hours.expected > 0) {
       absl::StrAppend(&line, " vs ", FormatHours(t->hours.expected), " today");
+      TodayObserved(job, *t, line);
     }
   }
   if (today != nullptr && t == nullptr) {

@@ -95,6 +95,46 @@ TEST_F(CurrentEvidenceTest, TodaysAcceleratorByItsGkeOrVertexName) {
   }
 }
 
+// A remedy's verdict compares it with today's modelled runtime; when the
+// team states today's observed hours they stand beside it, and an observed
+// runtime outside the model's range for today says the job runs unlike the
+// model. Without observed hours neither is said.
+TEST_F(CurrentEvidenceTest, RemediesSetTodaysObservedHoursBesideTheModel) {
+  PlanRequest job = DdpJob("a2-highgpu-8g", 2);
+  job.workload.dataset_tokens = 2e10;
+  job.current_setup.symptoms.clear();
+  const auto reason = [&](double observed) {
+    ReviewRequest r;
+    r.workload = job.workload;
+    r.goal = job.goal;
+    r.constraints = job.constraints;
+    r.current_setup = job.current_setup;
+    r.current_setup.observed_hours = observed;
+    r.as_of = job.as_of;
+    Proposal p;
+    p.label = "more";
+    p.remedy = RemedyProposal{};
+    p.remedy->kind = RemedyKind::kAddAccelerators;
+    r.proposals = {p};
+    const ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() ? std::string() : out.verdicts[0].reason;
+  };
+  const std::string modelled = reason(0);
+  ASSERT_TRUE(absl::StrContains(modelled, " today")) << modelled;
+  EXPECT_FALSE(absl::StrContains(modelled, "observed")) << modelled;
+  // Today's modelled hours, read back from the plan of today's setup.
+  PlanRequest pace = job;
+  const PlanResponse plan = planner_->Plan(pace);
+  ASSERT_TRUE(plan.savings.has_value());
+  const double today = plan.savings->current_hours;
+  const std::string close = reason(today * 1.05);
+  EXPECT_TRUE(absl::StrContains(close, "observed")) << close;
+  EXPECT_FALSE(absl::StrContains(close, "unlike the model")) << close;
+  const std::string far = reason(today * 3);
+  EXPECT_TRUE(absl::StrContains(far, "unlike the model")) << far;
+}
+
 TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   const PlanResponse p = planner_->Plan(S3());
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
