@@ -483,7 +483,9 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   // Today's own data-parallel layout runs: it is judged on its point, its
   // memory taken as observed (BestWithLayout).
   const bool todays = s == job.current.strategy && StatedLayoutTakenToFit(job);
-  const bool fits = need <= 0 || usable <= 0 || need <= usable || todays;
+  // Whether the model says a whole replica fits one device (unknown: no).
+  const bool replica_fits = need > 0 && usable > 0 && need <= usable;
+  const bool fits = need <= 0 || usable <= 0 || replica_fits || todays;
   if (data_parallel && !fits) {
     j.Reject(ReasonCode::kHbmTooSmall,
              s == Strategy::kHorovod
@@ -527,13 +529,17 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                 : s == Strategy::kFsdp ? 1
                                        : 2;
   if (data_parallel && s != Strategy::kHorovod) {
-    j.why.push_back("The model fits one device: data parallelism scales "
-                    "near-linearly.");
-  } else if (s == Strategy::kFsdp && fits) {
+    j.why.push_back(
+        replica_fits ? "The model fits one device: data parallelism scales "
+                       "near-linearly."
+        : todays     ? "Today's data parallelism runs (its memory taken as "
+                       "observed): it scales near-linearly."
+                     : "Data parallelism scales near-linearly.");
+  } else if (s == Strategy::kFsdp && replica_fits) {
     j.Add(ReasonCode::kSlower,
           "The model fits one device; sharding adds all-gather traffic that "
           "plain data parallelism avoids.");
-  } else if (ModelParallel(s) && fits) {
+  } else if (ModelParallel(s) && replica_fits) {
     j.Add(ReasonCode::kSlower,
           "The model fits one device; model parallelism only adds "
           "communication and bubbles.");

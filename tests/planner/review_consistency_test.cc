@@ -843,6 +843,29 @@ TEST_F(ReviewConsistencyTest, AProposalRestatingTodaysSetupIsTakenToFit) {
       << o.verdicts[0].reason;
 }
 
+// FSDP on one cluster is called SLOWER than data parallelism only when the
+// model says a whole replica fits one device. Today's FSDP of a model whose
+// replica does not fit (13B with Adam on A100 80GB) is neither SLOWER nor
+// said to fit one device; a 1B model's FSDP is.
+TEST_F(ReviewConsistencyTest, FsdpIsSlowerOnlyWhereAReplicaFits) {
+  const auto fsdp_verdict = [&](double params, TransformerShape shape) {
+    PlanRequest job = Llm(Framework::kPytorch, params, shape, Objective::kMinCost);
+    job.current_setup = OnA2(4, Strategy::kFsdp, Symptom::kGradientSyncBound);
+    job.current_setup.hardware = "a2-ultragpu-8g";
+    job.current_setup.symptoms.clear();
+    const ReviewResponse r = Review(ReviewOf(job, {Dist("fsdp", Strategy::kFsdp)}));
+    EXPECT_EQ(r.verdicts.size(), 1u);
+    return r.verdicts.empty() ? ProposalVerdict{} : r.verdicts[0];
+  };
+  const ProposalVerdict big = fsdp_verdict(13e9, Shape(40, 5120, 40, 2048, 13824));
+  EXPECT_NE(big.verdict, Verdict::kRejected) << big.reason;
+  EXPECT_FALSE(testutil::Has(big, ReasonCode::kSlower)) << big.reason;
+  EXPECT_EQ(big.reason.find("fits one device"), std::string::npos) << big.reason;
+  const ProposalVerdict small = fsdp_verdict(1e9, Shape(24, 2048, 16, 2048, 8192));
+  EXPECT_TRUE(testutil::Has(small, ReasonCode::kSlower)) << small.reason;
+  EXPECT_NE(small.reason.find("fits one device"), std::string::npos) << small.reason;
+}
+
 // A Multislice data-parallel proposal with no slices today is that layout
 // on the TPU family and slice topology that rank best for the job, so its
 // verdict carries estimates (it had none); with no TPU allowed there is no
