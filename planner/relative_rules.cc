@@ -82,34 +82,45 @@ void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
   }
 }
 
-// Google's per-workload GPU lists rank GPU series against GPU series.
+// Google's per-workload GPU lists rank GPU series against GPU series: an
+// unlisted series loses to a listed one that costs no more than 25% more
+// (SPEC §4), unless it beats that one on both cost and time (then the list
+// would trade a cheaper, faster plan for a label, and a budget that rules
+// the listed one out would give a better plan than no budget).
 void WorkloadListRule(const Job& job, const Refs& refs,
                       const std::vector<Candidate*>& judged) {
   if (job.on_device) return;
   const catalog::WorkloadList list = ListFor(job);
-  double best_listed = std::numeric_limits<double>::infinity();
-  const Candidate* best_listed_c = nullptr;
+  std::vector<const Candidate*> listed;
   for (const Candidate* c : refs) {
     if (c->has_point() && c->family->platform == Platform::kGpu &&
-        c->on_workload_list && Cost(job, *c) < best_listed) {
-      best_listed = Cost(job, *c);
-      best_listed_c = c;
+        c->on_workload_list) {
+      listed.push_back(c);
     }
   }
-  if (best_listed_c == nullptr) return;
+  std::stable_sort(listed.begin(), listed.end(),
+                   [&](const Candidate* a, const Candidate* b) {
+                     return Cost(job, *a) < Cost(job, *b);
+                   });
+  const auto hours = [](const Candidate& c) { return c.config->hours.expected; };
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform != Platform::kGpu ||
         c->on_workload_list) {
       continue;
     }
-    if (best_listed <= kPolicy.workload_list_cost_slack.value * Cost(job, *c)) {
+    const double cost = Cost(job, *c);
+    for (const Candidate* l : listed) {
+      if (Cost(job, *l) > kPolicy.workload_list_cost_slack.value * cost) break;
+      const bool dominates = cost <= Cost(job, *l) && hours(*c) < hours(*l);
+      if (dominates) continue;
       c->Reject(ReasonCode::kNotRecommendedForWorkload,
                 absl::StrCat(c->family->name, " is not on Google's ",
                              list == catalog::WorkloadList::kFineTuning
                                  ? "fine-tuning"
                                  : "pre-training",
-                             " list, and ", best_listed_c->family->name,
+                             " list, and ", l->family->name,
                              ", which is, costs no more than 25% more."));
+      break;
     }
   }
 }

@@ -883,6 +883,45 @@ TEST_F(PlannerRulesTest, AppliesWorkloadListsOnlyWithinTwentyFivePercent) {
   EXPECT_EQ(silent, 1);
 }
 
+// An unlisted GPU series that beats the listed one on both cost and time is
+// not demoted by the list: else a budget that rules the listed one out
+// would give a cheaper and faster plan than no budget. Llama 3.1 8B fully
+// fine-tuned on 5B tokens of 4,096: G2 is not on the fine-tuning list, G4 is.
+TEST_F(PlannerRulesTest, WorkloadListsNeverDemoteAnOptionCheaperAndFaster) {
+  Workload w;
+  w.model_name = "llama-3.1-8b";
+  w.framework = Framework::kPytorch;
+  w.training_method = TrainingMethod::kFullFineTune;
+  w.dataset_tokens = 5e9;
+  w.transformer_shape.sequence_length = 4096;
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"G2", "G4"};
+  const auto solo = [&](const std::string& series) {
+    PlanRequest one = q;
+    one.constraints.allowed_series = {series};
+    const PlanResponse r = Plan(one);
+    EXPECT_TRUE(r.recommendation.has_value()) << series << r.no_plan_reason;
+    return r.recommendation ? r.recommendation->estimates : Estimates{};
+  };
+  const Estimates g2 = solo("G2"), g4 = solo("G4");
+  // The premise: G4 is within 25% of G2's cost, and G2 is cheaper and faster.
+  ASSERT_LE(g4.on_demand_cost_usd.expected, 1.25 * g2.on_demand_cost_usd.expected);
+  ASSERT_LT(g2.on_demand_cost_usd.expected, g4.on_demand_cost_usd.expected);
+  ASSERT_LT(g2.total_hours.expected, g4.total_hours.expected);
+  const PlanResponse free = Plan(q);
+  EXPECT_THAT(Codes(free, "nvidia-l4"),
+              Not(Contains(ReasonCode::kNotRecommendedForWorkload)));
+  ASSERT_TRUE(free.recommendation.has_value());
+  EXPECT_EQ(free.recommendation->hardware.series, "G2");
+  PlanRequest budget = q;
+  budget.goal.budget_usd = 0.5 * (g2.on_demand_cost_usd.expected +
+                                  g4.on_demand_cost_usd.expected);
+  const PlanResponse capped = Plan(budget);
+  ASSERT_TRUE(capped.recommendation.has_value());
+  EXPECT_DOUBLE_EQ(capped.recommendation->estimates.on_demand_cost_usd.expected,
+                   free.recommendation->estimates.on_demand_cost_usd.expected);
+}
+
 TEST_F(PlannerRulesTest, NeverAppliesPreTrainingListToFineTuneListedSeries) {
   Workload w = Small();
   w.training_method = TrainingMethod::kFullFineTune;
