@@ -83,44 +83,42 @@ void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
 }
 
 // Google's per-workload GPU lists rank GPU series against GPU series: an
-// unlisted series loses to a listed one that costs no more than 25% more
-// (SPEC §4), unless it beats that one on both cost and time (then the list
-// would trade a cheaper, faster plan for a label, and a budget that rules
-// the listed one out would give a better plan than no budget).
+// unlisted series loses to the cheapest listed one when that costs no more
+// than 25% more (SPEC §4), unless it beats that one on both cost and time
+// (the list would then trade a cheaper, faster plan for a label, and a
+// budget that rules the listed one out would give a better plan than none).
 void WorkloadListRule(const Job& job, const Refs& refs,
                       const std::vector<Candidate*>& judged) {
   if (job.on_device) return;
   const catalog::WorkloadList list = ListFor(job);
-  std::vector<const Candidate*> listed;
+  const Candidate* listed = nullptr;
   for (const Candidate* c : refs) {
     if (c->has_point() && c->family->platform == Platform::kGpu &&
-        c->on_workload_list) {
-      listed.push_back(c);
+        c->on_workload_list &&
+        (listed == nullptr || Cost(job, *c) < Cost(job, *listed))) {
+      listed = c;
     }
   }
-  std::stable_sort(listed.begin(), listed.end(),
-                   [&](const Candidate* a, const Candidate* b) {
-                     return Cost(job, *a) < Cost(job, *b);
-                   });
-  const auto hours = [](const Candidate& c) { return c.config->hours.expected; };
+  if (listed == nullptr) return;
+  const double listed_cost = Cost(job, *listed);
+  const double listed_hours = listed->config->hours.expected;
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform != Platform::kGpu ||
         c->on_workload_list) {
       continue;
     }
     const double cost = Cost(job, *c);
-    for (const Candidate* l : listed) {
-      if (Cost(job, *l) > kPolicy.workload_list_cost_slack.value * cost) break;
-      const bool dominates = cost <= Cost(job, *l) && hours(*c) < hours(*l);
-      if (dominates) continue;
+    const bool dominates =
+        cost <= listed_cost && c->config->hours.expected < listed_hours;
+    if (listed_cost <= kPolicy.workload_list_cost_slack.value * cost &&
+        !dominates) {
       c->Reject(ReasonCode::kNotRecommendedForWorkload,
                 absl::StrCat(c->family->name, " is not on Google's ",
                              list == catalog::WorkloadList::kFineTuning
                                  ? "fine-tuning"
                                  : "pre-training",
-                             " list, and ", l->family->name,
+                             " list, and ", listed->family->name,
                              ", which is, costs no more than 25% more."));
-      break;
     }
   }
 }

@@ -203,6 +203,20 @@ double Score(const Job& job, const Norm& norm, const Config& c, double keep) {
   }
 }
 
+void ScoreCandidate(const Job& job, const Norm& norm, Candidate& c) {
+  const Config& p = *c.config;
+  // Exposed communication scales time and cost (or, without a data set,
+  // the cost and time per unit of work) by 1 / (1 - fraction).
+  const double keep = 1 - p.step.communication_fraction;
+  if (c.misses_assumed_deadline && !job.on_device) {
+    c.score = TimeMetric(job, p);
+    c.score_without_comm = TimeMetric(job, p) * keep;
+    return;
+  }
+  c.score = Score(job, norm, p);
+  c.score_without_comm = Score(job, norm, p, keep);
+}
+
 void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
   if (!cand.viable() || cand.points.empty()) return;
   if (cand.family->platform == Platform::kEdge) {
@@ -260,11 +274,7 @@ Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
   ApplyRelativeRules(job, cands, all);
   for (Candidate& c : cands) {
     if (!c.has_point()) continue;
-    c.score = Score(job, norm, *c.config);
-    // Exposed communication scales time and cost (or, without a data set,
-    // the cost and time per unit of work) by 1 / (1 - fraction).
-    c.score_without_comm =
-        Score(job, norm, *c.config, 1 - c.config->step.communication_fraction);
+    ScoreCandidate(job, norm, c);
   }
   std::stable_sort(cands.begin(), cands.end(),
                    [&](const Candidate& a, const Candidate& b) {

@@ -31,6 +31,13 @@ Norm NormOver(const Job& job, const std::vector<Candidate>& space);
 double Score(const Job& job, const Norm& norm, const Config& c,
              double keep = 1);
 
+// A family's score and its score without exposed communication, set on
+// its selected point. A family that misses the assumed deadline selected
+// its fastest point (SelectPoint), and ranks by time among the others
+// that miss it: ranked by cost, the cheapest of their fastest points won,
+// which a budget could beat on both cost and time.
+void ScoreCandidate(const Job& job, const Norm& norm, Candidate& c);
+
 // Selects the candidate's point: the best score among its feasible points
 // (ties, within the policy's tolerance, to the fewest devices); one that
 // misses only the assumed deadline takes its fastest point. Sets config,

@@ -92,9 +92,7 @@ Candidate EvaluateInSpace(const catalog::Catalog& catalog, const Job& job,
   SelectPoint(job, space.norm, c);
   if (compare_families) ApplyRelativeRules(job, space.candidates, {&c});
   if (c.viable() && c.config) {
-    c.score = Score(job, space.norm, *c.config);
-    c.score_without_comm = Score(job, space.norm, *c.config,
-                                 1 - c.config->step.communication_fraction);
+    ScoreCandidate(job, space.norm, c);
   }
   return c;
 }

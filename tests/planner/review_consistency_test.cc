@@ -981,6 +981,46 @@ TEST_F(ReviewConsistencyTest, LargerBudgetIsNeverSlowerUnderMinTime) {
   EXPECT_GT(faster, 0);
 }
 
+// MIN_COST: a budget only removes options, so the plan without one (or
+// with a larger one) is never both costlier and slower than the plan under
+// a smaller budget (the workload lists may trade up to 25% of cost for a
+// listed series, never cost and time together).
+TEST_F(ReviewConsistencyTest, LargerBudgetNeverGivesACostlierAndSlowerPlan) {
+  const std::vector<PlanRequest> jobs = testutil::RandomRequests(
+      testutil::PropertyJobCount(150), 20261206, {.classical = false,
+                                                 .without_data = false,
+                                                 .constraints = true});
+  int steps = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    PlanRequest r = jobs[i];
+    r.goal.objective = Objective::kMinCost;
+    r.goal.budget_usd = 0;
+    const PlanResponse free = planner_->Plan(r);
+    if (!free.recommendation || !free.recommendation->estimates.price_known) continue;
+    const double cost = free.recommendation->estimates.on_demand_cost_usd.expected;
+    // Budgets below the plan's cost (a plan the lists passed over may
+    // cost up to their slack less).
+    for (double f : {0.8, 0.9, 0.95, 0.99}) {
+      r.goal.budget_usd = cost * f;
+      const PlanResponse p = planner_->Plan(r);
+      if (!p.recommendation) continue;
+      ++steps;
+      const Estimates& a = p.recommendation->estimates;
+      const Estimates& b = free.recommendation->estimates;
+      const bool dominated =
+          b.on_demand_cost_usd.expected > a.on_demand_cost_usd.expected * (1 + 1e-9) &&
+          b.total_hours.expected > a.total_hours.expected * (1 + 1e-9);
+      EXPECT_FALSE(dominated)
+          << "job #" << i << " " << testutil::DescribeRequest(r) << "\n  budget $"
+          << r.goal.budget_usd << ": " << Brief(*p.recommendation)
+          << "\n  no budget: " << Brief(*free.recommendation);
+    }
+  }
+  std::cout << "[ budget, MIN_COST ] plans under a smaller budget: " << steps
+            << "\n";
+  EXPECT_GT(steps, 0);
+}
+
 TEST_F(ReviewConsistencyTest, LaterDeadlineNeverCostsMoreThanTheListSlackUnderMinCost) {
   const std::vector<PlanRequest> jobs = testutil::RandomRequests(
       testutil::PropertyJobCount(150), 20261214, {.classical = true,
