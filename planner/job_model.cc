@@ -242,7 +242,12 @@ void WarnIfNoDataset(Job& job) {
   if (!job.has_dataset && !job.on_device) {
     job.warnings.push_back(
         {ReasonCode::kNoDatasetSize,
-         job.model_size_known || job.classical
+         job.workload.dataset_gib > 0 && !job.classical
+             ? "No dataset size in tokens or examples: a size in GiB gives "
+               "classical ML's memory, not a deep model's work (state "
+               "dataset_tokens or dataset_examples); candidates ranked by "
+               "cost per unit of work; no deadline check."
+         : job.model_size_known || job.classical
              ? "No dataset size given: candidates ranked by cost per unit of "
                "work; no deadline check."
              : "No model or dataset size given: candidates ranked by cost "

@@ -274,6 +274,19 @@ bool HasWarning(const v1::PlanTrainingResponse& r, v1::ReasonCode code) {
   return false;
 }
 
+// The flag that sizes this workload's data set: classical ML's memory
+// follows its bytes; a model counted in examples (CNN, recommender, tabular
+// deep model, or one given forward FLOPs per example) needs their number.
+const char* DatasetFlag(const v1::Workload& w) {
+  if (IsClassical(w.framework())) return "--dataset_gib";
+  const v1::ModelKind kind = w.model_kind();
+  if (kind == v1::CNN || kind == v1::RECOMMENDER || kind == v1::TABULAR ||
+      w.forward_flops_per_example() > 0) {
+    return "--examples";
+  }
+  return "--tokens";
+}
+
 // "; meets the 24 h deadline; within the $5,000 budget" and the like.
 std::string GoalStatus(const v1::PlanTrainingRequest& request,
                        const v1::PlanTrainingResponse& response,
@@ -285,9 +298,7 @@ std::string GoalStatus(const v1::PlanTrainingRequest& request,
     const std::string why =
         HasWarning(response, v1::NO_DATASET_SIZE)
             ? absl::StrCat("no dataset size — give ",
-                           IsClassical(request.workload().framework())
-                               ? "--dataset_gib"
-                               : "--tokens")
+                           DatasetFlag(request.workload()))
             : "no total time estimated";
     const char* what = deadline > 0 && budget > 0
                            ? "deadline and budget not checked"

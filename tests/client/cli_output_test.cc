@@ -197,6 +197,12 @@ TEST(PlanSummaryTest, SaysWhyTheDeadlineIsNotCheckedWithoutADataset) {
   classical.mutable_workload()->set_framework(v1::XGBOOST);
   EXPECT_THAT(PlanSummary(BuildPlanView(classical, r)),
               HasSubstr("give --dataset_gib"));
+  // A deep model counted in examples needs their number, not tokens.
+  v1::PlanTrainingRequest tabular = Request(24, 0);
+  tabular.mutable_workload()->set_framework(v1::PYTORCH);
+  tabular.mutable_workload()->set_model_kind(v1::TABULAR);
+  EXPECT_THAT(PlanSummary(BuildPlanView(tabular, r)),
+              HasSubstr("give --examples"));
 }
 
 TEST(PlanSummaryTest, AlternativesSayWhatTheyWinAndLose) {

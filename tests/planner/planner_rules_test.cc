@@ -192,6 +192,28 @@ Workload Tabular(Framework f) {
   return w;
 }
 
+// A data set in GiB sizes classical ML's memory, but gives a deep model no
+// work: the NO_DATASET_SIZE warning says which field to state instead.
+TEST_F(PlannerRulesTest, ADatasetInGibAloneSaysADeepModelNeedsExamples) {
+  Workload deep;
+  deep.framework = Framework::kPytorch;
+  deep.model_kind = ModelKind::kTabular;
+  deep.parameter_count = 5e6;
+  deep.dataset_gib = 10;
+  const PlanResponse r = Plan(Req(deep));
+  const auto it = std::find_if(r.warnings.begin(), r.warnings.end(), [](const Reason& w) {
+    return w.code == ReasonCode::kNoDatasetSize;
+  });
+  ASSERT_NE(it, r.warnings.end());
+  EXPECT_THAT(it->message, HasSubstr("dataset_examples"));
+  Workload stated = deep;
+  stated.dataset_examples = 1e7;
+  EXPECT_THAT(WarningCodes(Plan(Req(stated))),
+              Not(Contains(ReasonCode::kNoDatasetSize)));
+  EXPECT_THAT(WarningCodes(Plan(Req(Tabular(Framework::kXgboost)))),
+              Not(Contains(ReasonCode::kNoDatasetSize)));
+}
+
 TEST_F(PlannerRulesTest, SendsScikitLearnToCpuAndRejectsAccelerators) {
   const PlanResponse r = Plan(Req(Tabular(Framework::kScikitLearn)));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
