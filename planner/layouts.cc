@@ -172,7 +172,9 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
              (l.data <= 1 && l.tensor <= 1 && l.pipeline <= 1);
     case Strategy::kTensorParallel: return l.tensor > 1 && l.pipeline <= 1;
     case Strategy::kPipelineParallel: return l.pipeline > 1;
-    case Strategy::kHybrid: return l.tensor > 1 || l.pipeline > 1;
+    case Strategy::kHybrid:  // model parallel, or replicated FSDP (HSDP)
+      return l.tensor > 1 || l.pipeline > 1 ||
+             (l.zero_stage >= 3 && l.fsdp > 1 && l.data > l.fsdp);
     default: return true;
   }
 }

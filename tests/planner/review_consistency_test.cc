@@ -866,6 +866,35 @@ TEST_F(ReviewConsistencyTest, FsdpIsSlowerOnlyWhereAReplicaFits) {
   EXPECT_NE(small.reason.find("fits one device"), std::string::npos) << small.reason;
 }
 
+// HYBRID is "several of the above": FSDP groups replicated across VMs
+// (PyTorch's HYBRID_SHARD) is one, judged on the same point as FSDP with
+// those degrees; HYBRID without a second form of parallelism spells none.
+TEST_F(ReviewConsistencyTest, HybridShardingIsFsdpReplicatedAcrossGroups) {
+  PlanRequest job = Job13B(Objective::kMinCost);
+  job.current_setup = OnA2(4, Strategy::kFsdp, Symptom::kGradientSyncBound);
+  job.current_setup.hardware = "a2-ultragpu-8g";
+  const auto degrees = [](const std::string& label, Strategy s, int data, int fsdp) {
+    Proposal p = Dist(label, s);
+    p.distribution->data_parallelism = data;
+    p.distribution->fsdp_parallelism = fsdp;
+    return p;
+  };
+  const ReviewResponse r = Review(ReviewOf(
+      job, {degrees("hsdp", Strategy::kHybrid, 4, 8),
+            degrees("fsdp", Strategy::kFsdp, 4, 8),
+            degrees("flat", Strategy::kHybrid, 1, 32)}));
+  ASSERT_EQ(r.verdicts.size(), 3u);
+  const ProposalVerdict& hsdp = r.verdicts[0];
+  const ProposalVerdict& fsdp = r.verdicts[1];
+  ASSERT_TRUE(hsdp.plan.has_value()) << hsdp.reason;
+  ASSERT_TRUE(fsdp.plan.has_value()) << fsdp.reason;
+  EXPECT_EQ(hsdp.plan->distribution.fsdp_parallelism, 8);
+  EXPECT_EQ(hsdp.plan->distribution.data_parallelism, 4);
+  EXPECT_DOUBLE_EQ(hsdp.plan->estimates.step_time_seconds,
+                   fsdp.plan->estimates.step_time_seconds);
+  EXPECT_EQ(r.verdicts[2].verdict, Verdict::kRejected) << r.verdicts[2].reason;
+}
+
 // A Multislice data-parallel proposal with no slices today is that layout
 // on the TPU family and slice topology that rank best for the job, so its
 // verdict carries estimates (it had none); with no TPU allowed there is no
