@@ -17,8 +17,6 @@
 
 namespace accelplan::planner::internal {
 
-using catalog::MachineType;
-
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
                       Recompute recompute, int64_t global_batch_override) {
   return EstimateMemoryPerDevice(
