@@ -91,6 +91,21 @@ void RestateNoDataset(Job& job, const std::string& text) {
   }
 }
 
+// The team runs out of memory where the model's layout fits: what runs out
+// is memory the model does not count, and remedies are judged on the
+// model's figures.
+std::string UnmodelledOomLine(const Config& today) {
+  return absl::StrFormat(
+      "The team reports OUT_OF_MEMORY, but today's layout needs %.1f of the "
+      "%.1f GiB usable per device in the model: what runs out is memory it "
+      "does not count (a larger micro-batch than modelled, fp32 logits over "
+      "a large vocabulary, long sequences' activations, fragmentation), so "
+      "remedies are judged on the model's memory; a smaller micro-batch "
+      "with gradient accumulation is the first thing to try, and stating "
+      "per_device_memory_gib models the observed footprint.",
+      today.required_bytes / kGiB, today.usable_bytes / kGiB);
+}
+
 }  // namespace
 
 bool StatedLayoutTakenToFit(const Job& job) {
@@ -174,6 +189,8 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   job.current_comm_fraction = today->step.communication_fraction;
   if (today->required_bytes > today->usable_bytes) {
     job.assumptions.push_back(ObservedMemoryLine(*today));
+  } else if (HasSymptom(job, Symptom::kOutOfMemory)) {
+    job.assumptions.push_back(UnmodelledOomLine(*today));
   }
   const double observed = job.current.observed_hours;
   // Deep learning only: classical ML's memory follows the data size, which

@@ -135,6 +135,25 @@ TEST_F(CurrentEvidenceTest, RemediesSetTodaysObservedHoursBesideTheModel) {
   EXPECT_TRUE(absl::StrContains(far, "unlike the model")) << far;
 }
 
+// OUT_OF_MEMORY where the model's layout for today fits: the plan says the
+// memory that runs out is not in the model (and what to try); not said
+// without the symptom.
+TEST_F(CurrentEvidenceTest, AnOomTheModelDoesNotExplainIsSaid) {
+  PlanRequest job = DdpJob("a2-highgpu-8g", 2);
+  job.workload.dataset_tokens = 2e10;
+  job.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const PlanResponse oom = planner_->Plan(job);
+  const auto said = [](const PlanResponse& p) {
+    return std::any_of(p.assumptions.begin(), p.assumptions.end(),
+                       [](const std::string& a) {
+                         return absl::StrContains(a, "does not count");
+                       });
+  };
+  EXPECT_TRUE(said(oom));
+  job.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  EXPECT_FALSE(said(planner_->Plan(job)));
+}
+
 TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   const PlanResponse p = planner_->Plan(S3());
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
