@@ -18,6 +18,7 @@
 #include "planner/reduction_server.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
+#include "planner/util.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -40,9 +41,10 @@ bool SpaceModels(RemedyKind kind) {
 
 // What a remedy changes about the current setup; false for one the space
 // does not model.
-bool ApplyToCurrent(RemedyKind kind, const Job& request, Job& job, Pins& pins) {
-  if (!SpaceModels(kind)) return false;
-  switch (kind) {
+bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,
+                    Pins& pins) {
+  if (!SpaceModels(m.kind)) return false;
+  switch (m.kind) {
     case RemedyKind::kAddReductionServer:
       // The planner adds the pool to a point where it pays
       // (planner/reduction_server.h); the remedy is that point.
@@ -58,10 +60,11 @@ bool ApplyToCurrent(RemedyKind kind, const Job& request, Job& job, Pins& pins) {
       job.workload.recompute = Recompute::kFull;
       return true;
     case RemedyKind::kAddAccelerators:
-      // The same machine type at any larger size, today's layout kept.
-      pins.devices = 0;
-      pins.topology.clear();
-      pins.slices = 0;
+      // The same machine type at the size the remedy states (its count,
+      // topology, slices), else at any larger one; today's layout kept.
+      pins.devices = m.target ? std::max<int>(0, m.target->count) : 0;
+      pins.topology = m.target ? m.target->tpu_topology : "";
+      pins.slices = m.target ? std::max(0, m.target->slices) : 0;
       pins.min_devices = job.current_devices + 1;
       return true;
     default:
@@ -236,7 +239,7 @@ Candidate Evaluate(const ReviewContext& ctx, const Job& job,
 std::optional<Candidate> Remedied(const ReviewContext& ctx,
                                   const RemedyProposal& m, Current at) {
   Job remedied = AsToday(ctx.job);
-  if (!ApplyToCurrent(m.kind, ctx.job, remedied, at.pins)) return std::nullopt;
+  if (!ApplyToCurrent(m, ctx.job, remedied, at.pins)) return std::nullopt;
   Candidate c = Evaluate(ctx, remedied, at);
   const bool keeps_layout = m.kind == RemedyKind::kShardOptimizerState ||
                             m.kind == RemedyKind::kAddAccelerators ||
@@ -383,6 +386,21 @@ std::optional<HardwareProposal> LargerDeviceTarget(const ReviewContext& ctx,
   return std::nullopt;
 }
 
+// ADD_ACCELERATORS whose stated size is not larger than today's.
+bool RejectIfNotMore(const Job& job, const RemedyProposal& m, Judged& j) {
+  if (m.kind != RemedyKind::kAddAccelerators || !m.target) return false;
+  const HardwareProposal& t = *m.target;
+  const int chips = t.tpu_topology.empty()
+                        ? t.count
+                        : TopologyChips(t.tpu_topology) * std::max(1, t.slices);
+  if (chips <= 0 || chips > job.current_devices) return false;
+  j.Reject(ReasonCode::kNotApplicable,
+           absl::StrFormat("The stated size (%d accelerators) is not more "
+                           "than today's %d.",
+                           chips, job.current_devices));
+  return true;
+}
+
 }  // namespace
 
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
@@ -401,6 +419,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
       after = MoveTarget(ctx, *target, j);
     }
   } else if (at) {
+    if (RejectIfNotMore(ctx.job, m, j)) return;
     after = Remedied(ctx, m, *at);
   }
   if (!after || j.rejected) return;

@@ -1224,6 +1224,33 @@ TEST_F(ReviewConsistencyTest, MoreAcceleratorsKeepTodaysLayout) {
   EXPECT_EQ(fsdp.plan->hardware.machine_type, "a2-highgpu-8g");
 }
 
+// ADD_ACCELERATORS with a stated size is judged at that size (it was
+// judged at the smallest larger one whatever it stated), and a stated size
+// not above today's is NOT_APPLICABLE.
+TEST_F(ReviewConsistencyTest, MoreAcceleratorsAtTheStatedSize) {
+  const auto more = [](const std::string& label, int count) {
+    Proposal p = Remedy(label, RemedyKind::kAddAccelerators);
+    p.remedy->target = HardwareProposal{};
+    p.remedy->target->count = count;
+    return p;
+  };
+  const ReviewResponse r = Review(ReviewOf(
+      OutOfMemory7B(Strategy::kFsdp),
+      {more("32", 32), more("64", 64), more("8", 8),
+       Remedy("any", RemedyKind::kAddAccelerators)}));
+  ASSERT_EQ(r.verdicts.size(), 4u);
+  for (int i : {0, 1}) {
+    const ProposalVerdict& v = r.verdicts[i];
+    ASSERT_TRUE(v.plan.has_value()) << v.label << ": " << v.reason;
+    EXPECT_EQ(v.plan->hardware.total_accelerators, std::stoi(v.label));
+    EXPECT_EQ(v.plan->hardware.machine_type, "a2-highgpu-8g");
+  }
+  EXPECT_EQ(r.verdicts[2].verdict, Verdict::kRejected) << r.verdicts[2].reason;
+  EXPECT_TRUE(testutil::Has(r.verdicts[2], ReasonCode::kNotApplicable));
+  ASSERT_TRUE(r.verdicts[3].plan.has_value()) << r.verdicts[3].reason;
+  EXPECT_GT(r.verdicts[3].plan->hardware.total_accelerators, 8);
+}
+
 TEST_F(ReviewConsistencyTest, RemediesAlreadyInPlaceAreNotApplicable) {
   const auto shard = [&](Strategy today) {
     return Only(Review(ReviewOf(OutOfMemory7B(today),
