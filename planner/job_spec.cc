@@ -186,6 +186,33 @@ GkeJobSpec BuildGke(const JobSpecInput& in, const Shape& shape) {
   return gke;
 }
 
+// How to create the hardware on Compute Engine. A TPU slice is one TPU
+// resource whatever its VMs, and Multislice must be requested as queued
+// resources, one node per slice (Cloud TPU "Manage TPU resources": "If you
+// use Multislice, you must use queued resources").
+std::string ComputeEngineNote(const JobSpecInput& input, const Shape& shape) {
+  const int vms = shape.slices * shape.vms_per_slice;
+  std::string how;
+  if (!input.is_tpu) {
+    how = absl::StrCat("Create ", vms, " VM(s) of type ",
+                       input.hardware.machine_type,
+                       " (gcloud compute instances create)");
+  } else if (shape.slices > 1) {
+    how = absl::StrCat(
+        "Request the ", shape.slices, " slices as one queued resource "
+        "(gcloud compute tpus queued-resources create --node-count=",
+        shape.slices, ", accelerator type and topology above; Multislice "
+        "must use queued resources), ", vms, " TPU VMs in all,");
+  } else {
+    how = absl::StrCat(
+        "Create the slice as one TPU resource (gcloud compute tpus "
+        "queued-resources create, or tpu-vm create; accelerator type and "
+        "topology above), its ", vms, " TPU VM(s) with it,");
+  }
+  return absl::StrCat("Compute Engine: no Vertex AI or GKE job spec. ", how,
+                      " and start the trainer on each VM.");
+}
+
 }  // namespace
 
 const char* VertexSchedulingStrategy(Provisioning provisioning) {
@@ -211,17 +238,7 @@ JobSpec BuildJobSpec(const JobSpecInput& input) {
   const Shape shape = ShapeOf(input.hardware);
   const RunPlatform rp = input.hardware.run_platform;
   if (rp == RunPlatform::kComputeEngine) {
-    const int vms = shape.slices * shape.vms_per_slice;
-    AppendNote(
-        absl::StrCat(
-            "Compute Engine: no Vertex AI or GKE job spec. Create ", vms,
-            input.is_tpu ? " TPU VM(s) (gcloud compute tpus tpu-vm create, "
-                           "accelerator type and topology above)"
-                         : absl::StrCat(" VM(s) of type ",
-                                        input.hardware.machine_type,
-                                        " (gcloud compute instances create)"),
-            " and start the trainer on each."),
-        &spec.note);
+    AppendNote(ComputeEngineNote(input, shape), &spec.note);
     return spec;
   }
   if (rp == RunPlatform::kVertexTraining || rp == RunPlatform::kUnspecified) {

@@ -385,6 +385,22 @@ TEST(JobSpecTest, RunPlatformDecidesWhichSpecsExist) {
   EXPECT_NE(ce.note.find("a3-highgpu-8g"), std::string::npos);
 }
 
+// On Compute Engine a TPU slice is one TPU resource, and Multislice must be
+// requested as queued resources with one node per slice (Cloud TPU "Manage
+// TPU resources": "If you use Multislice, you must use queued resources").
+TEST(JobSpecTest, ComputeEngineTpusAreSlicesAndMultisliceIsQueued) {
+  JobSpecInput one = TpuInput(1);
+  one.hardware.run_platform = RunPlatform::kComputeEngine;
+  const std::string single = BuildJobSpec(one).note;
+  EXPECT_NE(single.find("one TPU resource"), std::string::npos) << single;
+  EXPECT_EQ(single.find("--node-count"), std::string::npos) << single;
+  JobSpecInput two = TpuInput(2);
+  two.hardware.run_platform = RunPlatform::kComputeEngine;
+  const std::string multi = BuildJobSpec(two).note;
+  EXPECT_NE(multi.find("queued-resources create --node-count=2"), std::string::npos)
+      << multi;
+}
+
 TEST(JobSpecTest, TorchrunJobSetHasCommandPeerEnvAndRequests) {
   JobSpecInput in = GpuInput(4);
   in.framework = Framework::kPytorch;
