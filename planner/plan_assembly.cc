@@ -160,6 +160,16 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
       return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
                    : "PyTorch (single device)";
     case Framework::kXgboost:
+      // One XGBoost process trains on one GPU: several GPUs, on one VM or
+      // more, are one Dask worker each (dask_cuda.LocalCUDACluster on one
+      // VM; XGBoost's "Example of training with Dask on GPU").
+      if (f.platform == Platform::kGpu && c.devices > 1) {
+        return c.hosts > 1
+                   ? "xgboost.dask, tree_method=hist, device=cuda (Dask, a "
+                     "worker per GPU)"
+                   : "xgboost.dask on dask_cuda.LocalCUDACluster, "
+                     "tree_method=hist, device=cuda (Dask, a worker per GPU)";
+      }
       if (c.hosts > 1) return "xgboost.dask (distributed hist)";
       return f.platform == Platform::kGpu ? "xgboost (tree_method=hist, device=cuda)"
                                           : "xgboost (tree_method=hist, device=cpu)";

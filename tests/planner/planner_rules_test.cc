@@ -291,6 +291,27 @@ TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
   }
 }
 
+// One XGBoost process trains on one GPU: a plan on several GPUs names
+// Dask (a worker per GPU; LocalCUDACluster on one VM), a plan on one GPU
+// plain xgboost with device=cuda.
+TEST_F(PlannerRulesTest, XgboostOnSeveralGpusRunsADaskWorkerPerGpu) {
+  PlanRequest q = Req(Tabular(Framework::kXgboost));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse one = Plan(q);
+  ASSERT_TRUE(one.recommendation.has_value()) << one.no_plan_reason;
+  ASSERT_EQ(one.recommendation->hardware.total_accelerators, 1);
+  EXPECT_EQ(one.recommendation->distribution.framework_api,
+            "xgboost (tree_method=hist, device=cuda)");
+  q.workload.dataset_gib = 50;
+  const PlanResponse many = Plan(q);
+  ASSERT_TRUE(many.recommendation.has_value()) << many.no_plan_reason;
+  ASSERT_GT(many.recommendation->hardware.total_accelerators, 1);
+  EXPECT_THAT(many.recommendation->distribution.framework_api,
+              HasSubstr("xgboost.dask"));
+  EXPECT_THAT(many.recommendation->distribution.framework_api,
+              HasSubstr("a worker per GPU"));
+}
+
 // ------------------------------------------------------------ precision
 
 // Each accelerator's family codes in `r` match `m`.
