@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
@@ -318,6 +321,15 @@ bool SpotUnsafe(const Job& job) {
   return job.goal.hard_deadline && !JobCheckpoints(job);
 }
 
+// Not documented absent on the request's run platform nor on Compute
+// Engine.
+bool OfferedWith(const Job& job, const Shape& s, catalog::Provisioning p) {
+  const size_t i = static_cast<size_t>(p);
+  return !s.OfferOn(RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine))
+              .provisioning_absent[i] &&
+         !s.OfferOn(catalog::RunPlatform::kComputeEngine).provisioning_absent[i];
+}
+
 }  // namespace
 
 bool JobCheckpoints(const Job& job) {
@@ -326,10 +338,7 @@ bool JobCheckpoints(const Job& job) {
 
 bool ProvisioningOffered(const Job& job, const Family&, const Shape& s,
                          catalog::Provisioning p) {
-  const size_t i = static_cast<size_t>(p);
-  return !s.OfferOn(RunPlatformOf(job).value_or(catalog::RunPlatform::kComputeEngine))
-              .provisioning_absent[i] &&
-         !s.OfferOn(catalog::RunPlatform::kComputeEngine).provisioning_absent[i];
+  return OfferedWith(job, s, p);
 }
 
 std::optional<Provisioning> ProvisioningWithoutSpot(const Job& job,
@@ -405,11 +414,11 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
 }
 
 void RejectUnobtainable(const Job& job, const std::string& name,
-                        const std::vector<const Shape*>& offered,
+                        const std::vector<const Shape*>& offered_shapes,
                         Candidate& cand) {
   const Constraints& k = job.constraints;
   bool spot_blocked = false;
-  for (const Shape* s : offered) {
+  for (const Shape* s : offered_shapes) {
     if (k.spot_allowed && SpotUnsafe(job) && s->spot_hourly) spot_blocked = true;
   }
   if (spot_blocked) {
@@ -419,10 +428,34 @@ void RejectUnobtainable(const Job& job, const std::string& name,
                                    "deadline for a job that does not "
                                    "checkpoint."));
   }
-  cand.Reject(ReasonCode::kNotAvailableOnDemand,
-              absl::StrCat(name, " is not offered on-demand; it needs Spot, "
-                                 "DWS flex-start or a reservation, none of "
-                                 "which the request allows."));
+  // What the shapes are offered with that the request does not allow.
+  const std::pair<catalog::Provisioning, bool> kinds[] = {
+      {catalog::Provisioning::kSpot, k.spot_allowed},
+      {catalog::Provisioning::kFlexStart, k.flex_start_allowed},
+      {catalog::Provisioning::kReservation, k.reservation_available}};
+  static constexpr const char* kLabels[] = {"Spot", "DWS flex-start",
+                                            "a reservation"};
+  std::vector<std::string> needed;
+  for (size_t i = 0; i < 3; ++i) {
+    const auto [kind, allowed] = kinds[i];
+    const bool offered = std::any_of(
+        offered_shapes.begin(), offered_shapes.end(),
+        [&](const Shape* s) { return OfferedWith(job, *s, kind); });
+    if (offered && !allowed) needed.push_back(kLabels[i]);
+  }
+  cand.Reject(
+      ReasonCode::kNotAvailableOnDemand,
+      !needed.empty()
+          ? absl::StrCat(
+                name, " is not offered on-demand; it is offered with ",
+                needed.size() > 1
+                    ? absl::StrCat(absl::StrJoin(needed.begin(),
+                                                 needed.end() - 1, ", "),
+                                   " or ", needed.back())
+                    : needed.front(),
+                ", which the request does not allow.")
+          : absl::StrCat(name, " is not offered on-demand, and no other "
+                               "provisioning the request allows offers it."));
 }
 
 }  // namespace accelplan::planner::internal

@@ -209,6 +209,27 @@ TEST_F(ProvisioningRulesTest, NotAvailableOnDemandRejectionCarriesTimeAndCost) {
   EXPECT_THAT(Warnings(f), HasSubstr("on-demand list price"));
 }
 
+// NOT_AVAILABLE_ON_DEMAND names what the family is offered with that the
+// request does not allow: with flex-start allowed, A4X (offered only with
+// a reservation in the catalog) is not said to need flex-start.
+TEST_F(ProvisioningRulesTest, NotAvailableOnDemandNamesWhatWouldObtainIt) {
+  const PlanResponse none = Plan(A4Only());
+  const Rejection* a4 = RejectionOf(none, "nvidia-b200");
+  ASSERT_NE(a4, nullptr) << testutil::DescribeFamilies(none);
+  EXPECT_THAT(a4->reason, HasSubstr("offered with Spot, DWS flex-start or a "
+                                    "reservation, which the request does not "
+                                    "allow"));
+  PlanRequest q = Req(Huge());
+  q.constraints.allowed_series = {"A4X"};
+  q.constraints.flex_start_allowed = true;
+  const PlanResponse flex = Plan(q);
+  const Rejection* a4x = RejectionOf(flex, "nvidia-gb200");
+  ASSERT_NE(a4x, nullptr) << testutil::DescribeFamilies(flex);
+  EXPECT_THAT(a4x->codes, Contains(ReasonCode::kNotAvailableOnDemand));
+  EXPECT_THAT(a4x->reason, HasSubstr("offered with a reservation, which"));
+  EXPECT_THAT(a4x->reason, Not(HasSubstr("flex-start, which")));
+}
+
 // A what-if names the count the plan with that provisioning allowed
 // recommends. A 1B model over 200B tokens without checkpoints on A4 (Spot
 // only past an hour without checkpoints: the smallest count under an hour
