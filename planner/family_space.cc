@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "planner/candidate.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
@@ -135,6 +136,24 @@ std::string HostTooSmallLine(const std::string& name, const Fitting& fit) {
       Gib(fit.host_required));
 }
 
+// Shapes within the accelerator cap that no provisioning the request
+// allows obtains (A3 High's 1-, 2- and 4-GPU shapes are Spot or flex-start
+// only): said, so the cap is not taken as the only reason.
+std::string SmallerShapesUnobtainable(const Job& job, const Family& f) {
+  std::vector<std::string> ids;
+  for (const Shape& s : f.shapes) {
+    if (s.devices <= job.constraints.max_accelerators && s.machine != nullptr &&
+        !ProvisioningFor(job, f, s).has_value()) {
+      ids.push_back(s.machine->id);
+    }
+  }
+  if (ids.empty()) return "";
+  return absl::StrCat("; its smaller shapes (", absl::StrJoin(ids, ", "),
+                      ") are not obtainable with the provisioning the "
+                      "request allows (Spot, DWS flex-start or a "
+                      "reservation may offer them)");
+}
+
 // Nothing fits: the codes that say why (a size the constraints excluded
 // would have held it; too little memory; too small a batch).
 void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
@@ -156,8 +175,9 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
   if (!sizes.excluded_max.empty() && fits_any(sizes.excluded_max)) {
     cand.Reject(ReasonCode::kExceedsMaxAccelerators,
                 absl::StrFormat("%s needs more than the %d accelerators the "
-                                "request allows.",
-                                name, job.constraints.max_accelerators));
+                                "request allows%s.",
+                                name, job.constraints.max_accelerators,
+                                SmallerShapesUnobtainable(job, f)));
     return;
   }
   if (sizes.options.empty()) {

@@ -230,6 +230,29 @@ TEST_F(ProvisioningRulesTest, NotAvailableOnDemandNamesWhatWouldObtainIt) {
   EXPECT_THAT(a4x->reason, Not(HasSubstr("flex-start, which")));
 }
 
+// Under an accelerator cap, EXCEEDS_MAX_ACCELERATORS also says when the
+// family's smaller shapes are only unobtainable with the provisioning the
+// request allows (A3 High's 1/2/4-GPU shapes are Spot or flex-start only),
+// so the cap is not read as the only reason; with Spot allowed they plan.
+TEST_F(ProvisioningRulesTest, ACapNamesTheSmallerShapesTheRequestCannotObtain) {
+  PlanRequest q = Req(Tiny());
+  q.constraints.allowed_series = {"A3 High"};
+  q.constraints.max_accelerators = 6;
+  const PlanResponse r = Plan(q);
+  const Rejection* a3 = nullptr;
+  for (const Rejection& rej : r.rejected) {
+    if (rej.hardware.series == "A3 High") a3 = &rej;
+  }
+  ASSERT_NE(a3, nullptr) << testutil::DescribeFamilies(r);
+  EXPECT_THAT(a3->codes, Contains(ReasonCode::kExceedsMaxAccelerators));
+  EXPECT_THAT(a3->reason, HasSubstr("a3-highgpu-4g")) << a3->reason;
+  q.constraints.spot_allowed = true;
+  q.workload.checkpoints = true;
+  const PlanResponse spot = Plan(q);
+  ASSERT_TRUE(spot.recommendation.has_value()) << spot.no_plan_reason;
+  EXPECT_LE(spot.recommendation->hardware.total_accelerators, 6);
+}
+
 // A what-if names the count the plan with that provisioning allowed
 // recommends. A 1B model over 200B tokens without checkpoints on A4 (Spot
 // only past an hour without checkpoints: the smallest count under an hour
