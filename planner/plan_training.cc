@@ -210,6 +210,19 @@ std::string WhatWouldGiveAPlan(const Job& job,
   return out;
 }
 
+// The families the request asks for (not rejected NOT_IN_ALLOWED_SET);
+// all of them when it narrows nothing.
+std::vector<const Candidate*> AskedFor(const std::vector<Candidate>& cands) {
+  std::vector<const Candidate*> asked;
+  for (const Candidate& c : cands) {
+    if (std::find(c.codes.begin(), c.codes.end(),
+                  ReasonCode::kNotInAllowedSet) == c.codes.end()) {
+      asked.push_back(&c);
+    }
+  }
+  return asked;
+}
+
 std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
                          double budget, bool unpriced_under_budget) {
   std::vector<std::string> parts;
@@ -220,6 +233,24 @@ std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
   parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
   const std::string closest = WhatWouldGiveAPlan(job, cands);
   if (!unpriced_under_budget) {
+    // When the request narrows the hardware, the reasons that decide are
+    // those of what it asks for, the first of them spelled out.
+    const std::vector<const Candidate*> asked = AskedFor(cands);
+    if (!asked.empty() && asked.size() < cands.size()) {
+      std::vector<std::string> codes;
+      for (const Candidate* c : asked) {
+        for (ReasonCode code : c->codes) codes.push_back(ReasonCodeName(code));
+      }
+      std::sort(codes.begin(), codes.end());
+      codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+      const Candidate& first = *asked.front();
+      return absl::StrCat(
+          "No hardware the request asks for satisfies every hard rule for "
+          "this job (", absl::StrJoin(codes, ", "), "); ",
+          first.why.empty() ? std::string("see rejected.")
+                            : absl::StrCat(first.why.front(), " See rejected."),
+          closest);
+    }
     return absl::StrCat(
         "No hardware in the catalog satisfies every hard rule for this job "
         "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.",

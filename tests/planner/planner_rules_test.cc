@@ -1454,6 +1454,27 @@ TEST_F(PlannerRulesTest, RejectsWhenOverBudget) {
   EXPECT_FALSE(r.recommendation.has_value());
 }
 
+// With no plan under a request that narrows the hardware, the reason gives
+// the codes of the hardware asked for and spells out the first (PyTorch on
+// TPUs without PyTorch/XLA), not the codes of every family in the catalog.
+TEST_F(PlannerRulesTest, NoPlanSaysWhyTheHardwareAskedForFails) {
+  Workload w = SmallInPytorch(Precision::kBf16Mixed);
+  PlanRequest q = Req(w);
+  q.constraints.allowed_platforms = {Platform::kTpu};
+  const PlanResponse r = Plan(q);
+  ASSERT_FALSE(r.recommendation.has_value());
+  EXPECT_THAT(r.no_plan_reason, HasSubstr("the request asks for"));
+  EXPECT_THAT(r.no_plan_reason, HasSubstr("FRAMEWORK_UNSUPPORTED"));
+  EXPECT_THAT(r.no_plan_reason, HasSubstr("PyTorch/XLA"));
+  EXPECT_THAT(r.no_plan_reason, Not(HasSubstr("HBM_TOO_SMALL")));
+  // Nothing narrowed: every family's codes, as before.
+  q.constraints.allowed_platforms.clear();
+  q.goal.deadline_hours = 0.1;  // under the start-up alone
+  const PlanResponse all = Plan(q);
+  ASSERT_FALSE(all.recommendation.has_value());
+  EXPECT_THAT(all.no_plan_reason, HasSubstr("reasons seen"));
+}
+
 // With no plan, the reason names what would give one: the cheapest option
 // that only the budget rejects, with its cost (its rejection's own point),
 // or the fastest that only the deadline rejects. Not when neither stood in
