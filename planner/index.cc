@@ -252,11 +252,38 @@ void FinishFamily(Family& f) {
 // The names a request's allowed_series can match, and the largest
 // multi-host slice; pointers into `shapes`, so taken once the family is in
 // place.
+namespace {
+
+// Lower case without separators, vendor words kept: labels are exact names.
+std::string LabelKey(absl::string_view name) {
+  std::string out;
+  for (char ch : absl::AsciiStrToLower(name)) {
+    if (ch != ' ' && ch != '-' && ch != '_' && ch != '.') out.push_back(ch);
+  }
+  return out;
+}
+
+// The label keys an accelerator is named by. The resource name
+// (nvidia.com/gpu, google.com/tpu) names every GPU or TPU, not one.
+std::vector<std::string> LabelKeys(const Accelerator& a) {
+  std::vector<std::string> keys;
+  for (const auto& [system, value] : a.labels) {
+    if (system != "GKE_RESOURCE") keys.push_back(LabelKey(value));
+  }
+  return keys;
+}
+
+}  // namespace
+
 void FinishFamilyKeys(Family& f) {
   f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
   if (f.accelerator != nullptr) {
     f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
     f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
+    // id first (AskedName::Names reads it for the "tpu" prefix).
+    f.accelerator_keys = {NormalizeName(f.accelerator->id),
+                          NormalizeName(f.accelerator->name)};
+    f.accelerator_label_keys = LabelKeys(*f.accelerator);
   }
   for (const Shape& s : f.shapes) {
     if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
@@ -308,33 +335,29 @@ Index BuildIndex(const Catalog& catalog) {
   return index;
 }
 
-namespace {
 
-// Lower case without separators, vendor words kept: labels are exact names.
-std::string LabelKey(absl::string_view name) {
-  std::string out;
-  for (char ch : absl::AsciiStrToLower(name)) {
-    if (ch != ' ' && ch != '-' && ch != '_' && ch != '.') out.push_back(ch);
-  }
-  return out;
-}
+AskedName::AskedName(const std::string& name)
+    : norm_(NormalizeName(name)),
+      tpu_norm_(NormalizeName(absl::StrCat("tpu", name))),
+      label_(LabelKey(name)) {}
 
-}  // namespace
-
-bool NamesAccelerator(const Accelerator& a, const std::string& name) {
-  const std::string want = NormalizeName(name);
-  if (want.empty()) return false;
-  if (want == NormalizeName(a.id) || want == NormalizeName(a.name) ||
-      NormalizeName(absl::StrCat("tpu", name)) == NormalizeName(a.id)) {
+bool AskedName::Names(const Accelerator& a) const {
+  if (norm_.empty()) return false;
+  const std::string id = NormalizeName(a.id);
+  if (norm_ == id || tpu_norm_ == id || norm_ == NormalizeName(a.name)) {
     return true;
   }
-  const std::string key = LabelKey(name);
-  for (const auto& [system, value] : a.labels) {
-    // The resource name (nvidia.com/gpu, google.com/tpu) names every GPU
-    // or TPU, not one accelerator.
-    if (system != "GKE_RESOURCE" && LabelKey(value) == key) return true;
-  }
-  return false;
+  const std::vector<std::string> labels = LabelKeys(a);
+  return std::find(labels.begin(), labels.end(), label_) != labels.end();
+}
+
+bool AskedName::Names(const Family& f) const {
+  if (norm_.empty() || f.accelerator == nullptr) return false;
+  const std::vector<std::string>& k = f.accelerator_keys;
+  const std::vector<std::string>& l = f.accelerator_label_keys;
+  return (!k.empty() && (norm_ == k[0] || tpu_norm_ == k[0])) ||
+         std::find(k.begin(), k.end(), norm_) != k.end() ||
+         std::find(l.begin(), l.end(), label_) != l.end();
 }
 
 std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
@@ -345,15 +368,16 @@ std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
   const std::string s = NormalizeName(series);
   const std::string a = NormalizeName(accelerator);
   const std::string m = NormalizeName(machine_type);
+  const AskedName series_name(series), accelerator_name(accelerator);
   for (const Family& f : index.families) {
     if (platform != Platform::kUnspecified && f.platform != platform) continue;
     bool ok = true;
     if (!s.empty()) {
       ok = s == NormalizeName(f.series->id) || s == NormalizeName(f.name) ||
-           (f.accelerator && NamesAccelerator(*f.accelerator, series));
+           series_name.Names(f);
     }
     if (ok && !a.empty()) {
-      ok = f.accelerator != nullptr && NamesAccelerator(*f.accelerator, accelerator);
+      ok = accelerator_name.Names(f);
     }
     if (ok && !m.empty()) {
       ok = false;

@@ -89,6 +89,10 @@ struct Family {
   // catalog snapshot (NormalizeName): the series id, the family name and,
   // for an accelerator family, the accelerator's id and name.
   std::vector<std::string> allowed_series_keys;
+  // The accelerator's names (AskedName): its id and name normalized, and
+  // its GKE / Vertex AI labels as label keys.
+  std::vector<std::string> accelerator_keys;
+  std::vector<std::string> accelerator_label_keys;
 };
 
 struct Index {
@@ -111,11 +115,21 @@ void PriceShape(Shape& s, const std::optional<catalog::Price>& p,
 void FinishFamily(Family& f);
 void FinishFamilyKeys(Family& f);
 
-// Whether `name` names the accelerator: its id or name ("tpu-v5e",
-// "NVIDIA T4", "v5e"), or the name GKE or Vertex AI gives it
-// ("nvidia-tesla-a100", "NVIDIA_TESLA_A100", "tpu-v5-lite-podslice"; the
-// catalog's labels, matched whole: "A100" alone is no label).
-bool NamesAccelerator(const catalog::Accelerator& a, const std::string& name);
+// A name a request gives for an accelerator, normalized once. It names an
+// accelerator by its id or name ("tpu-v5e", "NVIDIA T4", "v5e"), or by the
+// name GKE or Vertex AI gives it ("nvidia-tesla-a100", "NVIDIA_TESLA_A100",
+// "tpu-v5-lite-podslice"; the catalog's labels, matched whole: "A100" alone
+// is no label, and the GKE resource name names every GPU).
+class AskedName {
+ public:
+  explicit AskedName(const std::string& name);
+  bool Names(const catalog::Accelerator& a) const;
+  // With the family's precomputed keys (FinishFamilyKeys).
+  bool Names(const Family& f) const;
+
+ private:
+  std::string norm_, tpu_norm_, label_;
+};
 
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a

@@ -121,8 +121,9 @@ CurrentHardware ResolveCurrentHardware(const Catalog& catalog,
       return hw;
     }
   }
+  const AskedName asked(hardware);
   for (const Accelerator& a : catalog.accelerators) {
-    if (NamesAccelerator(a, hardware)) {
+    if (asked.Names(a)) {
       hw.accelerator = &a;
       hw.series = catalog.FindSeries(a.series_id);
       return hw;

@@ -44,8 +44,9 @@ void RejectUnknownHardware(const catalog::Catalog& cat,
   const std::string& want =
       !h.accelerator.empty() ? h.accelerator
                              : (!h.series.empty() ? h.series : h.machine_type);
+  const AskedName asked(want);
   for (const catalog::Accelerator& a : cat.accelerators) {
-    if (a.legacy && NamesAccelerator(a, want)) {
+    if (a.legacy && asked.Names(a)) {
       j.Reject(ReasonCode::kNotACandidate,
                absl::StrCat(a.name, " is legacy hardware: it can be named as a "
                                     "current setup but is never planned."));
