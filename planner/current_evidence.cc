@@ -189,7 +189,11 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   job.current_comm_fraction = today->step.communication_fraction;
   if (today->required_bytes > today->usable_bytes) {
     job.assumptions.push_back(ObservedMemoryLine(*today));
-  } else if (HasSymptom(job, Symptom::kOutOfMemory)) {
+  } else if (HasSymptom(job, Symptom::kOutOfMemory) &&
+             job.current.strategy != Strategy::kUnspecified &&
+             today->strategy == job.current.strategy) {
+    // Today's stated layout fits in the model (not a fallback layout the
+    // model chose because the stated one does not fit: that explains it).
     job.assumptions.push_back(UnmodelledOomLine(*today));
   }
   const double observed = job.current.observed_hours;
