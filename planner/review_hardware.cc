@@ -138,8 +138,11 @@ bool RestatesToday(const ReviewContext& ctx, const Family& f,
       pins.machine_type.empty() ||
       (job.current_machine != nullptr &&
        pins.machine_type == job.current_machine->id);
-  return same_size && same_machine &&
-         (pins.slices == 0 || pins.slices == std::max(1, today.slices));
+  // One slice or cluster: across slices a distribution proposal of today's
+  // strategy is judged by the replica-per-slice rule, which takes no
+  // memory as observed, and a restatement must agree with it.
+  return same_size && same_machine && std::max(1, today.slices) == 1 &&
+         std::max(1, pins.slices) == 1;
 }
 
 // The family at the proposal's pins; today's setup restated keeps its

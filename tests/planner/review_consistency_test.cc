@@ -841,6 +841,39 @@ TEST_F(ReviewConsistencyTest, AProposalRestatingTodaysSetupIsTakenToFit) {
   ASSERT_EQ(o.verdicts.size(), 1u);
   EXPECT_TRUE(testutil::Has(o.verdicts[0], ReasonCode::kHbmTooSmall))
       << o.verdicts[0].reason;
+
+  // Across slices today's strategy is judged by the replica-per-slice rule,
+  // which takes no memory as observed: the restatement agrees with it.
+  PlanRequest tpu = Llm(Framework::kJax, 60e9, Shape(64, 7168, 56, 2048, 28672),
+                        Objective::kMinCost);
+  tpu.workload.dataset_tokens = 2e10;
+  tpu.current_setup.hardware = "tpu-v5e";
+  tpu.current_setup.tpu_topology = "4x4";
+  tpu.current_setup.slice_count = 2;
+  tpu.current_setup.strategy = Strategy::kFsdp;
+  tpu.constraints.run_platform = RunPlatform::kGke;
+  Proposal slices;
+  slices.label = "slices";
+  slices.hardware = HardwareProposal{};
+  slices.hardware->accelerator = "tpu-v5e";
+  slices.hardware->tpu_topology = "4x4";
+  slices.hardware->slices = 2;
+  slices.hardware->layout = DistributionProposal{};
+  slices.hardware->layout->strategy = Strategy::kFsdp;
+  Proposal one_slice = slices;
+  one_slice.label = "one slice";
+  one_slice.hardware->slices = 0;
+  const ReviewResponse t = Review(
+      ReviewOf(tpu, {slices, one_slice, Dist("fsdp", Strategy::kFsdp)}));
+  ASSERT_EQ(t.verdicts.size(), 3u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(t.verdicts[i].verdict == Verdict::kRejected,
+              t.verdicts[2].verdict == Verdict::kRejected)
+        << t.verdicts[i].label << ": " << t.verdicts[i].reason << " | "
+        << t.verdicts[2].reason;
+    EXPECT_EQ(t.verdicts[i].reason.find("taken as observed"), std::string::npos)
+        << t.verdicts[i].reason;
+  }
 }
 
 // FSDP on one cluster is called SLOWER than data parallelism only when the
