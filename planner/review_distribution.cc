@@ -455,11 +455,57 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
   return best;
 }
 
+// No family has a point with a model-parallel layout: rejected with why,
+// as it is on today's hardware (family_space.cc RejectWithoutLayout).
+void RejectWithoutModelParallelPoint(const Job& job,
+                                     const DistributionProposal& d,
+                                     Judged& j) {
+  const bool pipeline = d.strategy == Strategy::kPipelineParallel ||
+                        d.pipeline_parallelism > 1;
+  j.Reject(ReasonCode::kNotApplicable,
+           pipeline && !FrameworkHasPipelines(job)
+               ? absl::StrCat(kNoTensorflowPipeline, ".")
+           : ModelParallelLayers(job) <= 0
+               ? "Tensor and pipeline parallelism are modelled for a stated "
+                 "transformer_shape, whose heads and layers their degrees "
+                 "divide; the request gives none."
+               : "No hardware the request allows runs this layout's "
+                 "degrees (tensor parallelism stays inside one VM's "
+                 "NVLink or one slice).");
+}
+
+// Why a layout that is not plain data parallelism loses when a replica
+// fits, and what data parallelism is said to do. `kind` is FSDP for HSDP.
+void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel,
+                           bool replica_fits, bool todays, Judged& j) {
+  if (data_parallel && kind != Strategy::kHorovod) {
+    j.why.push_back(
+        replica_fits ? "The model fits one device: data parallelism scales "
+                       "near-linearly."
+        : todays     ? "Today's data parallelism runs (its memory taken as "
+                       "observed): it scales near-linearly."
+                     : "Data parallelism scales near-linearly.");
+  } else if (kind == Strategy::kFsdp && replica_fits) {
+    j.Add(ReasonCode::kSlower,
+          "The model fits one device; sharding adds all-gather traffic that "
+          "plain data parallelism avoids.");
+  } else if (ModelParallel(kind) && replica_fits) {
+    j.Add(ReasonCode::kSlower,
+          "The model fits one device; model parallelism only adds "
+          "communication and bubbles.");
+  }
+}
+
 // Single-slice / single-cluster layouts.
 void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                  Judged& j) {
   const Job& job = ctx.job;
   const Strategy s = d.strategy;
+  // HYBRID stating FSDP groups and no model parallelism is HSDP: sharding
+  // replicated across groups, said as FSDP (planner/layouts.cc OfStrategy).
+  const bool hsdp = s == Strategy::kHybrid && d.fsdp_parallelism > 1 &&
+                    d.tensor_parallelism <= 1 && d.pipeline_parallelism <= 1;
+  const Strategy kind = hsdp ? Strategy::kFsdp : s;
   const bool data_parallel = s == Strategy::kDataParallel ||
                              s == Strategy::kSingleDevice ||
                              s == Strategy::kHorovod;
@@ -502,21 +548,8 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     j.RejectWith(*c);
     return;
   }
-  if (!(c && c->config) && ModelParallel(s)) {
-    // No family has a point with this layout: rejected with why, as it is
-    // on today's hardware (family_space.cc RejectWithoutLayout).
-    const bool pipeline = s == Strategy::kPipelineParallel ||
-                          d.pipeline_parallelism > 1;
-    j.Reject(ReasonCode::kNotApplicable,
-             pipeline && !FrameworkHasPipelines(job)
-                 ? absl::StrCat(kNoTensorflowPipeline, ".")
-             : ModelParallelLayers(job) <= 0
-                 ? "Tensor and pipeline parallelism are modelled for a stated "
-                   "transformer_shape, whose heads and layers their degrees "
-                   "divide; the request gives none."
-                 : "No hardware the request allows runs this layout's "
-                   "degrees (tensor parallelism stays inside one VM's "
-                   "NVLink or one slice).");
+  if (!(c && c->config) && ModelParallel(kind)) {
+    RejectWithoutModelParallelPoint(job, d, j);
     return;
   }
   j.tier = 1;
@@ -526,24 +559,9 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   j.secondary = s == Strategy::kHorovod
                     ? (job.constraints.framework_agnostic_distribution ? -1 : 2)
                 : data_parallel ? 0
-                : s == Strategy::kFsdp ? 1
-                                       : 2;
-  if (data_parallel && s != Strategy::kHorovod) {
-    j.why.push_back(
-        replica_fits ? "The model fits one device: data parallelism scales "
-                       "near-linearly."
-        : todays     ? "Today's data parallelism runs (its memory taken as "
-                       "observed): it scales near-linearly."
-                     : "Data parallelism scales near-linearly.");
-  } else if (s == Strategy::kFsdp && replica_fits) {
-    j.Add(ReasonCode::kSlower,
-          "The model fits one device; sharding adds all-gather traffic that "
-          "plain data parallelism avoids.");
-  } else if (ModelParallel(s) && replica_fits) {
-    j.Add(ReasonCode::kSlower,
-          "The model fits one device; model parallelism only adds "
-          "communication and bubbles.");
-  }
+                : kind == Strategy::kFsdp ? 1
+                                          : 2;
+  SayWhatTheLayoutCosts(kind, data_parallel, replica_fits, todays, j);
 }
 
 }  // namespace

@@ -925,7 +925,11 @@ TEST_F(ReviewConsistencyTest, HybridShardingIsFsdpReplicatedAcrossGroups) {
   EXPECT_EQ(hsdp.plan->distribution.data_parallelism, 4);
   EXPECT_DOUBLE_EQ(hsdp.plan->estimates.step_time_seconds,
                    fsdp.plan->estimates.step_time_seconds);
+  EXPECT_EQ(hsdp.reason.find("model parallelism"), std::string::npos)
+      << hsdp.reason;
   EXPECT_EQ(r.verdicts[2].verdict, Verdict::kRejected) << r.verdicts[2].reason;
+  EXPECT_TRUE(testutil::Has(r.verdicts[2], ReasonCode::kNotApplicable))
+      << r.verdicts[2].reason;
 }
 
 // A Multislice data-parallel proposal with no slices today is that layout
