@@ -39,6 +39,32 @@ bool SpaceModels(RemedyKind kind) {
   }
 }
 
+// The size an ADD_ACCELERATORS target states: its count, or its topology
+// and slices, an unstated one of these two being today's; all zero when it
+// states none (any larger size).
+struct StatedSize {
+  int count = 0;
+  std::string topology;
+  int slices = 0;
+  int Chips() const {
+    return topology.empty() ? count
+                            : TopologyChips(topology) * std::max(1, slices);
+  }
+};
+
+StatedSize StatedSizeOf(const Job& job, const RemedyProposal& m) {
+  StatedSize size;
+  if (!m.target) return size;
+  const HardwareProposal& t = *m.target;
+  size.count = std::max<int>(0, t.count);
+  if (!t.tpu_topology.empty() || t.slices > 0) {
+    size.topology = !t.tpu_topology.empty() ? t.tpu_topology
+                                            : job.current.tpu_topology;
+    size.slices = t.slices > 0 ? t.slices : job.current.slice_count;
+  }
+  return size;
+}
+
 // What a remedy changes about the current setup; false for one the space
 // does not model.
 bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,
@@ -59,14 +85,17 @@ bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,
     case RemedyKind::kActivationRecompute:
       job.workload.recompute = Recompute::kFull;
       return true;
-    case RemedyKind::kAddAccelerators:
+    case RemedyKind::kAddAccelerators: {
       // The same machine type at the size the remedy states (its count,
-      // topology, slices), else at any larger one; today's layout kept.
-      pins.devices = m.target ? std::max<int>(0, m.target->count) : 0;
-      pins.topology = m.target ? m.target->tpu_topology : "";
-      pins.slices = m.target ? std::max(0, m.target->slices) : 0;
+      // topology, slices: an unstated one of the last two is today's),
+      // else at any larger one; today's layout kept.
+      const StatedSize size = StatedSizeOf(job, m);
+      pins.devices = size.count;
+      pins.topology = size.topology;
+      pins.slices = size.slices;
       pins.min_devices = job.current_devices + 1;
       return true;
+    }
     default:
       return false;
   }
@@ -386,13 +415,25 @@ std::optional<HardwareProposal> LargerDeviceTarget(const ReviewContext& ctx,
   return std::nullopt;
 }
 
-// ADD_ACCELERATORS whose stated size is not larger than today's.
+// ADD_ACCELERATORS naming other hardware than today's (that is a move),
+// or a size not larger than today's.
 bool RejectIfNotMore(const Job& job, const RemedyProposal& m, Judged& j) {
   if (m.kind != RemedyKind::kAddAccelerators || !m.target) return false;
   const HardwareProposal& t = *m.target;
-  const int chips = t.tpu_topology.empty()
-                        ? t.count
-                        : TopologyChips(t.tpu_topology) * std::max(1, t.slices);
+  const bool other_machine =
+      !t.machine_type.empty() &&
+      (job.current_machine == nullptr ||
+       NormalizeName(t.machine_type) != NormalizeName(job.current_machine->id));
+  const bool other_accelerator =
+      !t.accelerator.empty() && (job.current_accelerator == nullptr ||
+                                 !AskedName(t.accelerator).Names(*job.current_accelerator));
+  if (other_machine || other_accelerator) {
+    j.Reject(ReasonCode::kNotApplicable,
+             "Adding accelerators keeps today's machine type; other "
+             "hardware is a MOVE_TO_HARDWARE remedy.");
+    return true;
+  }
+  const int chips = StatedSizeOf(job, m).Chips();
   if (chips <= 0 || chips > job.current_devices) return false;
   j.Reject(ReasonCode::kNotApplicable,
            absl::StrFormat("The stated size (%d accelerators) is not more "

@@ -1286,6 +1286,28 @@ TEST_F(ReviewConsistencyTest, MoreAcceleratorsAtTheStatedSize) {
   EXPECT_TRUE(testutil::Has(r.verdicts[2], ReasonCode::kNotApplicable));
   ASSERT_TRUE(r.verdicts[3].plan.has_value()) << r.verdicts[3].reason;
   EXPECT_GT(r.verdicts[3].plan->hardware.total_accelerators, 8);
+
+  // On TPU slices an unstated slice count (or topology) is today's, and a
+  // target naming other hardware is a move, not more of today's.
+  PlanRequest tpu = Llm(Framework::kJax, 8e9, Shape(32, 4096, 32, 2048, 14336),
+                        Objective::kMinCost);
+  tpu.current_setup.hardware = "tpu-v5e";
+  tpu.current_setup.tpu_topology = "4x4";
+  tpu.current_setup.slice_count = 2;
+  tpu.current_setup.strategy = Strategy::kFsdp;
+  tpu.constraints.run_platform = RunPlatform::kGke;
+  Proposal wider = Remedy("4x8", RemedyKind::kAddAccelerators);
+  wider.remedy->target = HardwareProposal{};
+  wider.remedy->target->tpu_topology = "4x8";
+  Proposal elsewhere = more("h100", 64);
+  elsewhere.remedy->target->accelerator = "nvidia-h100-80gb";
+  const ReviewResponse t = Review(ReviewOf(tpu, {wider, elsewhere}));
+  ASSERT_EQ(t.verdicts.size(), 2u);
+  ASSERT_TRUE(t.verdicts[0].plan.has_value()) << t.verdicts[0].reason;
+  EXPECT_EQ(t.verdicts[0].plan->hardware.tpu_topology, "4x8");
+  EXPECT_EQ(t.verdicts[0].plan->hardware.slices, 2);
+  EXPECT_TRUE(testutil::Has(t.verdicts[1], ReasonCode::kNotApplicable))
+      << t.verdicts[1].reason;
 }
 
 TEST_F(ReviewConsistencyTest, RemediesAlreadyInPlaceAreNotApplicable) {
