@@ -106,6 +106,24 @@ std::string UnmodelledOomLine(const Config& today) {
       today.required_bytes / kGiB, today.usable_bytes / kGiB);
 }
 
+// Today's hardware is known but the model has no point for it (nothing
+// fits, or its size cannot be timed, e.g. N1 T4 VMs with no network figure):
+// said, and stated observed hours still stand for today's runtime.
+void NoTodaysPoint(const Index& index, Job& job) {
+  if (job.on_device || job.current_devices <= 0 ||
+      CurrentFamily(index, job) == nullptr) {
+    return;
+  }
+  job.current_label = TodayLabel(job);
+  job.assumptions.push_back(absl::StrCat(
+      "Today's setup (", job.current_label, ") has no point in the model "
+      "(it does not hold the job, or its size cannot be timed): today's "
+      "throughput, savings and remedies on it are not computed."));
+  if (job.has_dataset && job.current.observed_hours > 0) {
+    job.current_hours = job.current.observed_hours;
+  }
+}
+
 }  // namespace
 
 bool StatedLayoutTakenToFit(const Job& job) {
@@ -181,7 +199,10 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
 void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
                           Job& job) {
   const std::optional<Config> today = CurrentPoint(catalog, index, job);
-  if (!today || !(today->tokens_per_second > 0)) return;
+  if (!today || !(today->tokens_per_second > 0)) {
+    NoTodaysPoint(index, job);
+    return;
+  }
   job.current_units_per_s = today->tokens_per_second;
   job.current_hourly = today->price_known ? today->hourly : 0;
   job.current_label = TodayLabel(job);

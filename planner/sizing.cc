@@ -161,6 +161,35 @@ bool UntimedAcrossVms(const Family& f, const Shape& s) {
          s.machine->network_bits_per_s.value_or(0) <= 0;
 }
 
+// Pinned current hardware that the catalog shapes do not reproduce
+// exactly: the nearest shape count. False when that size spans VMs whose
+// network the catalog lacks (rejected NOT_APPLICABLE: untimed, its
+// collectives would cost nothing).
+bool NearestShapeCount(const Job& job, const Family& f,
+                       const std::vector<const Shape*>& obtainable,
+                       const Pins& pins, Candidate& cand, SizeSearch& out) {
+  for (const Shape* s : obtainable) {
+    if (s->devices < pins.devices && s != obtainable.back()) continue;
+    const int units = std::max(1, (pins.devices + s->devices - 1) / s->devices);
+    const bool spans_vms = units * s->vms > 1;
+    if (spans_vms && job.constraints.single_host_only) return true;
+    if (spans_vms && UntimedAcrossVms(f, *s)) {
+      cand.Reject(
+          ReasonCode::kNotApplicable,
+          absl::StrFormat(
+              "%s has no network bandwidth in the catalog for %s, so %d of "
+              "its VMs (%d accelerators) cannot be timed: their gradient "
+              "traffic would look free. One VM holds up to %d.",
+              f.name, s->machine->id, units, units * s->devices,
+              obtainable.back()->devices));
+      return false;
+    }
+    out.options.push_back({s, units});
+    return true;
+  }
+  return true;
+}
+
 // Multislice over single-host slices is not offered (SPEC §4): rejects it,
 // naming the one multi-host slice with the same chips instead.
 bool RejectSingleHostMultislice(const Family& f, const Pins& pins,
@@ -239,31 +268,9 @@ bool EnumerateSizes(const Job& job, const Family& f,
     AddPolicySequences(job, f, obtainable, sizes);
   }
   sizes.ExpandSequences();
-  // Pinned current hardware that the catalog shapes do not reproduce
-  // exactly: fall back on the nearest shape count.
-  if (out.options.empty() && pins.devices > 0 && pins.topology.empty()) {
-    for (const Shape* s : obtainable) {
-      if (s->devices >= pins.devices || s == obtainable.back()) {
-        const int units =
-            std::max(1, (pins.devices + s->devices - 1) / s->devices);
-        const bool spans_vms = units * s->vms > 1;
-        if (spans_vms && UntimedAcrossVms(f, *s)) {
-          cand.Reject(
-              ReasonCode::kNotApplicable,
-              absl::StrFormat(
-                  "%s has no network bandwidth in the catalog for %s, so %d "
-                  "of its VMs (%d accelerators) cannot be timed: their "
-                  "gradient traffic would look free. One VM holds up to %d.",
-                  f.name, s->machine->id, units, units * s->devices,
-                  obtainable.back()->devices));
-          return false;
-        }
-        if (!job.constraints.single_host_only || !spans_vms) {
-          out.options.push_back({s, units});
-        }
-        break;
-      }
-    }
+  if (out.options.empty() && pins.devices > 0 && pins.topology.empty() &&
+      !NearestShapeCount(job, f, obtainable, pins, cand, out)) {
+    return false;
   }
   if (pins.min_devices > 0) {
     auto fewer = [&](const SizeOption& o) {

@@ -160,6 +160,32 @@ TEST_F(CurrentEvidenceTest, AnOomTheModelDoesNotExplainIsSaid) {
   EXPECT_FALSE(said(planner_->Plan(big)));
 }
 
+// Today's hardware with no point in the model (two N1 VMs of four T4s:
+// no network figure to time them) is said, and its stated observed hours
+// still stand for today's runtime (the MIN_COST deadline assumed); one VM
+// is timed and gives savings.
+TEST_F(CurrentEvidenceTest, TodayWithoutAPointIsSaidAndItsHoursKept) {
+  PlanRequest job = DdpJob("nvidia-tesla-t4", 2);
+  job.current_setup.accelerator_count = 4;
+  job.current_setup.symptoms.clear();
+  job.current_setup.observed_hours = 30;
+  job.workload.parameter_count = 1e9;
+  job.workload.precision = Precision::kFp16Mixed;
+  job.workload.dataset_tokens = 2e9;
+  const PlanResponse two = planner_->Plan(job);
+  EXPECT_FALSE(two.savings.has_value());
+  const auto mentions = [](const PlanResponse& p, const std::string& text) {
+    return std::any_of(p.assumptions.begin(), p.assumptions.end(),
+                       [&](const std::string& a) { return absl::StrContains(a, text); });
+  };
+  EXPECT_TRUE(mentions(two, "has no point in the model"));
+  EXPECT_TRUE(mentions(two, "today's runtime, 30.0 h"));
+  job.current_setup.node_count = 1;
+  const PlanResponse one = planner_->Plan(job);
+  EXPECT_TRUE(one.savings.has_value());
+  EXPECT_FALSE(mentions(one, "has no point in the model"));
+}
+
 TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   const PlanResponse p = planner_->Plan(S3());
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
