@@ -238,19 +238,36 @@ void InferShapeFromParams(const Workload& w, Job& job) {
       ParamsLabel(w.parameter_count), kDefaults.hidden_per_layer.source));
 }
 
+// The field that sizes this job's work: tokens for a sequence model,
+// examples for one counted in examples, either for a bare parameter count
+// (counted in examples until a token count says it is a sequence model).
+const char* DatasetField(const Job& job) {
+  if (job.sequence_model) return "dataset_tokens";
+  return job.workload.model_kind == ModelKind::kUnspecified
+             ? "dataset_tokens or dataset_examples"
+             : "dataset_examples";
+}
+
 // Without a dataset size there is no deadline check, only cost per unit.
 void WarnIfNoDataset(Job& job) {
   if (!job.has_dataset && !job.on_device) {
     job.warnings.push_back(
         {ReasonCode::kNoDatasetSize,
          job.workload.dataset_gib > 0 && !job.classical
-             ? "No dataset size in tokens or examples: a size in GiB gives "
-               "classical ML's memory, not a deep model's work (state "
-               "dataset_tokens or dataset_examples); candidates ranked by "
+             ? absl::StrCat(
+                   "No dataset size in ",
+                   job.sequence_model ? "tokens" : "examples",
+                   ": a size in GiB gives classical ML's memory, not a deep "
+                   "model's work (state ", DatasetField(job),
+                   "); candidates ranked by cost per unit of work; no "
+                   "deadline check.")
+         : job.classical
+             ? "No dataset size given (dataset_gib): candidates ranked by "
                "cost per unit of work; no deadline check."
-         : job.model_size_known || job.classical
-             ? "No dataset size given: candidates ranked by cost per unit of "
-               "work; no deadline check."
+         : job.model_size_known
+             ? absl::StrCat("No dataset size given (", DatasetField(job),
+                            "): candidates ranked by cost per unit of work; "
+                            "no deadline check.")
              : "No model or dataset size given: candidates ranked by cost "
                "per unit of work at the smallest shape that holds the "
                "stated memory; no deadline check."});

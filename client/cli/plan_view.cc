@@ -274,17 +274,22 @@ bool HasWarning(const v1::PlanTrainingResponse& r, v1::ReasonCode code) {
   return false;
 }
 
-// The flag that sizes this workload's data set: classical ML's memory
-// follows its bytes; a model counted in examples (CNN, recommender, tabular
-// deep model, or one given forward FLOPs per example) needs their number.
-const char* DatasetFlag(const v1::Workload& w) {
-  if (IsClassical(w.framework())) return "--dataset_gib";
-  const v1::ModelKind kind = w.model_kind();
-  if (kind == v1::CNN || kind == v1::RECOMMENDER || kind == v1::TABULAR ||
-      w.forward_flops_per_example() > 0) {
-    return "--examples";
+// The flag that sizes this workload's data set: the field the planner's
+// NO_DATASET_SIZE warning names (it knows whether the work counts tokens,
+// examples or bytes); classical ML's bytes when it names none.
+std::string DatasetFlag(const v1::PlanTrainingRequest& request,
+                        const v1::PlanTrainingResponse& response) {
+  for (const v1::Reason& w : response.warnings()) {
+    if (w.code() != v1::NO_DATASET_SIZE) continue;
+    if (absl::StrContains(w.message(), "dataset_tokens or dataset_examples")) {
+      return "--tokens or --examples";
+    }
+    if (absl::StrContains(w.message(), "dataset_examples")) return "--examples";
+    if (absl::StrContains(w.message(), "dataset_tokens")) return "--tokens";
+    if (absl::StrContains(w.message(), "dataset_gib")) return "--dataset_gib";
   }
-  return "--tokens";
+  return IsClassical(request.workload().framework()) ? "--dataset_gib"
+                                                     : "--tokens or --examples";
 }
 
 // "; meets the 24 h deadline; within the $5,000 budget" and the like.
@@ -298,7 +303,7 @@ std::string GoalStatus(const v1::PlanTrainingRequest& request,
     const std::string why =
         HasWarning(response, v1::NO_DATASET_SIZE)
             ? absl::StrCat("no dataset size — give ",
-                           DatasetFlag(request.workload()))
+                           DatasetFlag(request, response))
             : "no total time estimated";
     const char* what = deadline > 0 && budget > 0
                            ? "deadline and budget not checked"

@@ -197,11 +197,13 @@ TEST(PlanSummaryTest, SaysWhyTheDeadlineIsNotCheckedWithoutADataset) {
   classical.mutable_workload()->set_framework(v1::XGBOOST);
   EXPECT_THAT(PlanSummary(BuildPlanView(classical, r)),
               HasSubstr("give --dataset_gib"));
-  // A deep model counted in examples needs their number, not tokens.
-  v1::PlanTrainingRequest tabular = Request(24, 0);
-  tabular.mutable_workload()->set_framework(v1::PYTORCH);
-  tabular.mutable_workload()->set_model_kind(v1::TABULAR);
-  EXPECT_THAT(PlanSummary(BuildPlanView(tabular, r)),
+  // The flag is the field the planner's warning names: a model counted in
+  // examples needs their number, not tokens.
+  v1::PlanTrainingResponse examples = r;
+  examples.mutable_warnings(0)->set_message(
+      "No dataset size given (dataset_examples): candidates ranked by cost "
+      "per unit of work; no deadline check.");
+  EXPECT_THAT(PlanSummary(BuildPlanView(Request(24, 0), examples)),
               HasSubstr("give --examples"));
 }
 
