@@ -207,15 +207,25 @@ void ScoreCandidate(const Job& job, const Norm& norm, Candidate& c) {
   const Config& p = *c.config;
   // Exposed communication scales time and cost (or, without a data set,
   // the cost and time per unit of work) by 1 / (1 - fraction).
-  const double keep = 1 - p.step.communication_fraction;
-  if (c.misses_assumed_deadline && !job.on_device) {
-    c.score = TimeMetric(job, p);
-    c.score_without_comm = TimeMetric(job, p) * keep;
-    return;
-  }
   c.score = Score(job, norm, p);
-  c.score_without_comm = Score(job, norm, p, keep);
+  c.score_without_comm =
+      Score(job, norm, p, 1 - p.step.communication_fraction);
 }
+
+namespace {
+
+// What ranks a family inside its tier: its score, except among families
+// that miss the assumed deadline, which selected their fastest points
+// (SelectPoint) and rank by time: ranked by cost, the cheapest of their
+// fastest points won, which a budget could beat on both cost and time.
+double RankKey(const Job& job, const Candidate& c) {
+  if (c.misses_assumed_deadline && c.config && !job.on_device) {
+    return TimeMetric(job, *c.config);
+  }
+  return c.score;
+}
+
+}  // namespace
 
 void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
   if (!cand.viable() || cand.points.empty()) return;
@@ -251,8 +261,9 @@ void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
 bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b) {
   const int ta = Tier(job, a), tb = Tier(job, b);
   if (ta != tb) return ta < tb;
-  if (StrictlyBelow(a.score, b.score)) return true;
-  if (StrictlyBelow(b.score, a.score)) return false;
+  const double ka = RankKey(job, a), kb = RankKey(job, b);
+  if (StrictlyBelow(ka, kb)) return true;
+  if (StrictlyBelow(kb, ka)) return false;
   if (a.eos_soon != b.eos_soon) return !a.eos_soon;
   if (a.on_workload_list != b.on_workload_list) return a.on_workload_list;
   if (a.family->preview != b.family->preview) return !a.family->preview;

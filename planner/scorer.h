@@ -31,11 +31,9 @@ Norm NormOver(const Job& job, const std::vector<Candidate>& space);
 double Score(const Job& job, const Norm& norm, const Config& c,
              double keep = 1);
 
-// A family's score and its score without exposed communication, set on
-// its selected point. A family that misses the assumed deadline selected
-// its fastest point (SelectPoint), and ranks by time among the others
-// that miss it: ranked by cost, the cheapest of their fastest points won,
-// which a budget could beat on both cost and time.
+// A family's score (the objective's value) and its score without exposed
+// communication, set on its selected point. (Families that miss the
+// assumed deadline rank among themselves by time: RanksBefore.)
 void ScoreCandidate(const Job& job, const Norm& norm, Candidate& c);
 
 // Selects the candidate's point: the best score among its feasible points

@@ -778,6 +778,33 @@ TEST_F(DefaultsRulesTest, AssumedDeadlineNeverRejects) {
   EXPECT_THAT(CodesOf(stated, Platform::kGpu), Contains(ReasonCode::kMissesDeadline));
 }
 
+// When no family meets the assumed 30-day deadline, each keeps its fastest
+// point and they rank by time (the metric that chose those points): the
+// recommendation is the fastest of them, not the cheapest of their fastest
+// points (which a budget could beat on both cost and time).
+TEST_F(DefaultsRulesTest, WhenNothingMeetsTheAssumedDeadlineTheFastestLeads) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 2.7e11;
+  w.transformer_shape.layers = 128;
+  w.transformer_shape.hidden_size = 13184;
+  w.transformer_shape.attention_heads = 103;
+  w.transformer_shape.sequence_length = 2048;
+  w.dataset_tokens = 8.7e12;
+  w.global_batch_size = 64;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double best = r.recommendation->estimates.total_hours.expected;
+  ASSERT_GT(best, kDefaults.min_cost_deadline_hours.value);  // all miss it
+  ASSERT_FALSE(r.alternatives.empty());
+  for (const auto& alt : r.alternatives) {
+    if (!alt.estimates.price_known) continue;
+    EXPECT_LE(best, alt.estimates.total_hours.expected * (1 + 1e-9))
+        << alt.hardware.machine_type;
+  }
+}
+
 TEST_F(DefaultsRulesTest, AssumedDeadlineStillPrefersOptionsThatMeetIt) {
   // MIN_COST, no deadline: a family that meets 30 days outranks a cheaper
   // one that does not.
