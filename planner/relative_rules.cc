@@ -101,7 +101,7 @@ void WorkloadListRule(const Job& job, const Refs& refs,
   }
   if (listed == nullptr) return;
   const double listed_cost = Cost(job, *listed);
-  const double listed_hours = listed->config->hours.expected;
+  const double listed_hours = TimeMetric(job, *listed->config);
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform != Platform::kGpu ||
         c->on_workload_list) {
@@ -109,7 +109,7 @@ void WorkloadListRule(const Job& job, const Refs& refs,
     }
     const double cost = Cost(job, *c);
     const bool dominates =
-        cost <= listed_cost && c->config->hours.expected < listed_hours;
+        cost <= listed_cost && TimeMetric(job, *c->config) < listed_hours;
     if (listed_cost <= kPolicy.workload_list_cost_slack.value * cost &&
         !dominates) {
       c->Reject(ReasonCode::kNotRecommendedForWorkload,
@@ -118,7 +118,9 @@ void WorkloadListRule(const Job& job, const Refs& refs,
                                  ? "fine-tuning"
                                  : "pre-training",
                              " list, and ", listed->family->name,
-                             ", which is, costs no more than 25% more."));
+                             absl::StrFormat(
+                                 ", which is, costs no more than %.0f%% more.",
+                                 100 * (kPolicy.workload_list_cost_slack.value - 1))));
     }
   }
 }

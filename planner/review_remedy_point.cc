@@ -157,8 +157,6 @@ bool Same(double a, double b) {
   return std::abs(a - b) <= kPolicy.tie_tolerance.value * std::max(a, b);
 }
 
-// The remedied point's numbers against the current setup's point in the
-// same space (same job, same pins, no remedy), when it has one.
 // Today's observed runtime beside the model's, when the team states it:
 // outside the model's range for today, the job differs from the model and
 // so may every estimate of it (docs/planner.md §5.1).
@@ -169,7 +167,7 @@ void TodayObserved(const Job& job, const Config& today, std::string& line) {
   if (observed > today.hours.high || observed < today.hours.low) {
     absl::StrAppend(
         &line,
-        absl::StrFormat(", %.2gx the model's %s–%s for today: the job runs "
+        absl::StrFormat(", %.1fx the model's %s–%s for today: the job runs "
                         "unlike the model, so compare with care",
                         observed / today.hours.expected,
                         FormatHours(today.hours.low),
@@ -178,6 +176,8 @@ void TodayObserved(const Job& job, const Config& today, std::string& line) {
   absl::StrAppend(&line, ")");
 }
 
+// The remedied point's numbers against the current setup's point in the
+// same space (same job, same pins, no remedy), when it has one.
 std::string AgainstToday(const Job& job, const Candidate& c,
                          const Candidate* today) {
   const Config& p = *c.config;
