@@ -140,18 +140,20 @@ std::string HostTooSmallLine(const std::string& name, const Fitting& fit) {
 // allows obtains (A3 High's 1-, 2- and 4-GPU shapes are Spot or flex-start
 // only): said, so the cap is not taken as the only reason.
 std::string SmallerShapesUnobtainable(const Job& job, const Family& f) {
+  std::vector<const Shape*> shapes;
   std::vector<std::string> ids;
   for (const Shape& s : f.shapes) {
     if (s.devices <= job.constraints.max_accelerators && s.machine != nullptr &&
         !ProvisioningFor(job, f, s).has_value()) {
+      shapes.push_back(&s);
       ids.push_back(s.machine->id);
     }
   }
-  if (ids.empty()) return "";
+  const std::string with = ProvisioningsNotAllowed(job, shapes);
+  if (with.empty()) return "";
   return absl::StrCat("; its smaller shapes (", absl::StrJoin(ids, ", "),
-                      ") are not obtainable with the provisioning the "
-                      "request allows (Spot, DWS flex-start or a "
-                      "reservation may offer them)");
+                      ") are offered only with ", with,
+                      ", which the request does not allow");
 }
 
 // Nothing fits: the codes that say why (a size the constraints excluded

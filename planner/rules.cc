@@ -413,6 +413,28 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
   return out;
 }
 
+std::string ProvisioningsNotAllowed(const Job& job,
+                                    const std::vector<const Shape*>& shapes) {
+  const Constraints& k = job.constraints;
+  const std::pair<catalog::Provisioning, bool> kinds[] = {
+      {catalog::Provisioning::kSpot, k.spot_allowed},
+      {catalog::Provisioning::kFlexStart, k.flex_start_allowed},
+      {catalog::Provisioning::kReservation, k.reservation_available}};
+  static constexpr const char* kLabels[] = {"Spot", "DWS flex-start",
+                                            "a reservation"};
+  std::vector<std::string> needed;
+  for (size_t i = 0; i < 3; ++i) {
+    const auto [kind, allowed] = kinds[i];
+    const bool offered =
+        std::any_of(shapes.begin(), shapes.end(),
+                    [&](const Shape* s) { return OfferedWith(job, *s, kind); });
+    if (offered && !allowed) needed.push_back(kLabels[i]);
+  }
+  if (needed.size() <= 1) return needed.empty() ? "" : needed.front();
+  return absl::StrCat(absl::StrJoin(needed.begin(), needed.end() - 1, ", "),
+                      " or ", needed.back());
+}
+
 void RejectUnobtainable(const Job& job, const std::string& name,
                         const std::vector<const Shape*>& offered_shapes,
                         Candidate& cand) {
@@ -428,32 +450,12 @@ void RejectUnobtainable(const Job& job, const std::string& name,
                                    "deadline for a job that does not "
                                    "checkpoint."));
   }
-  // What the shapes are offered with that the request does not allow.
-  const std::pair<catalog::Provisioning, bool> kinds[] = {
-      {catalog::Provisioning::kSpot, k.spot_allowed},
-      {catalog::Provisioning::kFlexStart, k.flex_start_allowed},
-      {catalog::Provisioning::kReservation, k.reservation_available}};
-  static constexpr const char* kLabels[] = {"Spot", "DWS flex-start",
-                                            "a reservation"};
-  std::vector<std::string> needed;
-  for (size_t i = 0; i < 3; ++i) {
-    const auto [kind, allowed] = kinds[i];
-    const bool offered = std::any_of(
-        offered_shapes.begin(), offered_shapes.end(),
-        [&](const Shape* s) { return OfferedWith(job, *s, kind); });
-    if (offered && !allowed) needed.push_back(kLabels[i]);
-  }
+  const std::string needed = ProvisioningsNotAllowed(job, offered_shapes);
   cand.Reject(
       ReasonCode::kNotAvailableOnDemand,
       !needed.empty()
-          ? absl::StrCat(
-                name, " is not offered on-demand; it is offered with ",
-                needed.size() > 1
-                    ? absl::StrCat(absl::StrJoin(needed.begin(),
-                                                 needed.end() - 1, ", "),
-                                   " or ", needed.back())
-                    : needed.front(),
-                ", which the request does not allow.")
+          ? absl::StrCat(name, " is not offered on-demand; it is offered with ",
+                         needed, ", which the request does not allow.")
           : absl::StrCat(name, " is not offered on-demand, and no other "
                                "provisioning the request allows offers it."));
 }

@@ -27,6 +27,11 @@ struct Offer {
 // PREEMPTION_RISK when nothing can be obtained.
 Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand);
 
+// The provisionings some of `shapes` are offered with that the request
+// does not allow ("Spot, DWS flex-start or a reservation"); "" for none.
+std::string ProvisioningsNotAllowed(const Job& job,
+                                    const std::vector<const Shape*>& shapes);
+
 // Shapes `offered` that no provisioning the request allows can obtain:
 // NOT_AVAILABLE_ON_DEMAND (and PREEMPTION_RISK when only an unsafe Spot
 // is offered), naming `name` (the family, or a machine type a proposal
