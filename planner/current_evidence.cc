@@ -199,10 +199,8 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
 void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
                           Job& job) {
   const std::optional<Config> today = CurrentPoint(catalog, index, job);
-  if (!today || !(today->tokens_per_second > 0)) {
-    NoTodaysPoint(index, job);
-    return;
-  }
+  if (!today) NoTodaysPoint(index, job);
+  if (!today || !(today->tokens_per_second > 0)) return;
   job.current_units_per_s = today->tokens_per_second;
   job.current_hourly = today->price_known ? today->hourly : 0;
   job.current_label = TodayLabel(job);
