@@ -424,7 +424,9 @@ std::string ProvisioningsNotAllowed(const Job& job,
                                             "a reservation"};
   std::vector<std::string> needed;
   for (size_t i = 0; i < 3; ++i) {
-    const auto [kind, allowed] = kinds[i];
+    // Not a structured binding: lambdas cannot capture one before C++20.
+    const catalog::Provisioning kind = kinds[i].first;
+    const bool allowed = kinds[i].second;
     const bool offered =
         std::any_of(shapes.begin(), shapes.end(),
                     [&](const Shape* s) { return OfferedWith(job, *s, kind); });
