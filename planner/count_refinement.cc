@@ -2,8 +2,8 @@
 #include "planner/count_refinement.h"
 
 #include <algorithm>
-#include <iterator>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "planner/current_evidence.h"
@@ -147,23 +147,31 @@ void SmallestInWindow(int lo, int hi, WindowSearch& search) {
 // `points` and `added` as one list ascending in devices, `points` first
 // among equals: what a stable sort of the two, concatenated, gives, with
 // one move per point when `points` is already in order (it is as built).
+// `added` is ordered through an index (a point is a large struct).
 void MergeByDevices(std::vector<Config>& points, std::vector<Config>& added) {
   const auto by_devices = [](const Config& a, const Config& b) {
     return a.devices < b.devices;
   };
-  std::stable_sort(added.begin(), added.end(), by_devices);
   if (!std::is_sorted(points.begin(), points.end(), by_devices)) {
     for (Config& c : added) points.push_back(std::move(c));
     std::stable_sort(points.begin(), points.end(), by_devices);
     return;
   }
+  std::vector<int> order(added.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return added[a].devices < added[b].devices;
+  });
   std::vector<Config> merged;
   merged.reserve(points.size() + added.size());
-  std::merge(std::make_move_iterator(points.begin()),
-             std::make_move_iterator(points.end()),
-             std::make_move_iterator(added.begin()),
-             std::make_move_iterator(added.end()), std::back_inserter(merged),
-             by_devices);
+  size_t i = 0;
+  for (int j : order) {
+    while (i < points.size() && points[i].devices <= added[j].devices) {
+      merged.push_back(std::move(points[i++]));
+    }
+    merged.push_back(std::move(added[j]));
+  }
+  for (; i < points.size(); ++i) merged.push_back(std::move(points[i]));
   points = std::move(merged);
 }
 
