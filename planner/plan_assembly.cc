@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/job_spec.h"
 #include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
@@ -321,6 +322,14 @@ void AppendNote(Distribution& d, const std::string& sentence) {
   absl::StrAppend(&d.notes, d.notes.empty() ? "" : " ", sentence);
 }
 
+// Where one replica's pipeline stages sit: a slice's chips on a TPU; on
+// GPUs one VM's NVLink when tensor x pipeline ranks fit in it, else VMs.
+const char* WhereStagesRun(const Family& f, const Config& c) {
+  if (f.platform == Platform::kTpu) return "the slice's chips";
+  const int ranks = std::max(1, c.layout.tensor) * c.layout.pipeline;
+  return ranks <= DevicesPerVm(c) ? "the VM's GPUs" : "VMs";
+}
+
 // Reduction Server: the pool the point took when its step was estimated
 // (planner/reduction_server.h), priced into its hourly cost; it runs as
 // Vertex pool 2, so only where the plan runs on Vertex.
@@ -374,13 +383,13 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
   if (c.layout.pipeline > 1) {
     // Across slices the Multislice note above places the stages.
     if (c.slices <= 1) {
-      const bool tpu = f.platform == Platform::kTpu;
       AppendNote(d, absl::StrFormat(
                         "Tensor parallel %d inside each %s, %d pipeline "
                         "stages across %s, %s data parallel over the rest.",
                         std::max(1, c.layout.tensor),
-                        tpu ? "slice over ICI" : "VM over NVLink",
-                        c.layout.pipeline, tpu ? "the slice's hosts" : "VMs",
+                        f.platform == Platform::kTpu ? "slice over ICI"
+                                                     : "VM over NVLink",
+                        c.layout.pipeline, WhereStagesRun(f, c),
                         c.layout.zero_stage == 3 ? "FSDP (ZeRO-3)" : "ZeRO-1"));
     }
     const std::string schedule = DescribeSchedule(job, c.layout);

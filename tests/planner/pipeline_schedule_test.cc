@@ -154,6 +154,28 @@ TEST_F(PipelineScheduleTest, KeepsOneFOneBWhenTheLayerCountDoesNot) {
   for (int p : {4, 8, 16}) EXPECT_EQ(MaxVirtualStages(79, p, 64), 1) << p;
 }
 
+// The note places a replica's stages where its tensor x pipeline ranks
+// are: one VM's GPUs when they fit in it, VMs when they do not.
+TEST_F(PipelineScheduleTest, TheNoteSaysWhetherTheStagesLeaveTheVm) {
+  // 16 layers (about 14B parameters) fit one VM under ZeRO-1.
+  const auto notes = [](int count, int tensor, int pipeline) {
+    ReviewRequest q = Request(16);
+    q.workload.global_batch_size = 32;
+    q.proposals[0].hardware->count = count;
+    DistributionProposal& l = *q.proposals[0].hardware->layout;
+    l.strategy = Strategy::kHybrid;
+    l.tensor_parallelism = tensor;
+    l.pipeline_parallelism = pipeline;
+    const ReviewResponse r = planner_->Review(q);
+    const Distribution& d = PlanOf(r).distribution;
+    EXPECT_EQ(d.pipeline_parallelism, pipeline) << count;
+    return d.notes;
+  };
+  EXPECT_THAT(notes(8, 2, 4), HasSubstr("4 pipeline stages across the VM's"));
+  EXPECT_THAT(notes(8, 2, 4), Not(HasSubstr("across VMs")));
+  EXPECT_THAT(notes(64, 8, 4), HasSubstr("4 pipeline stages across VMs"));
+}
+
 TEST_F(PipelineScheduleTest, HonoursTheRequestedMicroBatch) {
   ReviewRequest q = Request(80);
   q.workload.micro_batch_size = 2;
