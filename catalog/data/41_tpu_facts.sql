@@ -7,7 +7,8 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('tpu-v4', 'peak_int8',        275e12,      'op_per_s',    'TPU-v4', NULL),
   ('tpu-v4', 'memory_bytes',     34359738368, 'bytes',       'TPU-v4', '32 GiB HBM2; [SB] gives 32GB'),
   ('tpu-v4', 'memory_bandwidth', 1200e9,      'bytes_per_s', 'TPU-v4', '1200 GBps; [SB] 1.2e12'),
-  ('tpu-v4', 'pod_chips',        4096,        'count',       'TPU-v4', 'ICI per chip not on the Google page ([SB]: 9e10 B/s bidirectional per link), so no ici_bandwidth row; SparseCores not found'),
+  ('tpu-v4', 'ici_bandwidth',    540e9,       'bytes_per_s', 'SB',     'derived: 6 links ("TPU v4 and TPU v5p are connected to the nearest 6 neighbors (forming a 3D torus)") x 9e10 B/s bidirectional per link [SB]; ICI per chip is not on the Google page. The same product gives Google''s own per-chip figures for v5p (6 x 2e11 = 1200 GBps), v6e (4 x 2e11 = 800 GBps) and v5e (4 x 1e11 = 400 GBps)'),
+  ('tpu-v4', 'pod_chips',        4096,        'count',       'TPU-v4', 'SparseCores not found'),
   -- TPU v5e
   ('tpu-v5e', 'tensorcores',      1,        'count',       'TPU-v5e', '4 MXU'),
   ('tpu-v5e', 'peak_bf16',        197e12,   'flop_per_s',  'TPU-v5e', 'pod 50.63 PFLOPs'),

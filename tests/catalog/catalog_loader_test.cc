@@ -185,6 +185,19 @@ TEST_F(CatalogLoaderTest, NoTpuRunsNativePytorchOrClassicalMl) {
             SupportStatus::kSupported);
 }
 
+// Every TPU's slices talk over ICI: without a per-chip figure the planner
+// would time a multi-chip slice's collectives as free (a TPU v4 slice once
+// beat v5p and v6e on a communication-bound job that way).
+TEST_F(CatalogLoaderTest, EveryTpuHasAnIciBandwidth) {
+  for (const Accelerator& a : cat().accelerators) {
+    if (a.topologies.empty()) continue;
+    ASSERT_TRUE(a.ici_bandwidth.has_value()) << a.id;
+    EXPECT_GT(a.ici_bandwidth->value, 0) << a.id;
+  }
+  // Links x bidirectional bandwidth per link (the Scaling Book's tables).
+  EXPECT_DOUBLE_EQ(Acc("tpu-v4").ici_bandwidth->value, 6 * 9e10);
+}
+
 TEST_F(CatalogLoaderTest, T4HasNoBf16ButA100Does) {
   const Accelerator& t4 = Acc("nvidia-tesla-t4");
   ASSERT_TRUE(t4.formats.count("bf16"));
