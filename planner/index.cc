@@ -12,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/job_spec.h"
@@ -360,6 +362,34 @@ bool AskedName::Names(const Family& f) const {
          std::find(l.begin(), l.end(), label_) != l.end();
 }
 
+std::vector<std::string> SeriesKeysNamed(const Index& index,
+                                         const std::string& name) {
+  const std::string norm = NormalizeName(name);
+  if (norm.empty()) return {};
+  for (const std::string& key : {norm, NormalizeName(absl::StrCat("tpu", name))}) {
+    for (const Family& f : index.families) {
+      const std::vector<std::string>& k = f.allowed_series_keys;
+      if (std::find(k.begin(), k.end(), key) != k.end()) return {key};
+    }
+  }
+  std::vector<std::string> out;
+  const std::string word =
+      absl::StrCat(absl::AsciiStrToLower(absl::StripAsciiWhitespace(name)), " ");
+  for (const Family& f : index.families) {
+    const std::string series = NormalizeName(f.series->id);
+    const bool begins =
+        absl::StartsWith(absl::AsciiStrToLower(f.series->id), word);
+    const bool machine = std::any_of(
+        f.shapes.begin(), f.shapes.end(),
+        [&](const Shape& s) { return NormalizeName(s.machine->id) == norm; });
+    if ((begins || machine) &&
+        std::find(out.begin(), out.end(), series) == out.end()) {
+      out.push_back(series);
+    }
+  }
+  return out;
+}
+
 std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
                                          const std::string& series,
                                          const std::string& accelerator,
@@ -369,12 +399,18 @@ std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,
   const std::string a = NormalizeName(accelerator);
   const std::string m = NormalizeName(machine_type);
   const AskedName series_name(series), accelerator_name(accelerator);
+  const std::vector<std::string> series_keys =
+      s.empty() ? std::vector<std::string>{} : SeriesKeysNamed(index, series);
   for (const Family& f : index.families) {
     if (platform != Platform::kUnspecified && f.platform != platform) continue;
     bool ok = true;
     if (!s.empty()) {
-      ok = s == NormalizeName(f.series->id) || s == NormalizeName(f.name) ||
-           series_name.Names(f);
+      const std::vector<std::string>& k = f.allowed_series_keys;
+      ok = series_name.Names(f) ||
+           std::any_of(series_keys.begin(), series_keys.end(),
+                       [&](const std::string& key) {
+                         return std::find(k.begin(), k.end(), key) != k.end();
+                       });
     }
     if (ok && !a.empty()) {
       ok = accelerator_name.Names(f);

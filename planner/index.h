@@ -131,6 +131,15 @@ class AskedName {
   std::string norm_, tpu_norm_, label_;
 };
 
+// The series keys (Family::allowed_series_keys) one name in
+// constraints.allowed_series selects. A key selects itself ("v5p" reads as
+// "TPU v5p", as an accelerator name does). Else a name Google gives a
+// machine series that the catalog splits ("A3" for A3 Ultra, Mega, High and
+// Edge; "A2") selects each series whose id begins with it as a word. Else a
+// machine type selects its family's series. Empty: it selects nothing.
+std::vector<std::string> SeriesKeysNamed(const Index& index,
+                                         const std::string& name);
+
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a
 // platform. Empty when nothing matches.

@@ -248,6 +248,32 @@ const char* DatasetField(const Job& job) {
              : "dataset_examples";
 }
 
+// constraints.allowed_series as the series keys its names select
+// (SeriesKeysNamed); a name that selects nothing is said, with the series
+// there are.
+void ResolveAllowedSeries(const Index& index, Job& job) {
+  job.allowed_series.clear();
+  std::vector<std::string> unknown;
+  for (const std::string& name : job.constraints.allowed_series) {
+    const std::vector<std::string> keys = SeriesKeysNamed(index, name);
+    if (keys.empty()) unknown.push_back(absl::StrCat("\"", name, "\""));
+    job.allowed_series.insert(keys.begin(), keys.end());
+  }
+  if (unknown.empty()) return;
+  std::vector<std::string> series;
+  for (const Family& f : index.families) {
+    if (std::find(series.begin(), series.end(), f.series->id) == series.end()) {
+      series.push_back(f.series->id);
+    }
+  }
+  job.warnings.push_back(
+      {ReasonCode::kNotInAllowedSet,
+       absl::StrCat("constraints.allowed_series: ", absl::StrJoin(unknown, ", "),
+                    " names no machine series, accelerator or machine type in "
+                    "the catalog. Its series: ",
+                    absl::StrJoin(series, ", "), ".")});
+}
+
 // Without a dataset size there is no deadline check, only cost per unit.
 void WarnIfNoDataset(Job& job) {
   if (!job.has_dataset && !job.on_device) {
@@ -438,7 +464,10 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   PrepareJobMemoryModel(job);
   ResolveReducer(catalog, job);  // planner/reduction_server.h
   // Today's point, then the deadline it may set (current_evidence.h).
-  if (index != nullptr) ApplyCurrentEvidence(catalog, *index, job);
+  if (index != nullptr) {
+    ResolveAllowedSeries(*index, job);
+    ApplyCurrentEvidence(catalog, *index, job);
+  }
   ResolveDeadline(g, job);
   return job;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -96,6 +97,64 @@ bool HasReason(const struct Plan& p, ReasonCode code) {
 }
 
 // ------------------------------------------------------------ edge
+
+// The series a plan may use under constraints.allowed_series: every series
+// not rejected NOT_IN_ALLOWED_SET, each named once.
+std::vector<std::string> SeriesAllowedBy(const PlanResponse& r) {
+  std::vector<std::string> out;
+  const auto add = [&](const Hardware& h) {
+    if (std::find(out.begin(), out.end(), h.series) == out.end()) {
+      out.push_back(h.series);
+    }
+  };
+  if (r.recommendation) add(r.recommendation->hardware);
+  for (const struct Plan& p : r.alternatives) add(p.hardware);
+  for (const Rejection& rej : r.rejected) {
+    if (std::find(rej.codes.begin(), rej.codes.end(),
+                  ReasonCode::kNotInAllowedSet) == rej.codes.end()) {
+      add(rej.hardware);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Google's machine series names select the catalog series they cover ("A3"
+// is A3 Ultra, Mega, High and Edge), a TPU version selects its TPU, and a
+// machine type its series; a name that is a series selects only it ("A4" is
+// not A4X). A name that selects nothing is said in a warning naming the
+// field.
+TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
+  const auto allowed = [](const std::string& name) {
+    PlanRequest r = Req(Medium());
+    r.constraints.allowed_series = {name};
+    return Plan(r);
+  };
+  EXPECT_THAT(SeriesAllowedBy(allowed("A3")),
+              ::testing::ElementsAre("A3 Edge", "A3 High", "A3 Mega",
+                                     "A3 Ultra"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("a2")),
+              ::testing::ElementsAre("A2 Standard", "A2 Ultra"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("A4")), ::testing::ElementsAre("A4"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("v5p")),
+              ::testing::ElementsAre("TPU v5p"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("a3-megagpu-8g")),
+              ::testing::ElementsAre("A3 Mega"));
+  for (const char* known : {"A3", "A3 Mega", "v5p"}) {
+    EXPECT_THAT(WarningCodes(allowed(known)),
+                Not(Contains(ReasonCode::kNotInAllowedSet)))
+        << known;
+  }
+  const PlanResponse unknown = allowed("A9");
+  EXPECT_TRUE(SeriesAllowedBy(unknown).empty());
+  bool said = false;
+  for (const Reason& w : unknown.warnings) {
+    said = said || (w.code == ReasonCode::kNotInAllowedSet &&
+                    absl::StrContains(w.message, "constraints.allowed_series") &&
+                    absl::StrContains(w.message, "\"A9\""));
+  }
+  EXPECT_TRUE(said);
+}
 
 TEST_F(PlannerRulesTest, RejectsEdgeTpuForTraining) {
   const PlanResponse r = Plan(Req(Small()));
