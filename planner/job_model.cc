@@ -164,8 +164,12 @@ void ResolveChoices(const Workload& w, const Goal& g, const Constraints& k,
   job.objective =
       g.objective == Objective::kUnspecified ? Objective::kMinCost : g.objective;
   job.on_device = w.deployment_target == DeploymentTarget::kOnDeviceInference;
+  // TensorFlow and PyTorch are the frameworks Google documents Reduction
+  // Server for; "you might also be able to use other ML frameworks that use
+  // NCCL" [AP-dist], so a job stated to all-reduce over NCCL (JAX on GPUs)
+  // counts too.
   job.nccl_framework = w.framework == Framework::kPytorch ||
-                       w.framework == Framework::kTensorflow;
+                       w.framework == Framework::kTensorflow || cur.uses_nccl;
 }
 
 // Parameter count (given or from the transformer shape) and whether the

@@ -134,7 +134,7 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
   if (!job.nccl_framework) {
     out.push_back(
         "its framework does not all-reduce over NCCL (TensorFlow "
-        "or PyTorch on GPUs)");
+        "or PyTorch on GPUs, or a job stated to: current.uses_nccl)");
   }
   if (f.platform != Platform::kGpu || c.hosts <= 1) {
     out.push_back(

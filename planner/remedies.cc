@@ -115,8 +115,7 @@ bool CurrentIsMultiHostNcclGpu(const Job& job) {
       (job.current_accelerator == nullptr && job.current_series == nullptr &&
        job.current.hardware.empty() && job.current.tpu_topology.empty() &&
        job.current.uses_nccl);
-  return gpu && job.current.node_count > 1 &&
-         (job.nccl_framework || job.current.uses_nccl);
+  return gpu && job.current.node_count > 1 && job.nccl_framework;
 }
 
 namespace {

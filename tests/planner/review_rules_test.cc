@@ -885,6 +885,20 @@ TEST_F(ReviewRulesTest, ReductionServerNotApplicableWithoutNccl) {
   EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
 }
 
+// Google: "you might also be able to use other ML frameworks that use NCCL"
+// (Vertex AI distributed training): JAX on GPUs stated to all-reduce over
+// NCCL is judged as PyTorch is, not NOT_APPLICABLE for its framework.
+TEST_F(ReviewRulesTest, ReductionServerAppliesToAnyJobStatedToUseNccl) {
+  ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+  r.workload.framework = Framework::kJax;
+  r.current_setup.uses_nccl = true;
+  const ProposalVerdict jax = One(r, RemedyKind::kAddReductionServer);
+  EXPECT_FALSE(Has(jax, ReasonCode::kNotApplicable)) << jax.reason;
+  r.workload.framework = Framework::kPytorch;
+  const ProposalVerdict pytorch = One(r, RemedyKind::kAddReductionServer);
+  EXPECT_EQ(jax.verdict, pytorch.verdict) << jax.reason;
+}
+
 TEST_F(ReviewRulesTest, RecommendsTheHardwarePlanTrainingRanksFirst) {
   ReviewRequest r = TpuSlices({});
   r.current_setup = CurrentSetup{};
