@@ -93,6 +93,9 @@ bool Offers(const std::vector<catalog::Offering>& offerings,
 // provisioning; empty when it can.
 std::string VertexUnavailableReason(const RunPlatformInput& input);
 
+// Why Vertex AI serverless training runs no TPU job on `slices` slices.
+std::string VertexHasNoMultislice(int slices);
+
 // The requested run platform when it can run the plan; otherwise (and when
 // none is requested) Vertex AI serverless training if it can, else GKE if
 // the catalog offers the hardware there, else Compute Engine.

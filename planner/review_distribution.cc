@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
+#include "planner/job_spec.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
@@ -408,6 +409,12 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
                           "ones have different topologies (",
                           absl::StrJoin(job.current.slice_topologies, ", "),
                           ")."));
+    return true;
+  }
+  if (ToCatalogRunPlatform(job.constraints.run_platform) ==
+      catalog::RunPlatform::kVertexTraining) {
+    j.Reject(ReasonCode::kNotOfferedOnPlatform,
+             absl::StrCat(VertexHasNoMultislice(std::max(2, slices)), "."));
     return true;
   }
   JudgeAcrossSlices(ctx, tpu, links, d, across, slices, j);

@@ -65,6 +65,13 @@ bool Offers(const std::vector<catalog::Offering>& offerings,
   return any != nullptr && any->available;
 }
 
+std::string VertexHasNoMultislice(int slices) {
+  return absl::StrCat(
+      "Vertex AI serverless training documents no Multislice (a TPU job is "
+      "one pool with one replica, i.e. one slice), and this plan uses ",
+      slices, " slices");
+}
+
 std::string VertexUnavailableReason(const RunPlatformInput& in) {
   const absl::string_view name =
       in.machine_type.empty() ? absl::string_view("this hardware")
@@ -73,10 +80,7 @@ std::string VertexUnavailableReason(const RunPlatformInput& in) {
     return "edge devices run no cloud training job";
   }
   if (in.platform == Platform::kTpu && in.slices > 1) {
-    return absl::StrCat(
-        "Vertex AI serverless training documents no Multislice (a TPU job is "
-        "one pool with one replica, i.e. one slice), and this plan uses ",
-        in.slices, " slices");
+    return VertexHasNoMultislice(in.slices);
   }
   static const std::vector<catalog::Offering> kNone;
   const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;

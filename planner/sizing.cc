@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/job_spec.h"
 #include "planner/layout_memo.h"
 #include "planner/layouts.h"
 #include "planner/provisioning.h"
@@ -251,9 +253,16 @@ bool EnumerateSizes(const Job& job, const Family& f,
   Pins pins = given_pins;
   if (f.platform == Platform::kTpu &&
       ToCatalogRunPlatform(job.constraints.run_platform) ==
-          catalog::RunPlatform::kVertexTraining &&
-      pins.slices <= 1) {
-    pins.slices = 0;  // serverless training documents no Multislice
+          catalog::RunPlatform::kVertexTraining) {
+    // Serverless training documents no Multislice: a pinned one is not
+    // offered where the request runs.
+    if (pins.slices > 1) {
+      cand.Reject(ReasonCode::kNotOfferedOnPlatform,
+                  absl::StrCat(f.name, ": ", VertexHasNoMultislice(pins.slices),
+                               "; GKE and Compute Engine run it."));
+      return false;
+    }
+    pins.slices = 0;
   }
   out.options.reserve(f.shapes.size() + 20);
   SizeCollector sizes(job, f, pins, out);

@@ -797,6 +797,26 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
   return out;
 }
 
+// Vertex AI serverless training documents no Multislice: a Multislice
+// proposal, by hardware or by distribution, is not offered where the
+// request runs; on GKE the same proposals are judged.
+TEST_F(ReviewRulesTest, MultisliceIsNotOfferedOnVertexTraining) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.proposals = {
+      HwP("two slices", Platform::kTpu, "tpu-v5e", "16x16", 2),
+      DistP("data over DCN", Strategy::kMultislice, DcnParallelism::kData, 2)};
+  for (RunPlatform where : {RunPlatform::kVertexTraining, RunPlatform::kGke}) {
+    r.constraints.run_platform = where;
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 2u);
+    for (const ProposalVerdict& v : out.verdicts) {
+      EXPECT_EQ(Has(v, ReasonCode::kNotOfferedOnPlatform),
+                where == RunPlatform::kVertexTraining)
+          << v.label << ": " << v.reason;
+    }
+  }
+}
+
 // A budget cannot be checked against an unknown price: an unpriced
 // hardware proposal stays VIABLE with PRICE_UNKNOWN under a budget, never
 // RECOMMENDED; without a budget the same proposal can be.
