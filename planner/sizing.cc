@@ -247,6 +247,31 @@ void ChooseOrReuseLayout(const Job& job, const Family& f, const LayoutPin& pin,
 
 }  // namespace
 
+// LightGBM's GPU builds train on one GPU ("Currently cuda version only
+// supports training on a single GPU", its fatal error for num_gpu > 1;
+// https://github.com/lightgbm-org/LightGBM/issues/6045, still so in
+// issue 6928, 2025): larger sizes are no LightGBM layout. False (rejected)
+// when the family has no one-GPU size.
+bool KeepOneGpuForLightgbm(const Job& job, const Family& f, Candidate& cand,
+                           SizeSearch& out) {
+  if (job.framework != Framework::kLightgbm || f.platform != Platform::kGpu) {
+    return true;
+  }
+  auto several = [](const SizeOption& o) {
+    return o.shape->devices * o.units > 1;
+  };
+  out.options.erase(
+      std::remove_if(out.options.begin(), out.options.end(), several),
+      out.options.end());
+  out.sequences.clear();
+  if (!out.options.empty()) return true;
+  cand.Reject(ReasonCode::kNotApplicable,
+              absl::StrCat("LightGBM trains on one GPU (its CUDA build "
+                           "supports no multi-GPU training), and ",
+                           f.name, " has no one-GPU VM the request allows."));
+  return false;
+}
+
 bool EnumerateSizes(const Job& job, const Family& f,
                     const std::vector<const Shape*>& obtainable,
                     const Pins& given_pins, Candidate& cand, SizeSearch& out) {
@@ -281,6 +306,7 @@ bool EnumerateSizes(const Job& job, const Family& f,
       !NearestShapeCount(job, f, obtainable, pins, cand, out)) {
     return false;
   }
+  if (!KeepOneGpuForLightgbm(job, f, cand, out)) return false;
   if (pins.min_devices > 0) {
     auto fewer = [&](const SizeOption& o) {
       return o.shape->devices * o.units < pins.min_devices;

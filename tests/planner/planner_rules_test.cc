@@ -353,6 +353,32 @@ TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
 // One XGBoost process trains on one GPU: a plan on several GPUs names
 // Dask (a worker per GPU; LocalCUDACluster on one VM), a plan on one GPU
 // plain xgboost with device=cuda.
+// LightGBM's CUDA build trains on one GPU ("Currently cuda version only
+// supports training on a single GPU",
+// https://github.com/lightgbm-org/LightGBM/issues/6045): no option gives it
+// several, where XGBoost's data set of the same size takes several; with a
+// data set no one GPU holds, no GPU plan.
+TEST_F(PlannerRulesTest, LightgbmTrainsOnOneGpu) {
+  PlanRequest q = Req(Tabular(Framework::kLightgbm));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  q.workload.dataset_gib = 20;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.total_accelerators, 1);
+  for (const struct Plan& p : r.alternatives) {
+    EXPECT_EQ(p.hardware.total_accelerators, 1) << p.hardware.series;
+  }
+  q.workload.framework = Framework::kXgboost;
+  q.workload.dataset_gib = 50;
+  const PlanResponse xgb = Plan(q);
+  ASSERT_TRUE(xgb.recommendation.has_value()) << xgb.no_plan_reason;
+  ASSERT_GT(xgb.recommendation->hardware.total_accelerators, 1);
+  q.workload.framework = Framework::kLightgbm;
+  const PlanResponse big = Plan(q);
+  EXPECT_FALSE(big.recommendation.has_value());
+  EXPECT_FALSE(AllRejections(big, ReasonCode::kNotApplicable).empty());
+}
+
 TEST_F(PlannerRulesTest, XgboostOnSeveralGpusRunsADaskWorkerPerGpu) {
   PlanRequest q = Req(Tabular(Framework::kXgboost));
   q.constraints.allowed_platforms = {Platform::kGpu};

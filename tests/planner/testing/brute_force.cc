@@ -34,8 +34,12 @@ struct Size {
 std::vector<Size> EverySize(const Job& job, const Family& f,
                             const std::vector<const Shape*>& obtainable) {
   const Constraints& k = job.constraints;
+  // LightGBM trains on one GPU (planner/sizing.cc KeepOneGpuForLightgbm).
+  const bool one_gpu =
+      job.framework == Framework::kLightgbm && f.platform == Platform::kGpu;
   auto allowed = [&](const Shape* s, int units) {
     if (k.single_host_only && s->vms * units > 1) return false;
+    if (one_gpu && s->devices * units > 1) return false;
     return k.max_accelerators <= 0 || f.platform == Platform::kCpu ||
            s->devices * units <= k.max_accelerators;
   };
