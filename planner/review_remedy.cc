@@ -266,6 +266,10 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
     return;
   }
   if (RemedyHasPointInSpace(ctx, m)) return;
+  // A move to a target is judged by the target's point in the space, with
+  // today's point or without (JudgeRemedyInSpace: MoveTarget), as a series
+  // target is: the per-device bound below ignores the layouts it can take.
+  if (MovesToTarget(m)) return;
   // Without a target it is a move to a larger device the space selects
   // (JudgeRemedyInSpace), not today's device.
   if (m.kind == RemedyKind::kMoreMemoryPerDevice && !m.target &&

@@ -356,11 +356,17 @@ void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
 // allows when today's capacity cannot obtain it: its point, or its codes.
 std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
                                     const HardwareProposal& target, Judged& j) {
+  // A remedy applies to today's setup: a target that states no size takes
+  // today's number of accelerators, not the best of every size it has.
+  HardwareProposal sized = target;
+  if (sized.count <= 0 && sized.tpu_topology.empty() && sized.slices <= 0) {
+    sized.count = std::max(0, ctx.job.current_devices);
+  }
   const auto judge = [&](const Job& job) {
     const ReviewContext as{ctx.catalog, ctx.index, job, ctx.space,
                            ctx.fact_ids};
     Judged out;
-    JudgeHardware(as, target, out, /*evaluate=*/true);
+    JudgeHardware(as, sized, out, /*evaluate=*/true);
     return out;
   };
   const Job today = AsToday(ctx.job);

@@ -307,6 +307,51 @@ TEST_F(ReviewRulesTest, RejectsHardwareMoveWhenHardwareIsPinned) {
   EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kChangesPinnedHardware));
 }
 
+// A move's target is judged by its point in the space however the target
+// is named (series, accelerator or machine type), also when today's setup
+// has no point: the same verdict and plan for the same hardware. An
+// accelerator or machine-type target was rejected HBM_TOO_SMALL by a
+// per-device bound that ignored gradient accumulation.
+TEST_F(ReviewRulesTest, AMoveIsJudgedTheSameHoweverItsTargetIsNamed) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 8.0e9, Shape(32, 4096, 32, 8192));
+  r.workload.global_batch_size = 128;
+  r.workload.recompute = Recompute::kUnspecified;
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 1e9;
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "2x4";
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  const auto move = [](const std::string& label) {
+    Proposal p = RemedyP(RemedyKind::kMoveToHardware, label);
+    p.remedy->target = HardwareProposal{};
+    return p;
+  };
+  Proposal by_series = move("series");
+  by_series.remedy->target->series = "TPU v6e";
+  by_series.remedy->target->tpu_topology = "2x4";
+  Proposal by_accelerator = move("accelerator");
+  by_accelerator.remedy->target->accelerator = "tpu-v6e";
+  by_accelerator.remedy->target->tpu_topology = "2x4";
+  Proposal by_machine = move("machine");
+  by_machine.remedy->target->machine_type = "ct6e-standard-8t";
+  by_machine.remedy->target->count = 8;
+  r.proposals = {by_series, by_accelerator, by_machine};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
+  for (const ProposalVerdict& v : out.verdicts) {
+    EXPECT_NE(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    ASSERT_TRUE(v.plan.has_value()) << v.label;
+    EXPECT_EQ(v.plan->hardware.total_accelerators, 8) << v.label;
+    EXPECT_DOUBLE_EQ(v.plan->estimates.memory_per_device.total_gib,
+                     out.verdicts[0].plan->estimates.memory_per_device.total_gib)
+        << v.label;
+  }
+}
+
 // ------------------------------------------------------------ remedies in
 // plans
 
