@@ -68,6 +68,30 @@ bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
   return dataset_in_passes;
 }
 
+// Steps with a stated batch fix the run's length, as a training loop's step
+// limit overrides its epochs (Hugging Face TrainingArguments.max_steps:
+// "Overrides num_train_epochs"). A data set stated beside them that gives
+// another length is said. The units the steps train; 0 without them.
+double StepsWork(const Workload& w, double dataset_units, Job& job) {
+  if (w.steps <= 0 || !job.batch_given) return 0;
+  const double units = static_cast<double>(w.steps) * job.tokens_per_step;
+  if (dataset_units > 0 && std::abs(units - dataset_units) > 0.01 * units) {
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat(
+             "workload.steps and the data set give different run lengths: "
+             "%s steps of %s %s train %.3g %s, %.2f passes over the %.3g %s "
+             "the data set and epochs state. The steps are planned (a "
+             "training loop's step limit overrides its epochs, as Hugging "
+             "Face's max_steps does); leave steps unset to train on the "
+             "whole data set.",
+             Grouped(static_cast<double>(w.steps)), Grouped(job.tokens_per_step),
+             job.unit, units, job.unit, units / dataset_units, dataset_units,
+             job.unit)});
+  }
+  return units;
+}
+
 // A sequence model counts tokens, in sequences of the given or default
 // length. Returns whether D counts epochs of a data set.
 bool ResolveTokenWork(const Workload& w, double epochs, Job& job) {
@@ -100,13 +124,13 @@ bool ResolveTokenWork(const Workload& w, double epochs, Job& job) {
         "). A configuration with more data-parallel ranks than that is "
         "kept, with a warning that it needs a larger batch."));
   }
-  if (w.dataset_tokens > 0) {
-    job.tokens = w.dataset_tokens * epochs;
-    dataset_in_passes = true;
-  } else if (w.steps > 0 && job.batch_given) {
-    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
-  } else if (w.dataset_examples > 0) {
-    job.tokens = w.dataset_examples * epochs * seq;
+  const double dataset = w.dataset_tokens > 0     ? w.dataset_tokens * epochs
+                         : w.dataset_examples > 0 ? w.dataset_examples * epochs * seq
+                                                  : 0;
+  if (const double by_steps = StepsWork(w, dataset, job); by_steps > 0) {
+    job.tokens = by_steps;
+  } else if (dataset > 0) {
+    job.tokens = dataset;
     dataset_in_passes = true;
   }
   return dataset_in_passes;
@@ -128,11 +152,13 @@ bool ResolveExampleWork(const Workload& w, double epochs, Job& job) {
         ")."));
   }
   job.batch_sequences = job.tokens_per_step;
-  if (w.dataset_examples > 0) {
-    job.tokens = w.dataset_examples * epochs;
+  const double dataset =
+      w.dataset_examples > 0 ? w.dataset_examples * epochs : 0;
+  if (const double by_steps = StepsWork(w, dataset, job); by_steps > 0) {
+    job.tokens = by_steps;
+  } else if (dataset > 0) {
+    job.tokens = dataset;
     dataset_in_passes = true;
-  } else if (w.steps > 0 && job.batch_given) {
-    job.tokens = static_cast<double>(w.steps) * job.tokens_per_step;
   }
   return dataset_in_passes;
 }

@@ -253,6 +253,40 @@ Workload Tabular(Framework f) {
 
 // A data set in GiB sizes classical ML's memory, but gives a deep model no
 // work: the NO_DATASET_SIZE warning says which field to state instead.
+// Steps with a stated batch fix the run's length (a training loop's step
+// limit overrides its epochs: Hugging Face's max_steps "Overrides
+// num_train_epochs"); a data set that gives another length is said, and
+// one that agrees is not.
+TEST_F(PlannerRulesTest, StatedStepsDecideTheRunAndADisagreeingDataSetIsSaid) {
+  const auto plan = [](int64_t steps, double tokens) {
+    PlanRequest r = Req(Small());  // 512 sequences of 2,048 tokens per step
+    r.workload.steps = steps;
+    r.workload.dataset_tokens = tokens;
+    return Plan(r);
+  };
+  const auto said = [](const PlanResponse& r) {
+    for (const Reason& w : r.warnings) {
+      if (absl::StrContains(w.message, "different run lengths")) return true;
+    }
+    return false;
+  };
+  const double per_step = 512.0 * 2048;
+  const PlanResponse by_steps = plan(1000, 1e11);
+  const PlanResponse same = plan(1000, 1000 * per_step);
+  const PlanResponse by_data = plan(0, 1000 * per_step);
+  ASSERT_TRUE(by_steps.recommendation && same.recommendation &&
+              by_data.recommendation);
+  EXPECT_TRUE(said(by_steps));
+  EXPECT_FALSE(said(same));
+  EXPECT_FALSE(said(by_data));
+  const auto flops = [](const PlanResponse& r) {
+    return r.recommendation->estimates.training_flops;
+  };
+  EXPECT_DOUBLE_EQ(flops(by_steps), flops(same));
+  EXPECT_DOUBLE_EQ(flops(by_data), flops(same));
+  EXPECT_GT(flops(plan(0, 1e11)), 10 * flops(by_steps));
+}
+
 TEST_F(PlannerRulesTest, ADatasetInGibAloneSaysADeepModelNeedsExamples) {
   Workload deep;
   deep.framework = Framework::kPytorch;
