@@ -294,6 +294,19 @@ void FinishFamilyKeys(Family& f) {
 
 namespace {
 
+// One chip under two catalog ids (GCP names A3 Mega's H100 separately):
+// the same architecture, peak rates and memory. Its runs are the chip's own.
+bool SameChip(const Accelerator& a, const Accelerator& b) {
+  const auto same = [](const auto& x, const auto& y) {
+    return x.has_value() == y.has_value() &&
+           (!x.has_value() || x->value == y->value);
+  };
+  return a.platform == b.platform && !a.architecture.empty() &&
+         a.architecture == b.architecture && same(a.peak_bf16, b.peak_bf16) &&
+         same(a.peak_fp8, b.peak_fp8) && same(a.memory_bytes, b.memory_bytes) &&
+         same(a.memory_bandwidth, b.memory_bandwidth);
+}
+
 // The published runs a family's MFU band can come from: every run on the
 // same platform (the fallback chain narrows them per request).
 void AttachEfficiencyRuns(const Catalog& catalog, Family& f) {
@@ -306,7 +319,8 @@ void AttachEfficiencyRuns(const Catalog& catalog, Family& f) {
     if (a == nullptr || a->platform != f.accelerator->platform) continue;
     const std::string gen = a->architecture.empty() ? a->id : a->architecture;
     f.efficiency_runs.push_back(
-        {&e, a->id == f.accelerator->id, gen == f.generation});
+        {&e, a->id == f.accelerator->id || SameChip(*a, *f.accelerator),
+         gen == f.generation});
   }
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -285,6 +286,27 @@ TEST_F(PlannerRulesTest, StatedStepsDecideTheRunAndADisagreeingDataSetIsSaid) {
   EXPECT_DOUBLE_EQ(flops(by_steps), flops(same));
   EXPECT_DOUBLE_EQ(flops(by_data), flops(same));
   EXPECT_GT(flops(plan(0, 1e11)), 10 * flops(by_steps));
+}
+
+// One chip under two catalog ids (A3 Mega's H100 is GCP's
+// nvidia-h100-mega-80gb, the same H100 SXM as A3 High's) takes the chip's
+// own measured band on both; a different chip (A100) does not share it.
+TEST_F(PlannerRulesTest, OneChipUnderTwoIdsHasOneEfficiencyBand) {
+  PlanRequest r = Req(Medium());
+  r.workload.framework = Framework::kPytorch;
+  r.constraints.allowed_series = {"A3 High", "A3 Mega", "A2 Ultra"};
+  const PlanResponse out = Plan(r);
+  std::map<std::string, std::pair<double, double>> band;
+  const auto keep = [&](const struct Plan& p) {
+    band[p.hardware.series] = {p.estimates.mfu_low, p.estimates.mfu_high};
+  };
+  if (out.recommendation) keep(*out.recommendation);
+  for (const struct Plan& p : out.alternatives) keep(p);
+  ASSERT_TRUE(band.count("A3 High") && band.count("A3 Mega") &&
+              band.count("A2 Ultra"))
+      << out.no_plan_reason;
+  EXPECT_EQ(band["A3 Mega"], band["A3 High"]);
+  EXPECT_NE(band["A2 Ultra"], band["A3 High"]);
 }
 
 TEST_F(PlannerRulesTest, ADatasetInGibAloneSaysADeepModelNeedsExamples) {

@@ -1431,7 +1431,9 @@ TEST_F(ReviewConsistencyTest, TheSamePointTwiceTiesWithoutACommunicationClaim) {
   job.workload.training_method = TrainingMethod::kLora;
   job.workload.dataset_tokens = 2e8;
   job.goal.objective = Objective::kMinTime;
-  job.goal.budget_usd = 2000;
+  // A budget that 768 GPUs meet and the next size searched does not, so
+  // the unsized proposal lands on 768 too.
+  job.goal.budget_usd = 2020;
   const ReviewResponse out = Review(ReviewOf(
       job, {Hw("A", "a3-megagpu-8g", 768), Hw("B", "a3-highgpu-8g", 768),
             Hw("again", "a3-megagpu-8g")}));
