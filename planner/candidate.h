@@ -123,13 +123,32 @@ struct LayoutPin {
   bool any() const { return strategy != Strategy::kUnspecified || degrees(); }
 };
 
-// The strategy and degrees a distribution proposal states.
+// The strategy and degrees a distribution proposal states. A Multislice
+// mesh that states its ICI axes states every degree (an unstated ICI axis
+// is 1: MaxText's ici_* axes multiply to the chips of a slice, which the
+// review checks): data and FSDP over ICI times their DCN axes, tensor over
+// ICI; degrees stated outside the mesh win. A mesh of DCN axes alone
+// leaves the layout inside each slice to the planner.
 inline LayoutPin PinOf(const DistributionProposal& d) {
   LayoutPin pin(d.strategy);
   pin.data = d.data_parallelism;
   pin.fsdp = d.fsdp_parallelism;
   pin.tensor = d.tensor_parallelism;
   pin.pipeline = d.pipeline_parallelism;
+  if (!d.mesh) return pin;
+  const MultisliceMesh& m = *d.mesh;
+  if (m.ici_data_parallelism <= 0 && m.ici_fsdp_parallelism <= 0 &&
+      m.ici_tensor_parallelism <= 0) {
+    return pin;
+  }
+  const auto axis = [](int32_t a) { return a > 0 ? a : 1; };
+  if (pin.data <= 0) {
+    pin.data = axis(m.ici_data_parallelism) * axis(m.dcn_data_parallelism);
+  }
+  if (pin.fsdp <= 0) {
+    pin.fsdp = axis(m.ici_fsdp_parallelism) * axis(m.dcn_fsdp_parallelism);
+  }
+  if (pin.tensor <= 0) pin.tensor = axis(m.ici_tensor_parallelism);
   return pin;
 }
 

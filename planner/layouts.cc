@@ -12,6 +12,7 @@
 #include "planner/experts.h"
 #include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
+#include "planner/slice_layouts.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
 
@@ -52,18 +53,6 @@ void PushWithExperts(const Job& job, int domain, ShardingLayout l,
                      Strategy s, LayoutList& out) {
   l.expert = ExpertParallelDegree(job, domain, l.tensor);
   if (l.expert > 1) out.push_back({l, s});
-}
-
-// FSDP across slices: over every chip of every slice (tp 1), or tensor
-// parallel inside each slice with FSDP over the slices' TP groups (n / tp
-// data-parallel ranks where FSDP over every chip needs n).
-ShardingLayout ShardedOverSlices(int n, int tp) {
-  ShardingLayout l;
-  l.tensor = tp;
-  l.data = n / tp;
-  l.zero_stage = 3;
-  l.fsdp = n / tp;
-  return l;
 }
 
 // Optimizer offload (planner/optimizer_offload.h), where the job and the
@@ -154,7 +143,8 @@ LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
   return out;
 }
 
-// Whether a layout is one a reviewed distribution proposal names.
+}  // namespace
+
 bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
   switch (only) {
     case Strategy::kUnspecified: return true;
@@ -176,8 +166,6 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
     default: return true;
   }
 }
-
-}  // namespace
 
 bool HasDegrees(const ShardingLayout& l, int n, const LayoutPin& pin) {
   const LayoutDegrees g = DegreesOf(l, n);
@@ -236,34 +224,6 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   return std::make_pair(l, s);
 }
 
-// Pipeline stages across slices (MaxText's dcn_pipeline_parallelism): the
-// pin's pipeline degree over groups of whole slices, FSDP (with the pin's
-// tensor parallelism) over ICI inside each slice, data parallel over DCN
-// across the remaining slice groups. Empty when the degree does not divide
-// the slices or outnumbers the layers, or the tensor degree passes the
-// policy's cap or does not divide the chips of a slice.
-std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
-    const Job& job, const Config& c, const LayoutPin& pin) {
-  const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
-  const int layers = FrameworkHasPipelines(job) ? ModelParallelLayers(job) : 0;
-  if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
-      tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
-    return std::nullopt;
-  }
-  const int per_slice = c.devices / c.slices;
-  if (per_slice % tp != 0) return std::nullopt;
-  ShardingLayout l;
-  l.tensor = tp;
-  l.pipeline = pp;
-  l.data = c.devices / (tp * pp);
-  if (per_slice / tp > 1) {
-    l.zero_stage = 3;
-    l.fsdp = per_slice / tp;
-  }
-  if (!HasDegrees(l, c.devices, pin)) return std::nullopt;
-  return std::make_pair(l, Strategy::kPipelineParallel);
-}
-
 }  // namespace
 
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
@@ -286,18 +246,8 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   // pipeline stages across slices, which a reviewed proposal may name):
   // when none has the stated degrees, the strategy alone selects.
   if (c.slices > 1) {
-    const int tp = std::max(1, only.tensor);
-    const ShardingLayout across = ShardedOverSlices(c.devices, tp);
-    const Strategy s = tp > 1 ? Strategy::kHybrid : Strategy::kFsdp;
-    if ((tp <= 1 || ModelParallelLayers(job) > 0) &&
-        (c.devices / c.slices) % tp == 0 && only.fsdp == across.fsdp &&
-        HasDegrees(across, c.devices, only) &&
-        OfStrategy(across, s, only.strategy)) {
-      out.push_back({across, s});
-      return out;
-    }
-    if (auto staged = PipelineAcrossSlices(job, c, only)) {
-      out.push_back(*staged);
+    if (auto pinned = PinnedAcrossSlices(job, c, only)) {
+      out.push_back(*pinned);
       return out;
     }
     return of_strategy;

@@ -40,6 +40,10 @@ struct LayoutList {
     return items.data() + size;
   }
 };
+// Whether a layout of strategy `s` is one a reviewed distribution proposal
+// of strategy `only` names (kUnspecified: every layout).
+bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only);
+
 // Whether a layout on n devices has every degree the pin states, as the
 // plan's Distribution reports them (DegreesOf).
 bool HasDegrees(const ShardingLayout& layout, int n, const LayoutPin& pin);

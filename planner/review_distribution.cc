@@ -168,7 +168,8 @@ SliceLinks SliceLinksFor(const Index& index, const catalog::Accelerator* tpu) {
 // Data parallel across slices replicates the model in each slice: one
 // slice must hold a replica (planner/slice_replica.h).
 void JudgeDataAcrossSlices(const ReviewContext& ctx,
-                           const catalog::Accelerator* tpu, int slices,
+                           const catalog::Accelerator* tpu,
+                           const DistributionProposal& d, int slices,
                            Judged& j) {
   const Job& job = ctx.job;
   SliceReplica replica;
@@ -198,6 +199,17 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
                                slices));
       return;
     }
+  } else if (const LayoutPin pin = PinOf(d); pin.degrees()) {
+    // The degrees it states inside each slice (a mesh's ICI axes), as a
+    // hardware proposal of today's slices with that layout is judged.
+    std::optional<Candidate> c = CurrentSlicesCandidate(ctx, slices, pin);
+    if (c && !c->has_point()) {
+      for (size_t i = 0; i < c->codes.size(); ++i) {
+        j.Reject(c->codes[i], i < c->why.size() ? c->why[i] : "");
+      }
+      return;
+    }
+    if (c) j.candidate = std::move(c);
   } else {
     j.candidate = CurrentSlicesPoint(ctx, slices);
   }
@@ -380,7 +392,7 @@ void JudgeAcrossSlices(const ReviewContext& ctx,
   } else if (across == DcnParallelism::kFsdp) {
     JudgeFsdpAcrossSlices(ctx, links, slices, j);
   } else {
-    JudgeDataAcrossSlices(ctx, tpu, slices, j);
+    JudgeDataAcrossSlices(ctx, tpu, d, slices, j);
   }
 }
 

@@ -735,6 +735,9 @@ TEST_F(ReviewRulesTest, PipelineOverDcnIsEstimatedButNeverRecommended) {
 
 TEST_F(ReviewRulesTest, AcceptsMeshWhoseAxesMatchSlicesAndChips) {
   ReviewRequest r = TpuSlices({}, 4);
+  // The mesh is judged as stated: FSDP over every chip of four slices has
+  // 1,024 data-parallel ranks, which need 1,024 sequences per step.
+  r.workload.global_batch_size = 1024;
   MultisliceMesh m;
   m.ici_fsdp_parallelism = 256;
   m.dcn_data_parallelism = 4;
@@ -743,6 +746,43 @@ TEST_F(ReviewRulesTest, AcceptsMeshWhoseAxesMatchSlicesAndChips) {
   ASSERT_EQ(out.verdicts.size(), 1u);
   EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
       << out.verdicts[0].reason;
+}
+
+// A mesh's ICI axes are the layout inside each slice: pure data parallel
+// inside the slices holds a replica per chip (HBM_TOO_SMALL for a 6.7B
+// model on 16 GiB chips) where the same slices with FSDP inside fit; TP x
+// FSDP inside is judged at those degrees. They were all judged as the
+// planner's own choice inside the slice.
+TEST_F(ReviewRulesTest, AMeshsIciAxesAreTheLayoutInsideEachSlice) {
+  ReviewRequest r = TpuSlices({}, 2);
+  MultisliceMesh data;
+  data.ici_data_parallelism = 256;
+  data.dcn_data_parallelism = 2;
+  MultisliceMesh fsdp;
+  fsdp.ici_fsdp_parallelism = 256;
+  fsdp.dcn_data_parallelism = 2;
+  MultisliceMesh tp_fsdp;
+  tp_fsdp.ici_fsdp_parallelism = 64;
+  tp_fsdp.ici_tensor_parallelism = 4;
+  tp_fsdp.dcn_data_parallelism = 2;
+  r.workload.global_batch_size = 512;
+  r.proposals = {MeshP("data", 2, data), MeshP("fsdp", 2, fsdp),
+                 MeshP("tp fsdp", 2, tp_fsdp)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall))
+      << out.verdicts[0].reason;
+  for (int i : {1, 2}) {
+    ASSERT_TRUE(out.verdicts[i].plan.has_value()) << out.verdicts[i].reason;
+  }
+  const Distribution& f = out.verdicts[1].plan->distribution;
+  EXPECT_EQ(f.fsdp_parallelism, 256);
+  EXPECT_EQ(f.tensor_parallelism, 1);
+  const Distribution& t = out.verdicts[2].plan->distribution;
+  EXPECT_EQ(t.fsdp_parallelism, 64);
+  EXPECT_EQ(t.tensor_parallelism, 4);
+  EXPECT_EQ(t.data_parallelism, 2);
 }
 
 TEST_F(ReviewRulesTest, RejectsMeshWhoseDcnProductIsNotSlices) {
