@@ -105,39 +105,6 @@ std::optional<Candidate> BestDataAcrossSlices(const ReviewContext& ctx,
   return best;
 }
 
-// A mesh's DCN degrees must multiply to the slices and its ICI axes to the
-// chips per slice. Fills in the slice count from the DCN degrees when the
-// proposal gives none. Returns true when the mesh is rejected.
-bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
-                   Judged& j) {
-  if (auto why = DcnProductMismatch(m, slices)) {
-    j.Reject(ReasonCode::kNotApplicable, *why);
-    return true;
-  }
-  if (slices <= 0) {
-    slices = std::max(1, m.dcn_data_parallelism) *
-             std::max(1, m.dcn_fsdp_parallelism) *
-             std::max(1, m.dcn_tensor_parallelism) *
-             std::max(1, m.dcn_pipeline_parallelism);
-  }
-  if (!job.current.tpu_topology.empty()) {
-    const int ici = std::max(1, m.ici_data_parallelism) *
-                    std::max(1, m.ici_fsdp_parallelism) *
-                    std::max(1, m.ici_tensor_parallelism);
-    const int chips = TopologyChips(job.current.tpu_topology);
-    if (ici != chips && (m.ici_data_parallelism > 0 ||
-                         m.ici_fsdp_parallelism > 0 ||
-                         m.ici_tensor_parallelism > 0)) {
-      j.Reject(ReasonCode::kNotApplicable,
-               absl::StrFormat("The product of the ici_* axes (%d) must "
-                               "equal the chips per slice (%d).",
-                               ici, chips));
-      return true;
-    }
-  }
-  return false;
-}
-
 // The current TPU accelerator, if the current hardware is one.
 const catalog::Accelerator* CurrentTpu(const Job& job) {
   return job.current_accelerator &&
@@ -281,26 +248,6 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
                     "gradient once."));
   }
   if (fsdp) j.candidate = std::move(fsdp);
-}
-
-// What the mesh states that the staged layout does not model (it keeps
-// FSDP inside each slice and data parallelism across the stage groups).
-std::string UnmodelledMeshAxes(const DistributionProposal& d) {
-  if (!d.mesh) return "";
-  std::vector<std::string> axes;
-  if (d.mesh->dcn_fsdp_parallelism > 1) {
-    axes.push_back(
-        absl::StrCat("dcn_fsdp_parallelism = ", d.mesh->dcn_fsdp_parallelism));
-  }
-  if (d.mesh->ici_data_parallelism > 1) {
-    axes.push_back(
-        absl::StrCat("ici_data_parallelism = ", d.mesh->ici_data_parallelism));
-  }
-  if (axes.empty()) return "";
-  return absl::StrCat(
-      " Judged with FSDP inside each slice and data "
-      "parallelism across the stage groups; the mesh's ",
-      absl::StrJoin(axes, ", "), " is not modelled.");
 }
 
 // Pipeline stages over groups of slices: the point on today's slices with
@@ -588,17 +535,6 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
 void NeverRecommendPipelineOverDcn(Judged& j) {
   j.tier = 3;
   j.recommendable = false;  // SPEC §4, even when proposed alone
-}
-
-DcnParallelism AcrossSlices(const DistributionProposal& d) {
-  DcnParallelism across = d.across_slices;
-  if (across == DcnParallelism::kUnspecified && d.mesh) {
-    if (d.mesh->dcn_tensor_parallelism > 1) across = DcnParallelism::kTensor;
-    else if (d.mesh->dcn_pipeline_parallelism > 1) across = DcnParallelism::kPipeline;
-    else if (d.mesh->dcn_fsdp_parallelism > 1) across = DcnParallelism::kFsdp;
-    else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
-  }
-  return across;
 }
 
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,

@@ -91,6 +91,15 @@ inline bool MovesToTarget(const RemedyProposal& m) {
 // outermost DCN degree over 1 (kUnspecified when neither says).
 DcnParallelism AcrossSlices(const DistributionProposal& d);
 
+// A mesh's DCN degrees must multiply to the slices and its ICI axes to the
+// chips per slice (planner/review_mesh.cc). Fills in the slice count from
+// the DCN degrees when the proposal gives none; true when it is rejected.
+bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
+                   Judged& j);
+// What a mesh states that a staged pipeline layout does not model, as a
+// sentence ("" when nothing).
+std::string UnmodelledMeshAxes(const DistributionProposal& d);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_
