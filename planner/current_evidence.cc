@@ -124,6 +124,28 @@ void NoTodaysPoint(const Index& index, Job& job) {
   }
 }
 
+// Observed hours outside the model's range for today's stated work on
+// today's hardware: the savings put the observed run beside modelled ones,
+// and the job runs unlike the model, so may every estimate of it.
+void WarnIfTodayRunsUnlikeTheModel(const Config& today, Job& job) {
+  const double observed = job.current.observed_hours;
+  const Range& h = today.hours;
+  if (!job.has_dataset || !(h.expected > 0) ||
+      (observed >= h.low && observed <= h.high)) {
+    return;
+  }
+  job.warnings.push_back(
+      {ReasonCode::kAssumption,
+       absl::StrFormat(
+           "Today's observed %s is %.2fx the model's %s (%s-%s) for the "
+           "stated work on %s: the job runs unlike the model, so every "
+           "option's hours may be off by as much, and savings against today "
+           "put the observed run beside modelled ones.",
+           FormatHours(observed), observed / h.expected,
+           FormatHours(h.expected), FormatHours(h.low), FormatHours(h.high),
+           job.current_label)});
+}
+
 }  // namespace
 
 bool StatedLayoutTakenToFit(const Job& job) {
@@ -225,6 +247,7 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
   }
   if (observed > 0) {
     job.current_hours = observed;
+    WarnIfTodayRunsUnlikeTheModel(*today, job);
   } else if (job.has_dataset && today->hours.expected > 0) {
     job.current_hours = today->hours.expected;
   }

@@ -357,6 +357,26 @@ void AlternativesAndRejections(const catalog::Catalog& cat, const Job& job,
   }
 }
 
+// A MIN_COST plan dearer than today's setup: the savings are negative, so
+// say why no cheaper option was taken.
+void WarnIfDearerThanToday(const internal::Job& job, PlanResponse& out) {
+  if (!out.savings || job.objective != Objective::kMinCost ||
+      !(out.savings->cost_saved_usd < 0)) {
+    return;
+  }
+  const Savings& s = *out.savings;
+  out.warnings.push_back(
+      {ReasonCode::kHigherCost,
+       absl::StrFormat(
+           "The recommendation costs %s more than today's setup (%s today): "
+           "it is the cheapest option that meets every rule of the request, "
+           "within %s; the rejections say why cheaper hardware, today's "
+           "included, is not one.",
+           internal::FormatUsd(-s.cost_saved_usd),
+           internal::FormatUsd(s.current_cost_usd),
+           internal::FormatHours(job.deadline_hours))});
+}
+
 }  // namespace
 
 PlanResponse Planner::Plan(const PlanRequest& request,
@@ -421,6 +441,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   }
   if (full) {
     out.facts_used = internal::MakeFactRefs(cat, fact_ids);
+    WarnIfDearerThanToday(job, out);
   } else {
     out.assumptions.clear();
     out.savings.reset();

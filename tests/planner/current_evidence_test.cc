@@ -294,6 +294,54 @@ TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
 // Today's observed wall clock holds one job start-up: the work inferred is
 // today's pace over the rest, so 3 h against 2 h of it is (3 - s) / (2 - s)
 // the work, not 3 / 2. Observed hours within the start-up infer nothing.
+// Observed hours outside the model's range for today's stated work say
+// that the job runs unlike the model (the savings put the observed run
+// beside modelled ones); observed hours the model reproduces say nothing.
+TEST_F(CurrentEvidenceTest, ObservedHoursUnlikeTheModelAreSaid) {
+  PlanRequest r = DdpJob("a2-highgpu-8g", 2);
+  r.current_setup.symptoms.clear();
+  r.workload.dataset_tokens = 2e10;
+  const PlanResponse modelled = planner_->Plan(r);
+  ASSERT_TRUE(modelled.savings.has_value()) << modelled.no_plan_reason;
+  const double today = modelled.savings->current_hours;
+  const auto said = [](const PlanResponse& p) {
+    return FindReason(p.warnings, "runs unlike the model") != nullptr;
+  };
+  EXPECT_FALSE(said(modelled));
+  r.current_setup.observed_hours = today;
+  EXPECT_FALSE(said(planner_->Plan(r)));
+  r.current_setup.observed_hours = 3 * today;
+  EXPECT_TRUE(said(planner_->Plan(r)));
+}
+
+// A MIN_COST recommendation dearer than today's setup (negative savings)
+// says why; one that saves says nothing of the kind.
+TEST_F(CurrentEvidenceTest, ARecommendationDearerThanTodayIsSaid) {
+  PlanRequest r;
+  r.as_of = "2026-09-26";
+  r.workload.model_name = "llama-3.1-70b";
+  r.workload.framework = Framework::kJax;
+  r.workload.dataset_tokens = 1e11;
+  r.current_setup.hardware = "tpu-v6e";
+  r.current_setup.tpu_topology = "16x16";
+  r.current_setup.slice_count = 2;
+  // Vertex AI runs no Multislice: today's two slices are no option there.
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  const auto dearer = [](const PlanResponse& p) {
+    return FindReason(p.warnings, "more than today's setup") != nullptr;
+  };
+  const PlanResponse vertex = planner_->Plan(r);
+  ASSERT_TRUE(vertex.savings.has_value()) << vertex.no_plan_reason;
+  ASSERT_LT(vertex.savings->cost_saved_usd, 0);
+  EXPECT_TRUE(dearer(vertex));
+  PlanRequest a2 = DdpJob("a2-highgpu-8g", 2);
+  a2.workload.dataset_tokens = 2e10;
+  const PlanResponse saves = planner_->Plan(a2);
+  ASSERT_TRUE(saves.savings.has_value()) << saves.no_plan_reason;
+  ASSERT_GE(saves.savings->cost_saved_usd, 0);
+  EXPECT_FALSE(dearer(saves));
+}
+
 TEST_F(CurrentEvidenceTest, ObservedHoursLessTheStartupAreTheWork) {
   const double s = kPolicy.job_startup_hours.value;
   PlanRequest r = DdpJob("a3-highgpu-8g", 4);
