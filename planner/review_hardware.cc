@@ -57,6 +57,26 @@ void RejectUnknownHardware(const catalog::Catalog& cat,
       return;
     }
   }
+  if (const catalog::MachineType* m = cat.FindMachineType(h.machine_type);
+      m != nullptr && !m->accelerator_id.empty() && m->accelerator_count <= 0) {
+    // A fractional GPU (G4's g4-standard-6/12/24): in the catalog, but the
+    // planner sizes whole accelerators only.
+    const catalog::MachineType* whole = nullptr;
+    for (const catalog::MachineType& o : cat.machine_types) {
+      if (o.accelerator_id == m->accelerator_id && o.accelerator_count > 0 &&
+          (whole == nullptr || o.accelerator_count < whole->accelerator_count)) {
+        whole = &o;
+      }
+    }
+    j.Reject(ReasonCode::kNotApplicable,
+             absl::StrCat(m->id, " has a fraction of one GPU (",
+                          m->accelerator_id,
+                          "); the planner sizes whole accelerators only",
+                          whole ? absl::StrCat(": the smallest whole-GPU one is ",
+                                               whole->id, ".")
+                                : "."));
+    return;
+  }
   j.Reject(ReasonCode::kNotApplicable,
            "The proposal names no hardware in the catalog.");
 }

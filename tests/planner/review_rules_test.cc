@@ -902,6 +902,31 @@ TEST_F(ReviewRulesTest, MultisliceIsNotOfferedOnVertexTraining) {
   }
 }
 
+// A machine type with a fraction of one GPU is in the catalog but not
+// planned: the verdict says so and names the smallest whole-GPU machine
+// type; a name the catalog lacks is said to name nothing.
+TEST_F(ReviewRulesTest, AFractionalGpuIsNamedAsSuch) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kPytorch, 1.2e9, Shape(16, 2048, 32, 2048));
+  r.as_of = "2026-09-26";
+  Proposal fraction, unknown;
+  fraction.label = "fraction";
+  fraction.hardware = HardwareProposal{};
+  fraction.hardware->machine_type = "g4-standard-12";
+  unknown.label = "unknown";
+  unknown.hardware = HardwareProposal{};
+  unknown.hardware->machine_type = "z9-madeup-8g";
+  r.proposals = {fraction, unknown};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("a fraction of one GPU"));
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("g4-standard-48"));
+  EXPECT_THAT(out.verdicts[1].reason, HasSubstr("names no hardware"));
+  for (const ProposalVerdict& v : out.verdicts) {
+    EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+  }
+}
+
 // A budget cannot be checked against an unknown price: an unpriced
 // hardware proposal stays VIABLE with PRICE_UNKNOWN under a budget, never
 // RECOMMENDED; without a budget the same proposal can be.
