@@ -279,6 +279,11 @@ std::vector<std::string> LabelKeys(const Accelerator& a) {
 
 void FinishFamilyKeys(Family& f) {
   f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
+  f.series_lower = absl::AsciiStrToLower(f.series->id);
+  f.machine_keys.clear();
+  for (const Shape& s : f.shapes) {
+    f.machine_keys.push_back(NormalizeName(s.machine->id));
+  }
   if (f.accelerator != nullptr) {
     f.allowed_series_keys.push_back(NormalizeName(f.accelerator->id));
     f.allowed_series_keys.push_back(NormalizeName(f.accelerator->name));
@@ -390,14 +395,13 @@ std::vector<std::string> SeriesKeysNamed(const Index& index,
   const std::string word =
       absl::StrCat(absl::AsciiStrToLower(absl::StripAsciiWhitespace(name)), " ");
   for (const Family& f : index.families) {
-    const std::string series = NormalizeName(f.series->id);
-    const bool begins =
-        absl::StartsWith(absl::AsciiStrToLower(f.series->id), word);
-    const bool machine = std::any_of(
-        f.shapes.begin(), f.shapes.end(),
-        [&](const Shape& s) { return NormalizeName(s.machine->id) == norm; });
-    if ((begins || machine) &&
-        std::find(out.begin(), out.end(), series) == out.end()) {
+    const std::vector<std::string>& m = f.machine_keys;
+    if (!absl::StartsWith(f.series_lower, word) &&
+        std::find(m.begin(), m.end(), norm) == m.end()) {
+      continue;
+    }
+    const std::string& series = f.allowed_series_keys[0];
+    if (std::find(out.begin(), out.end(), series) == out.end()) {
       out.push_back(series);
     }
   }

@@ -93,6 +93,10 @@ struct Family {
   // its GKE / Vertex AI labels as label keys.
   std::vector<std::string> accelerator_keys;
   std::vector<std::string> accelerator_label_keys;
+  // What SeriesKeysNamed compares a name with: the series id lowercased,
+  // and the family's machine types normalized.
+  std::string series_lower;
+  std::vector<std::string> machine_keys;
 };
 
 struct Index {
