@@ -65,11 +65,18 @@ std::optional<Space> BuildSpace(const catalog::Catalog& catalog,
       space.candidates.push_back(EvaluateFamily(catalog, job, f));
       continue;
     }
-    Candidate c = EvaluateFamily(catalog, job, f, CurrentPins(job));
+    // The hardware kept is today's machine type where today names one (a
+    // family can hold several VM shapes of its accelerator).
+    Pins kept = CurrentPins(job);
+    Pins any_size;
+    if (job.current_machine != nullptr) {
+      kept.machine_type = any_size.machine_type = job.current_machine->id;
+    }
+    Candidate c = EvaluateFamily(catalog, job, f, kept);
     if (!c.viable() && job.current_devices > 0) {
       // The pinned size is what it is; fall back on the family's own sizing
-      // so the plan still says what the hardware can do.
-      Candidate free = EvaluateFamily(catalog, job, f);
+      // of that hardware so the plan still says what it can do.
+      Candidate free = EvaluateFamily(catalog, job, f, any_size);
       if (free.viable()) c = std::move(free);
     }
     AddLegacyNote(job, c);  // past its end of support: kept, with a warning

@@ -2201,6 +2201,26 @@ TEST_F(PlannerRulesTest, KeepsCurrentHardwareWhenPinned) {
       AllRejections(Plan(q), ReasonCode::kChangesPinnedHardware).empty());
 }
 
+// Today's machine type is the hardware kept: A2 Standard's A100 40GB comes
+// as a2-highgpu-8g and a2-megagpu-16g, and four a2-highgpu-8g VMs kept are
+// not planned as two a2-megagpu-16g (which the free plan does choose).
+TEST_F(PlannerRulesTest, KeepingTodaysHardwareKeepsItsMachineType) {
+  PlanRequest q = Req(Medium());
+  q.workload.framework = Framework::kPytorch;
+  q.current_setup.hardware = "a2-highgpu-8g";
+  q.current_setup.accelerator_count = 8;
+  q.current_setup.node_count = 4;
+  q.current_setup.strategy = Strategy::kFsdp;
+  q.constraints.allowed_series = {"A2 Standard"};
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  ASSERT_EQ(free.recommendation->hardware.machine_type, "a2-megagpu-16g");
+  q.constraints.keep_current_hardware = true;
+  const PlanResponse kept = Plan(q);
+  ASSERT_TRUE(kept.recommendation.has_value()) << kept.no_plan_reason;
+  EXPECT_EQ(kept.recommendation->hardware.machine_type, "a2-highgpu-8g");
+}
+
 // ------------------------------------------------------------ determinism
 
 void ExpectSamePlan(const struct Plan& a, const struct Plan& b) {
