@@ -92,6 +92,14 @@ ReviewRequest TpuSlices(std::vector<Symptom> symptoms, int slices = 1) {
   return r;
 }
 
+Proposal MachineP(const std::string& label, const std::string& machine_type) {
+  Proposal p;
+  p.label = label;
+  p.hardware = HardwareProposal{};
+  p.hardware->machine_type = machine_type;
+  return p;
+}
+
 Proposal RemedyP(RemedyKind k, const std::string& label) {
   Proposal p;
   p.label = label;
@@ -534,14 +542,8 @@ TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
   r.current_setup.symptoms = {Symptom::kOutOfMemory};
   r.as_of = "2026-09-26";
   Proposal shard = RemedyP(RemedyKind::kShardOptimizerState, "shard");
-  Proposal h100, a100_80;
-  h100.label = "h100";
-  h100.hardware = HardwareProposal{};
-  h100.hardware->machine_type = "a3-highgpu-8g";
-  a100_80.label = "a100-80";
-  a100_80.hardware = HardwareProposal{};
-  a100_80.hardware->machine_type = "a2-ultragpu-8g";
-  r.proposals = {shard, h100, a100_80};
+  r.proposals = {shard, MachineP("h100", "a3-highgpu-8g"),
+                 MachineP("a100-80", "a2-ultragpu-8g")};
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 3u);
   EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
@@ -909,14 +911,8 @@ TEST_F(ReviewRulesTest, AFractionalGpuIsNamedAsSuch) {
   ReviewRequest r;
   r.workload = Llm(Framework::kPytorch, 1.2e9, Shape(16, 2048, 32, 2048));
   r.as_of = "2026-09-26";
-  Proposal fraction, unknown;
-  fraction.label = "fraction";
-  fraction.hardware = HardwareProposal{};
-  fraction.hardware->machine_type = "g4-standard-12";
-  unknown.label = "unknown";
-  unknown.hardware = HardwareProposal{};
-  unknown.hardware->machine_type = "z9-madeup-8g";
-  r.proposals = {fraction, unknown};
+  r.proposals = {MachineP("fraction", "g4-standard-12"),
+                 MachineP("unknown", "z9-madeup-8g")};
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 2u);
   EXPECT_THAT(out.verdicts[0].reason, HasSubstr("a fraction of one GPU"));
