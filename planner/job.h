@@ -31,7 +31,8 @@ struct Job {
   bool classical = false;   // XGBoost, scikit-learn, LightGBM, tabular
   bool embedding_dominated = false;
   bool sparsecore_ranking = false;  // embedding-dominated JAX / TensorFlow
-  bool nccl_framework = false;  // TensorFlow / PyTorch on GPUs
+  // TensorFlow / PyTorch on GPUs, or a job stated to use NCCL.
+  bool nccl_framework = false;
   // The catalog's Reduction Server reducer machine type and image
   // (service facts; the view points into the catalog, which outlives every
   // job planned on it); null/empty when the catalog has none.

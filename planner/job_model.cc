@@ -252,15 +252,35 @@ const char* DatasetField(const Job& job) {
              : "dataset_examples";
 }
 
+// Whether the catalog has a series or accelerator of this name, planned or
+// not (legacy hardware is kept only as today's: planner/legacy.h).
+bool CatalogNames(const Catalog& catalog, const std::string& name) {
+  const std::string norm = NormalizeName(name);
+  const AskedName asked(name);
+  return std::any_of(catalog.series.begin(), catalog.series.end(),
+                     [&](const catalog::Series& s) {
+                       return NormalizeName(s.id) == norm;
+                     }) ||
+         std::any_of(catalog.accelerators.begin(), catalog.accelerators.end(),
+                     [&](const catalog::Accelerator& a) { return asked.Names(a); });
+}
+
 // constraints.allowed_series as the series keys its names select
-// (SeriesKeysNamed); a name that selects nothing is said, with the series
-// there are.
-void ResolveAllowedSeries(const Index& index, Job& job) {
+// (SeriesKeysNamed); a name no planned family takes is kept as given (a
+// legacy series the team keeps matches it), and one the catalog does not
+// have at all is said, with the series there are.
+void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
+                          Job& job) {
   job.allowed_series.clear();
   std::vector<std::string> unknown;
   for (const std::string& name : job.constraints.allowed_series) {
-    const std::vector<std::string> keys = SeriesKeysNamed(index, name);
-    if (keys.empty()) unknown.push_back(absl::StrCat("\"", name, "\""));
+    std::vector<std::string> keys = SeriesKeysNamed(index, name);
+    if (keys.empty()) {
+      keys = {NormalizeName(name)};
+      if (!CatalogNames(catalog, name)) {
+        unknown.push_back(absl::StrCat("\"", name, "\""));
+      }
+    }
     job.allowed_series.insert(keys.begin(), keys.end());
   }
   if (unknown.empty()) return;
@@ -469,7 +489,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   ResolveReducer(catalog, job);  // planner/reduction_server.h
   // Today's point, then the deadline it may set (current_evidence.h).
   if (index != nullptr) {
-    ResolveAllowedSeries(*index, job);
+    ResolveAllowedSeries(catalog, *index, job);
     ApplyCurrentEvidence(catalog, *index, job);
   }
   ResolveDeadline(g, job);

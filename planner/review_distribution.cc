@@ -176,6 +176,7 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
       }
       return;
     }
+    if (c && c->config) NoteUnmatchedDegrees(pin, *c, j);
     if (c) j.candidate = std::move(c);
   } else {
     j.candidate = CurrentSlicesPoint(ctx, slices);

@@ -121,22 +121,6 @@ bool RejectReplicaOverSlice(const Job& job, const HardwareProposal& h,
   return true;
 }
 
-// Across slices a layout's stated degrees that no Multislice layout has
-// fall back on its strategy (planner/layouts.h): the verdict says so and
-// names the degrees it was judged at.
-void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
-  const Config& p = *c.config;
-  if (HasDegrees(p.layout, p.devices, pin)) return;
-  const LayoutDegrees g = DegreesOf(p.layout, p.devices);
-  j.why.push_back(absl::StrFormat(
-      "No layout of %s across %d slices has the stated degrees (data %d, "
-      "FSDP %d, tensor %d, pipeline %d; 0: not stated); judged at the one "
-      "its strategy selects there (data %d, FSDP %d, tensor %d, "
-      "pipeline %d).",
-      c.family->name, p.slices, pin.data, pin.fsdp, pin.tensor, pin.pipeline,
-      g.data, g.fsdp, g.tensor, g.pipeline));
-}
-
 // A proposal of today's family at today's size with today's stated
 // strategy (no other degrees) is today's setup: the team runs it, so its
 // memory is taken as observed, as for today's point
@@ -188,6 +172,19 @@ Pins ProposalPins(const HardwareProposal& h) {
 }
 
 }  // namespace
+
+void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
+  const Config& p = *c.config;
+  if (HasDegrees(p.layout, p.devices, pin)) return;
+  const LayoutDegrees g = DegreesOf(p.layout, p.devices);
+  j.why.push_back(absl::StrFormat(
+      "No layout of %s across %d slices has the stated degrees (data %d, "
+      "FSDP %d, tensor %d, pipeline %d; 0: not stated); judged at the one "
+      "its strategy selects there (data %d, FSDP %d, tensor %d, "
+      "pipeline %d).",
+      c.family->name, p.slices, pin.data, pin.fsdp, pin.tensor, pin.pipeline,
+      g.data, g.fsdp, g.tensor, g.pipeline));
+}
 
 void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate) {

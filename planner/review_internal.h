@@ -87,6 +87,11 @@ inline bool MovesToTarget(const RemedyProposal& m) {
                                   m.kind == RemedyKind::kMoreMemoryPerDevice);
 }
 
+// Across slices a layout's stated degrees that no Multislice layout has
+// fall back on its strategy (planner/layouts.h): the verdict says so and
+// names the degrees it was judged at.
+void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j);
+
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).
 DcnParallelism AcrossSlices(const DistributionProposal& d);

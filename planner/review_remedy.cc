@@ -252,7 +252,7 @@ const catalog::Accelerator* DeviceAfter(const ReviewContext& ctx,
 }
 
 // Out of memory: judge each memory remedy by what it leaves per device on
-// the current hardware (or the target), when the numbers are known and the
+// the current hardware (a move to a target is its point's), when known and the
 // space builds no point for it (else its point decides, with the memory
 // the distribution proposals and the plan see: JudgeRemedyInSpace).
 void RejectIfStillOutOfMemory(const ReviewContext& ctx,

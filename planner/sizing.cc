@@ -127,8 +127,8 @@ void AddPolicySequences(const Job& job, const Family& f,
                       static_cast<int>(kPolicy.max_gpus.value) /
                           std::max(1, big->devices)));
   }
-  // XGBoost and LightGBM train across VMs (Dask / Spark, multi-node CUDA);
-  // scikit-learn does not.
+  // XGBoost and LightGBM train across CPU VMs (Dask / Spark); scikit-learn
+  // does not. (On GPUs LightGBM takes one: KeepOneGpuForLightgbm.)
   const bool distributable_classical =
       job.classical && (job.framework == Framework::kXgboost ||
                         job.framework == Framework::kLightgbm);
@@ -175,6 +175,14 @@ bool NearestShapeCount(const Job& job, const Family& f,
     const int units = std::max(1, (pins.devices + s->devices - 1) / s->devices);
     const bool spans_vms = units * s->vms > 1;
     if (spans_vms && job.constraints.single_host_only) return true;
+    if (f.platform == Platform::kTpu && units > 1 &&
+        ToCatalogRunPlatform(job.constraints.run_platform) ==
+            catalog::RunPlatform::kVertexTraining) {
+      // More chips than one slice holds: slices, which Vertex does not run.
+      cand.Reject(ReasonCode::kNotOfferedOnPlatform,
+                  absl::StrCat(f.name, ": ", VertexHasNoMultislice(units), "."));
+      return false;
+    }
     if (spans_vms && UntimedAcrossVms(f, *s)) {
       cand.Reject(
           ReasonCode::kNotApplicable,

@@ -46,6 +46,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> PerSlice(
   const int per_slice = c.devices / c.slices;
   const int tp = std::max(1, pin.tensor), fsdp = std::max(1, pin.fsdp);
   if (pin.pipeline > 1 || tp > per_slice || fsdp > per_slice ||
+      tp > static_cast<int>(kPolicy.max_tensor_parallel.value) ||
       per_slice % (tp * fsdp) != 0 ||
       (tp > 1 && ModelParallelLayers(job) <= 0)) {
     return std::nullopt;
@@ -79,6 +80,7 @@ ShardingLayout ShardedOverSlices(int n, int tp) {
 
 std::optional<std::pair<ShardingLayout, Strategy>> PinnedAcrossSlices(
     const Job& job, const Config& c, const LayoutPin& pin) {
+  if (c.slices <= 1) return std::nullopt;
   const int tp = std::max(1, pin.tensor);
   const ShardingLayout across = ShardedOverSlices(c.devices, tp);
   const Strategy s = tp > 1 ? Strategy::kHybrid : Strategy::kFsdp;

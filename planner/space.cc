@@ -1,6 +1,7 @@
 // The candidate space of one job, and families judged inside it.
 #include "planner/space.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "planner/count_refinement.h"
@@ -69,7 +70,10 @@ std::optional<Space> BuildSpace(const catalog::Catalog& catalog,
     // family can hold several VM shapes of its accelerator).
     Pins kept = CurrentPins(job);
     Pins any_size;
-    if (job.current_machine != nullptr) {
+    if (job.current_machine != nullptr &&
+        std::any_of(f.shapes.begin(), f.shapes.end(), [&](const Shape& s) {
+          return s.machine == job.current_machine;
+        })) {
       kept.machine_type = any_size.machine_type = job.current_machine->id;
     }
     Candidate c = EvaluateFamily(catalog, job, f, kept);

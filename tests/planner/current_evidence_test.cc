@@ -291,9 +291,6 @@ TEST_F(CurrentEvidenceTest, ObservedHoursGiveTheWorkTheDeadlineAndSavings) {
   EXPECT_GE(p.savings->cost_saved_usd, 0);
 }
 
-// Today's observed wall clock holds one job start-up: the work inferred is
-// today's pace over the rest, so 3 h against 2 h of it is (3 - s) / (2 - s)
-// the work, not 3 / 2. Observed hours within the start-up infer nothing.
 // Observed hours outside the model's range for today's stated work say
 // that the job runs unlike the model (the savings put the observed run
 // beside modelled ones); observed hours the model reproduces say nothing.
@@ -342,6 +339,9 @@ TEST_F(CurrentEvidenceTest, ARecommendationDearerThanTodayIsSaid) {
   EXPECT_FALSE(dearer(saves));
 }
 
+// Today's observed wall clock holds one job start-up: the work inferred is
+// today's pace over the rest, so 3 h against 2 h of it is (3 - s) / (2 - s)
+// the work, not 3 / 2. Observed hours within the start-up infer nothing.
 TEST_F(CurrentEvidenceTest, ObservedHoursLessTheStartupAreTheWork) {
   const double s = kPolicy.job_startup_hours.value;
   PlanRequest r = DdpJob("a3-highgpu-8g", 4);

@@ -97,8 +97,6 @@ bool HasReason(const struct Plan& p, ReasonCode code) {
   return false;
 }
 
-// ------------------------------------------------------------ edge
-
 // The series a plan may use under constraints.allowed_series: every series
 // not rejected NOT_IN_ALLOWED_SET, each named once.
 std::vector<std::string> SeriesAllowedBy(const PlanResponse& r) {
@@ -156,6 +154,8 @@ TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
   }
   EXPECT_TRUE(said);
 }
+
+// ------------------------------------------------------------ edge
 
 TEST_F(PlannerRulesTest, RejectsEdgeTpuForTraining) {
   const PlanResponse r = Plan(Req(Small()));
@@ -252,8 +252,6 @@ Workload Tabular(Framework f) {
   return w;
 }
 
-// A data set in GiB sizes classical ML's memory, but gives a deep model no
-// work: the NO_DATASET_SIZE warning says which field to state instead.
 // Steps with a stated batch fix the run's length (a training loop's step
 // limit overrides its epochs: Hugging Face's max_steps "Overrides
 // num_train_epochs"); a data set that gives another length is said, and
@@ -309,6 +307,8 @@ TEST_F(PlannerRulesTest, OneChipUnderTwoIdsHasOneEfficiencyBand) {
   EXPECT_NE(band["A2 Ultra"], band["A3 High"]);
 }
 
+// A data set in GiB sizes classical ML's memory, but gives a deep model no
+// work: the NO_DATASET_SIZE warning says which field to state instead.
 TEST_F(PlannerRulesTest, ADatasetInGibAloneSaysADeepModelNeedsExamples) {
   Workload deep;
   deep.framework = Framework::kPytorch;
@@ -406,9 +406,6 @@ TEST_F(PlannerRulesTest, KeepsXgboostGpuViableWhenGpuExplicitlyAllowed) {
   }
 }
 
-// One XGBoost process trains on one GPU: a plan on several GPUs names
-// Dask (a worker per GPU; LocalCUDACluster on one VM), a plan on one GPU
-// plain xgboost with device=cuda.
 // LightGBM's CUDA build trains on one GPU ("Currently cuda version only
 // supports training on a single GPU",
 // https://github.com/lightgbm-org/LightGBM/issues/6045): no option gives it
@@ -435,6 +432,9 @@ TEST_F(PlannerRulesTest, LightgbmTrainsOnOneGpu) {
   EXPECT_FALSE(AllRejections(big, ReasonCode::kNotApplicable).empty());
 }
 
+// One XGBoost process trains on one GPU: a plan on several GPUs names
+// Dask (a worker per GPU; LocalCUDACluster on one VM), a plan on one GPU
+// plain xgboost with device=cuda.
 TEST_F(PlannerRulesTest, XgboostOnSeveralGpusRunsADaskWorkerPerGpu) {
   PlanRequest q = Req(Tabular(Framework::kXgboost));
   q.constraints.allowed_platforms = {Platform::kGpu};
@@ -2290,6 +2290,24 @@ TEST_F(PlannerRulesTest, AcceptsLegacyCurrentHardware) {
       EXPECT_NE(r.recommendation->hardware.accelerator, "tpu-v2");
     }
   }
+}
+
+// A legacy series the team keeps is allowed by its name: the index leaves
+// legacy hardware out, but the catalog has it, so the name is no unknown
+// series and the kept family is not NOT_IN_ALLOWED_SET.
+TEST_F(PlannerRulesTest, AKeptLegacySeriesIsAllowedByName) {
+  Workload w = Small();
+  w.framework = Framework::kTensorflow;
+  w.framework_version = "2.16";
+  PlanRequest q = Req(w);
+  q.current_setup.hardware = "tpu-v3";
+  q.current_setup.accelerator_count = 8;
+  q.constraints.keep_current_hardware = true;
+  q.constraints.allowed_series = {"TPU v3"};
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(r.recommendation->hardware.accelerator, "tpu-v3");
+  EXPECT_THAT(WarningCodes(r), Not(Contains(ReasonCode::kNotInAllowedSet)));
 }
 
 TEST_F(PlannerRulesTest, WarnsForUnknownCurrentHardware) {

@@ -923,6 +923,29 @@ TEST_F(ReviewRulesTest, AFractionalGpuIsNamedAsSuch) {
   }
 }
 
+// A move that takes today's size to a TPU whose largest slice holds fewer
+// chips would need several slices: on Vertex AI training, which runs no
+// Multislice, it is not offered there (not placed on slices anyway).
+TEST_F(ReviewRulesTest, AMoveToMoreChipsThanASliceIsNoMultisliceOnVertex) {
+  ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound}, 64);
+  r.workload.framework = Framework::kJax;
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  Proposal move = RemedyP(RemedyKind::kMoveToHardware, "move");
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->series = "TPU v6e";
+  r.proposals = {move};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kNotOfferedOnPlatform))
+      << out.verdicts[0].reason;
+  r.constraints.run_platform = RunPlatform::kGke;
+  const ReviewResponse gke = Review(r);
+  ASSERT_EQ(gke.verdicts.size(), 1u);
+  EXPECT_FALSE(Has(gke.verdicts[0], ReasonCode::kNotOfferedOnPlatform))
+      << gke.verdicts[0].reason;
+}
+
 // A budget cannot be checked against an unknown price: an unpriced
 // hardware proposal stays VIABLE with PRICE_UNKNOWN under a budget, never
 // RECOMMENDED; without a budget the same proposal can be.
