@@ -92,6 +92,17 @@ ReviewRequest TpuSlices(std::vector<Symptom> symptoms, int slices = 1) {
   return r;
 }
 
+// A MOVE_TO_HARDWARE remedy whose target names `series` ("": set later).
+Proposal MoveP(const std::string& label, const std::string& series) {
+  Proposal p;
+  p.label = label;
+  p.remedy = RemedyProposal{};
+  p.remedy->kind = RemedyKind::kMoveToHardware;
+  p.remedy->target = HardwareProposal{};
+  p.remedy->target->series = series;
+  return p;
+}
+
 Proposal MachineP(const std::string& label, const std::string& machine_type) {
   Proposal p;
   p.label = label;
@@ -305,10 +316,7 @@ TEST_F(ReviewRulesTest, AcceptsSpotUnderHardDeadlineWithCheckpoints) {
 TEST_F(ReviewRulesTest, RejectsHardwareMoveWhenHardwareIsPinned) {
   ReviewRequest r = GpuCluster({Symptom::kInputBound});
   r.constraints.keep_current_hardware = true;
-  Proposal move = RemedyP(RemedyKind::kMoveToHardware, "move");
-  move.remedy->target = HardwareProposal{};
-  move.remedy->target->series = "A3 Mega";
-  r.proposals = {move};
+  r.proposals = {MoveP("move", "A3 Mega")};
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 1u);
   EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
@@ -332,18 +340,12 @@ TEST_F(ReviewRulesTest, AMoveIsJudgedTheSameHoweverItsTargetIsNamed) {
   r.current_setup.strategy = Strategy::kFsdp;
   r.current_setup.symptoms = {Symptom::kOutOfMemory};
   r.as_of = "2026-09-26";
-  const auto move = [](const std::string& label) {
-    Proposal p = RemedyP(RemedyKind::kMoveToHardware, label);
-    p.remedy->target = HardwareProposal{};
-    return p;
-  };
-  Proposal by_series = move("series");
-  by_series.remedy->target->series = "TPU v6e";
+  Proposal by_series = MoveP("series", "TPU v6e");
   by_series.remedy->target->tpu_topology = "2x4";
-  Proposal by_accelerator = move("accelerator");
+  Proposal by_accelerator = MoveP("accelerator", "");
   by_accelerator.remedy->target->accelerator = "tpu-v6e";
   by_accelerator.remedy->target->tpu_topology = "2x4";
-  Proposal by_machine = move("machine");
+  Proposal by_machine = MoveP("machine", "");
   by_machine.remedy->target->machine_type = "ct6e-standard-8t";
   by_machine.remedy->target->count = 8;
   r.proposals = {by_series, by_accelerator, by_machine};
@@ -930,10 +932,7 @@ TEST_F(ReviewRulesTest, AMoveToMoreChipsThanASliceIsNoMultisliceOnVertex) {
   ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound}, 64);
   r.workload.framework = Framework::kJax;
   r.constraints.run_platform = RunPlatform::kVertexTraining;
-  Proposal move = RemedyP(RemedyKind::kMoveToHardware, "move");
-  move.remedy->target = HardwareProposal{};
-  move.remedy->target->series = "TPU v6e";
-  r.proposals = {move};
+  r.proposals = {MoveP("move", "TPU v6e")};
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 1u);
   EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
