@@ -97,6 +97,9 @@ struct Series {
   std::string source_id;
   // Facts (fact_kinds.applies_to = 'series').
   std::optional<Fact> nvlink_bandwidth;     // bytes/s per GPU inside a VM
+  // GPUs of one NVLink domain spanning VMs (A4X's NVL72: 72 over 18 VMs);
+  // absent: the domain is one VM's GPUs.
+  std::optional<Fact> nvlink_domain_gpus;
   // bits/s of the VM's host (gVNIC / Titanium) NICs on machines whose other
   // NICs carry GPUDirect GPU-to-GPU traffic only; absent: every NIC is one.
   std::optional<Fact> host_nic_bandwidth;

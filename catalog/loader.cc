@@ -387,6 +387,7 @@ class Loader {
 
   std::optional<Fact>* SeriesFact(Series& s, absl::string_view name) {
     if (name == "nvlink_bandwidth") return &s.nvlink_bandwidth;
+    if (name == "nvlink_domain_gpus") return &s.nvlink_domain_gpus;
     if (name == "host_nic_bandwidth") return &s.host_nic_bandwidth;
     if (name == "network_hop_latency") return &s.network_hop_latency;
     if (name == "fp32_flops_per_vcpu") return &s.fp32_flops_per_vcpu;

@@ -63,6 +63,7 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('CE-price', 'https://cloud.google.com/compute/vm-instance-pricing', 'VM instance pricing', NULL),
   ('RB-VM', 'https://documentation.s3ns.fr/compute/docs/instances/about-reservation-bound-instances', 'About reservation-bound instances', 'also https://docs.cloud.google.com/compute/docs/instances/about-reservation-bound-instances?authuser=1&hl=en'),
   ('FLEX-VM', 'https://cloud.google.com/compute/docs/instances/about-flex-start-vms?authuser=8', 'About Flex-start VMs', NULL),
+  ('A4X-MIG', 'https://docs.cloud.google.com/ai-hypercomputer/docs/create/create-mig-with-a4x', 'Create a MIG with A4X', '"For A4X, a sub-block consists of 18 A4X instances (72 GPUs); these instances form an NVLink domain and are connected using a multi-node NVLink system. You create an A4X sub-block by applying a workload policy that specifies a 1x72 topology." A4X Max: the same wording on .../create-a4xmax-mig'),
   ('CPU-PLAT', 'https://docs.cloud.google.com/compute/docs/cpu-platforms', 'CPU platforms', 'read via mirror http://movatter.jp/mt/?dark=on&url=https%3A%2F%2Fdocs.cloud.google.com%2Fcompute%2Fdocs%2Fcpu-platforms%23accelerator');
 
 -- Repositories (repo + path + commit)

@@ -16,6 +16,7 @@ INSERT INTO fact_kinds (name, applies_to, unit, description) VALUES
   ('ici_bandwidth',    'accelerator', 'bytes_per_s', 'TPU inter-chip interconnect bandwidth per chip, bidirectional'),
   ('dcn_bandwidth',    'accelerator', 'bits_per_s',  'Data-center network bandwidth per TPU chip'),
   ('nvlink_bandwidth', 'series',      'bytes_per_s', 'NVLink GPU-to-GPU bandwidth per GPU inside one VM'),
+  ('nvlink_domain_gpus', 'series',    'count',       'GPUs one NVLink domain joins when it spans VMs (A4X: a GB200 NVL72 rack of 18 VMs); absent: the GPUs of one VM'),
   ('host_nic_bandwidth', 'series',    'bits_per_s',  'Host (gVNIC/Titanium) NIC bandwidth per VM where the GPU NICs carry GPU-to-GPU traffic only; what a CPU VM such as a Reduction Server reducer can exchange with the VM'),
   ('network_hop_latency', 'series',   's',           'Latency one hop between two VMs adds to a GPU collective beyond NCCL''s own network figure (src/graph/tuning.cc): the GPU network transport''s, derived from a published small-message nccl-tests run'),
   ('fp32_flops_per_vcpu', 'series',   'flop_per_s',  'Theoretical peak fp32 per vCPU (derived: FLOPs/cycle x all-core turbo / 2 threads per core)'),

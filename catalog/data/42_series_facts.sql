@@ -1,7 +1,7 @@
 -- Series facts. NVLink bandwidth per GPU inside one VM [GPU-MT] §2.2.
 INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('A4X Max',     'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps'),
-  ('A4X',         'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps (NVL72 domain across 18 VMs)'),
+  ('A4X',         'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps (per GPU; the 72-GPU domain is nvlink_domain_gpus)'),
   ('A4',          'nvlink_bandwidth', 1800e9, 'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 1,800 GBps'),
   ('A3 Ultra',    'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
   ('A3 Mega',     'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
@@ -9,6 +9,13 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('A3 Edge',     'nvlink_bandwidth', 900e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 900 GBps'),
   ('A2 Ultra',    'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps'),
   ('A2 Standard', 'nvlink_bandwidth', 600e9,  'bytes_per_s', 'GPU-MT', 'NVLink Full Mesh @ 600 GBps');
+
+-- NVLink domains that span VMs: an A4X (or A4X Max) sub-block of 18
+-- four-GPU instances is one 72-GPU NVLink domain, created by a workload
+-- policy with a 1x72 topology.
+INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
+  ('A4X',     'nvlink_domain_gpus', 72, 'count', 'A4X-MIG', '"a sub-block consists of 18 A4X instances (72 GPUs); these instances form an NVLink domain"'),
+  ('A4X Max', 'nvlink_domain_gpus', 72, 'count', 'A4X-MIG', 'the A4X Max page (create-a4xmax-mig) says the same of 18 A4X Max instances');
 
 -- Host NICs of the GPUDirect series: the GPU NICs (RDMA / TCPX / TCPXO)
 -- carry GPU-to-GPU traffic on their own networks, so a CPU VM (a Reduction

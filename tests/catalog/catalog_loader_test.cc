@@ -348,6 +348,23 @@ TEST_F(CatalogLoaderTest, LegacyAndEdgeRows) {
       cat().FindMachineType("coral-usb-accelerator")->price.has_value());
 }
 
+// Only an NVL72 series' NVLink domain spans VMs: 18 four-GPU A4X (or A4X
+// Max) instances of one sub-block (source A4X-MIG); every other series'
+// domain is its VM.
+TEST_F(CatalogLoaderTest, OnlyNvl72SeriesHaveADomainSpanningVms) {
+  for (const char* id : {"A4X", "A4X Max"}) {
+    const Series* s = cat().FindSeries(id);
+    ASSERT_NE(s, nullptr) << id;
+    ASSERT_TRUE(s->nvlink_domain_gpus.has_value()) << id;
+    EXPECT_DOUBLE_EQ(s->nvlink_domain_gpus->value, 72) << id;
+    EXPECT_EQ(s->nvlink_domain_gpus->source_id, "A4X-MIG") << id;
+  }
+  for (const Series& s : cat().series) {
+    if (s.id == "A4X" || s.id == "A4X Max") continue;
+    EXPECT_FALSE(s.nvlink_domain_gpus.has_value()) << s.id;
+  }
+}
+
 TEST_F(CatalogLoaderTest, SeriesFactsListsAndServiceFacts) {
   const Series* a3u = cat().FindSeries("A3 Ultra");
   ASSERT_NE(a3u, nullptr);
