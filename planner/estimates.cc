@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/collective_latency.h"
+#include "planner/domains.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
@@ -141,6 +142,24 @@ int GroupRanksPerHost(const Config& c, int group_size) {
                     std::max(1, group_size));
 }
 
+// Devices a data-parallel or FSDP group of `group` ranks spans under
+// Megatron's rank order (tensor parallelism innermost).
+int GroupSpan(const Config& c, int group) {
+  return std::max(1, group) * std::max(1, c.layout.tensor);
+}
+
+// The per-rank link of a GPU collective group: NVLink (or PCIe) when the
+// group fits inside one NVLink domain of the point — one VM, or an NVL72
+// rack's VMs, where NCCL runs the collective over NVLink — else the
+// ring's share of the VMs' NICs.
+double GpuGroupLink(const Family& f, const Config& c, int group) {
+  if (GroupSpan(c, group) <= NvlinkDomainDevices(f, c) &&
+      NvlinkDomainDevices(f, c) > 1) {
+    return f.intra_vm_bytes_per_s;
+  }
+  return CrossHostRankLink(f, c, GroupRanksPerHost(c, group));
+}
+
 // The link the gradient collectives ride inside a slice or cluster: ICI on
 // a TPU, the host network across GPU VMs (as one group of all the VM's
 // ranks), NVLink/PCIe inside one.
@@ -149,7 +168,7 @@ double CollectiveLink(const Family& f, const Config& c) {
   if (f.platform == Platform::kTpu) return f.ici_bytes_per_s;
   if (!multi_host) return f.intra_vm_bytes_per_s;
   const int group = c.layout.zero_stage == 3 ? c.layout.fsdp : c.layout.data;
-  return CrossHostRankLink(f, c, GroupRanksPerHost(c, group));
+  return GpuGroupLink(f, c, group);
 }
 
 // The pipeline's schedule (planner/pipeline_schedule.h) and its
@@ -247,10 +266,9 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     // reduce-scatters + all-gathers, the same volume) its gradient shard.
     in.bytes_allreduce_per_step = replica_gradient;
     in.ring_size = replicas;
-    in.link_bytes_per_s =
-        f.platform == Platform::kGpu && c.hosts > pp
-            ? CrossHostRankLink(f, c, GroupRanksPerHost(c, replicas))
-            : link;
+    in.link_bytes_per_s = f.platform == Platform::kGpu && c.hosts > pp
+                              ? GpuGroupLink(f, c, replicas)
+                              : link;
   } else {
     // Inside each slice the replicas of a stage's TP shard all-reduce it.
     in.bytes_allreduce_per_step = replica_gradient;
@@ -305,7 +323,9 @@ double GroupLatency(const Family& f, const Config& c, const LatencyGroup& g) {
   }
   if (f.platform != Platform::kGpu) return 0;
   int nodes = 1;
-  if (!g.inside_vm && c.hosts > 1) {
+  // A group inside one NVLink domain spanning VMs is one NVLink clique.
+  const bool in_domain = GroupSpan(c, g.ranks) <= NvlinkDomainDevices(f, c);
+  if (!g.inside_vm && !in_domain && c.hosts > 1) {
     const int per_host = GroupRanksPerHost(c, g.ranks);
     nodes = std::min(c.hosts, (g.ranks + per_host - 1) / per_host);
   }

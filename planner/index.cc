@@ -194,6 +194,13 @@ void FillGpuLinks(Family& f) {
     f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
     f.nvlink = true;
     AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
+    f.nvlink_domain_devices = f.max_devices_per_vm;
+    if (IsFine(f.series->nvlink_domain_gpus)) {
+      f.nvlink_domain_devices =
+          std::max(f.nvlink_domain_devices,
+                   static_cast<int>(f.series->nvlink_domain_gpus->value));
+      AddSource(f.fact_sources, f.series->nvlink_domain_gpus->source_id);
+    }
   } else {
     f.intra_vm_bytes_per_s = kPcieBytesPerS;
   }

@@ -56,6 +56,10 @@ struct Family {
   // GPUs joined by NVLink inside a VM (else PCIe): where tensor
   // parallelism runs (kPolicy.max_tensor_parallel).
   bool nvlink = false;
+  // GPUs one NVLink domain joins: a VM's, or more where the domain spans
+  // VMs (catalog nvlink_domain_gpus: A4X's NVL72 rack, 72 GPUs over 18
+  // VMs); 1 without NVLink, unused on TPUs (a slice is their domain).
+  int nvlink_domain_devices = 1;
   double inter_vm_bytes_per_s = 0;  // per device, one way (0: single VM only)
   // What a hop between VMs adds to a GPU collective beyond NCCL's own
   // network figure (catalog network_hop_latency; 0 when unknown).

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "planner/domains.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
@@ -34,24 +35,12 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
 
 namespace {
 
-// Devices of the point's NVLink/ICI domain: a TPU slice, a GPU VM.
-int DomainDevices(const Family& f, const Config& c, int per_slice) {
-  if (f.platform == Platform::kTpu) return per_slice;
-  return std::min(DevicesPerVm(c), c.devices);
-}
-
-// The devices a tensor-parallel group may span: the NVLink/ICI domain; a
-// GPU VM without NVLink (PCIe only) has none (Megatron-LM §3.3).
-int TensorDomain(const Family& f, const Config& c) {
-  if (f.platform == Platform::kGpu && !f.nvlink) return 1;
-  return DomainDevices(f, c, c.devices);
-}
-
 // The layout with the experts split over the domain, when the job has
 // experts and the domain can take more than one EP rank.
-void PushWithExperts(const Job& job, int domain, ShardingLayout l,
-                     Strategy s, LayoutList& out) {
-  l.expert = ExpertParallelDegree(job, domain, l.tensor);
+void PushWithExperts(const Job& job, const Family& f, const Config& c,
+                     int domain, ShardingLayout l, Strategy s,
+                     LayoutList& out) {
+  l.expert = DomainExpertParallel(job, f, c, domain, l.tensor);
   if (l.expert > 1) out.push_back({l, s});
 }
 
@@ -75,6 +64,46 @@ void PushOptimizerOffload(const Job& job, const Family& f, const Config& c,
       {l, c.devices == 1 ? Strategy::kSingleDevice : Strategy::kFsdp});
 }
 
+struct ModelParallelScope {
+  int tp = 1;
+  int per_slice = 1;
+  int domain = 1;  // DomainDevices
+  bool shard_across = false;
+};
+
+// The layouts with tensor parallelism `s.tp` over the FSDP layout: TP ×
+// FSDP (with experts, and over slices when one cannot hold a replica),
+// then TP × PP × ZeRO-1 across GPU VMs.
+void PushModelParallel(const Job& job, const Family& f, const Config& c,
+                       const ModelParallelScope& s, const ShardingLayout& fsdp,
+                       LayoutList& out) {
+  const int n = c.devices, tp = s.tp;
+  ShardingLayout hybrid = fsdp;
+  hybrid.tensor = tp;
+  hybrid.fsdp = s.per_slice / tp;
+  hybrid.data = n / tp;
+  out.push_back({hybrid, Strategy::kHybrid});
+  PushWithExperts(job, f, c, s.domain, hybrid, Strategy::kHybrid, out);
+  if (s.shard_across) {
+    out.push_back({ShardedOverSlices(n, tp), Strategy::kHybrid});
+  }
+  const int layers = job.workload.transformer_shape.layers;
+  if (f.platform != Platform::kGpu || c.hosts <= 1 ||
+      !FrameworkHasPipelines(job)) {
+    return;
+  }
+  for (int pp : {2, 4, 8, 16, 32}) {
+    if (c.hosts % pp != 0 || pp > layers || n % (tp * pp) != 0) continue;
+    ShardingLayout three_d;
+    three_d.tensor = tp;
+    three_d.pipeline = pp;
+    three_d.data = n / (tp * pp);
+    three_d.zero_stage = three_d.data > 1 ? 1 : 0;
+    three_d.fsdp = three_d.data;
+    out.push_back({three_d, Strategy::kHybrid});
+  }
+}
+
 // Every layout but optimizer offload, in SPEC §4's order of preference.
 LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
                               const Config& c) {
@@ -92,7 +121,7 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   out.push_back({fsdp, Strategy::kFsdp});
   const int domain = DomainDevices(f, c, per_slice);
   if (f.platform != Platform::kCpu) {
-    PushWithExperts(job, domain, fsdp, Strategy::kFsdp, out);
+    PushWithExperts(job, f, c, domain, fsdp, Strategy::kFsdp, out);
   }
   // Over slices, the layouts above keep a replica in each slice; when one
   // slice cannot hold it, FSDP spans the slices too (FSDP over DCN).
@@ -102,37 +131,20 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   if (ModelParallelLayers(job) <= 0 || f.platform == Platform::kCpu) {
     return out;
   }
-  // Tensor parallelism inside the NVLink or ICI domain only (Megatron-LM
-  // §3.3): a VM whose GPUs talk over PCIe gets none.
-  const int max_tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
-  const int domain_tp = f.platform == Platform::kTpu ? max_tp
-                        : f.nvlink                   ? f.max_devices_per_vm
-                                                     : 1;
-  const int tp = std::min(domain_tp, max_tp);
+  // Where the NVLink domain spans VMs, TP inside one VM first (it needs
+  // no shared domain), then across the domain's VMs.
+  const int tp = DomainTensorParallel(f, c, per_slice);
+  const int vm_tp =
+      f.platform == Platform::kGpu && domain > DevicesPerVm(c)
+          ? std::min(tp, LargestPowerOfTwoDividing(DevicesPerVm(c)))
+          : tp;
+  if (vm_tp < tp && vm_tp > 1) {
+    PushModelParallel(job, f, c, {vm_tp, per_slice, domain, shard_across}, fsdp,
+                      out);
+  }
   if (tp > 1 && per_slice % tp == 0) {
-    ShardingLayout hybrid = fsdp;
-    hybrid.tensor = tp;
-    hybrid.fsdp = per_slice / tp;
-    hybrid.data = n / tp;
-    out.push_back({hybrid, Strategy::kHybrid});
-    PushWithExperts(job, domain, hybrid, Strategy::kHybrid, out);
-    if (shard_across) {
-      out.push_back({ShardedOverSlices(n, tp), Strategy::kHybrid});
-    }
-    const int layers = job.workload.transformer_shape.layers;
-    if (f.platform == Platform::kGpu && c.hosts > 1 &&
-        FrameworkHasPipelines(job)) {
-      for (int pp : {2, 4, 8, 16, 32}) {
-        if (c.hosts % pp != 0 || pp > layers) continue;
-        ShardingLayout three_d;
-        three_d.tensor = tp;
-        three_d.pipeline = pp;
-        three_d.data = n / (tp * pp);
-        three_d.zero_stage = three_d.data > 1 ? 1 : 0;
-        three_d.fsdp = three_d.data;
-        out.push_back({three_d, Strategy::kHybrid});
-      }
-    }
+    PushModelParallel(job, f, c, {tp, per_slice, domain, shard_across}, fsdp,
+                      out);
   }
   return out;
 }

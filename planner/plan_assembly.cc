@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/defaults.h"
+#include "planner/domains.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/job_spec.h"
@@ -324,6 +325,18 @@ void AppendNote(Distribution& d, const std::string& sentence) {
 
 // Where one replica's pipeline stages sit: a slice's chips on a TPU; on
 // GPUs one VM's NVLink when tensor x pipeline ranks fit in it, else VMs.
+// Where a group of `devices` GPUs (a TP group, an EP group) runs: one VM,
+// or VMs of one NVLink domain (NvlinkDomainDevices), which must be created
+// together to share it (catalog source A4X-MIG); a TPU slice.
+std::string DomainOf(const Family& f, const Config& c, int devices) {
+  if (f.platform == Platform::kTpu) return "slice over ICI";
+  if (devices <= DevicesPerVm(c)) return "VM over NVLink";
+  return absl::StrFormat(
+      "group of %d VMs (%d GPUs) in one NVLink domain (the VMs created as "
+      "one sub-block: a workload policy with a 1x%d topology)",
+      devices / DevicesPerVm(c), devices, f.nvlink_domain_devices);
+}
+
 const char* WhereStagesRun(const Family& f, const Config& c) {
   if (f.platform == Platform::kTpu) return "the slice's chips";
   const int ranks = std::max(1, c.layout.tensor) * c.layout.pipeline;
@@ -377,7 +390,8 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                "Expert parallel %d inside each %s: %d of the %d experts per "
                "device, tokens routed to them by all-to-all; FSDP gathers only "
                "the local experts.",
-               c.layout.expert, f.platform == Platform::kTpu ? "slice" : "VM",
+               c.layout.expert,
+               DomainOf(f, c, c.layout.expert * std::max(1, c.layout.tensor)),
                job.experts / c.layout.expert, job.experts));
   }
   if (c.layout.pipeline > 1) {
@@ -387,8 +401,7 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                         "Tensor parallel %d inside each %s, %d pipeline "
                         "stages across %s, %s data parallel over the rest.",
                         std::max(1, c.layout.tensor),
-                        f.platform == Platform::kTpu ? "slice over ICI"
-                                                     : "VM over NVLink",
+                        DomainOf(f, c, std::max(1, c.layout.tensor)),
                         c.layout.pipeline, WhereStagesRun(f, c),
                         c.layout.zero_stage == 3 ? "FSDP (ZeRO-3)" : "ZeRO-1"));
     }

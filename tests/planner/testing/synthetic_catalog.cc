@@ -147,6 +147,7 @@ SyntheticCatalog& SyntheticCatalog::AddGpuSeries(const std::string& series,
   s.source_id = src;
   // Stored bidirectional, in bytes/s, as the production series facts are.
   s.nvlink_bandwidth = FactIf(spec.nvlink_gbps * 1e9, src);
+  s.nvlink_domain_gpus = FactIf(spec.nvlink_domain_gpus, src);
   s.network_hop_latency = FactIf(spec.network_hop_latency_us * 1e-6, src);
   for (catalog::WorkloadList list : spec.workload_lists) {
     s.workload_lists[list] = src;

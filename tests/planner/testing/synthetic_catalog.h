@@ -58,6 +58,9 @@ struct GpuSeriesSpec {
   double on_demand_hourly_per_device = 0;  // USD; 0: no on-demand price
   double spot_hourly_per_device = 0;       // USD; 0: no Spot price
   double nvlink_gbps = 0;    // GB/s per GPU, bidirectional; 0: PCIe only
+  // GPUs of one NVLink domain spanning VMs (catalog nvlink_domain_gpus,
+  // A4X's 72); 0: the domain is one VM.
+  int nvlink_domain_gpus = 0;
   double inter_vm_gbps = 0;  // host network, Gbit/s per GPU; 0: unknown
   // What a hop between VMs adds to a collective (catalog
   // network_hop_latency), microseconds; 0: not documented.
