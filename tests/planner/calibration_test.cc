@@ -34,9 +34,13 @@ using Row = std::map<std::string, std::string>;
 // of 23 (87%) since the Qwen3 row (G26) carries its published shape,
 // head_dim included. The misses are mixture-of-experts runs (T13, G28: one
 // MoE band per class does not span Mixtral and DeepSeek) and a
-// power-limited B200 (G35). Asserted: what is reached, so a regression
+// power-limited B200 (G35). Five GB200 NVL72 runs (G36-G40) joined at stop
+// 27: four inside; DeepSeek-V3 on 256 GB200 (G36, ratio 1.28) misses because
+// the layout ranking (modelled TP and pipeline costs) takes TP 4 x PP 8,
+// whose calibrated step is slower than the FSDP + EP 64 it passes over
+// (1.15), docs/planner.md §13. Asserted: what is reached, so a regression
 // fails (docs/planner.md, Calibration).
-constexpr double kInsideTarget = 20.0 / 23;
+constexpr double kInsideTarget = 24.0 / 28;
 constexpr double kMedianLow = 0.9;
 constexpr double kMedianHigh = 1.1;
 
@@ -151,6 +155,11 @@ Target TargetOf(const Row& r) {
     return {Platform::kGpu,
             Num(r, "device_count") > 8 ? "a3-megagpu-8g" : "a3-highgpu-8g",
             "", 989e12};
+  }
+  // A DGX GB200 NVL72 is a4x-highgpu-4g's rack: 4 GPUs per tray (VM), 72
+  // per NVLink domain.
+  if (Contains(r, "hardware", "gb200")) {
+    return {Platform::kGpu, "a4x-highgpu-4g", "", 2500e12};
   }
   return {Platform::kGpu, "a4-highgpu-8g", "", 2250e12};  // B200
 }
