@@ -224,7 +224,13 @@ void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
   const double dcn = RingAllReduceSeconds(in.dcn_bytes_allreduce_per_step,
                                           in.dcn_size, in.dcn_bytes_per_s) +
                      in.dcn_latency_seconds;
-  const double sync = in.gradient_sync_exposed ? dp + fsdp_grads : 0;
+  // A stated GRADIENT_SYNC_BOUND says the data-parallel group's traffic over
+  // the network does not hide behind compute; FSDP's gathers cross the same
+  // network between the same VMs, so they wait as its reduce-scatter does
+  // (sharding sends 1.5x plain data parallelism's bytes: it cannot cure a
+  // network-bound sync, as the remedy rule says of shard_optimizer_state).
+  const double sync =
+      in.gradient_sync_exposed ? dp + fsdp_grads + fsdp_gather : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
                                          in.tp_size, in.tp_link_bytes_per_s) +
                     in.tp_latency_seconds;

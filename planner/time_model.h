@@ -112,9 +112,10 @@ struct StepTimeInput {
   // reducers together have this bandwidth (link_bytes_per_s is then the
   // worker's egress).
   double reduction_server_bytes_per_s = 0;
-  // The gradient sync (the data-parallel all-reduce, the FSDP gradient
-  // reduce-scatter) does not overlap compute (a stated GRADIENT_SYNC_BOUND
-  // symptom): it is on the critical path.
+  // The gradient sync (the data-parallel all-reduce; FSDP's gradient
+  // reduce-scatter and its parameter gathers over the same network) does
+  // not overlap compute (a stated GRADIENT_SYNC_BOUND symptom): it is on the
+  // critical path.
   bool gradient_sync_exposed = false;
   // FSDP / ZeRO-3: parameter bytes (16-bit, whole model share of this
   // replica group) all-gathered for forward and for backward, and the

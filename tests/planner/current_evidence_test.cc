@@ -60,6 +60,9 @@ bool HasWarning(const PlanResponse& p, ReasonCode code) {
 }
 
 // Today's modelled throughput, read from the plan's "Against today" line.
+// The reason prints today's pace to 4 significant digits.
+constexpr double kPrinted = 5e-4;
+
 double TodaysPace(const PlanResponse& p) {
   const Reason* r = FindReason(p.recommendation->reasons, "Against today (");
   if (r == nullptr) return 0;
@@ -193,28 +196,31 @@ TEST_F(CurrentEvidenceTest, S3WithoutWorkKeepsTodaysPaceOnGpusOrSaysWhyNot) {
   EXPECT_EQ(plan.hardware.platform, Platform::kGpu);
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0) << "no line against today";
-  EXPECT_GE(plan.estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_GE(plan.estimates.tokens_per_second, today * (1 - kPrinted));
   EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_COST"));
   // Multi-host on GPUs, or the reasons say why it leaves today's hosts.
   EXPECT_TRUE(plan.hardware.hosts > 1 ||
               FindReason(plan.reasons, "Fewer hosts than today") != nullptr);
 }
 
-// Today is modelled with the layout the request states (S3: DDP, whose
-// gradient all-reduce is exposed), not the fastest that would fit; without
-// a stated strategy, the fastest.
+// Today is modelled with the layout the request states, not the fastest
+// that would fit; without a stated strategy, the fastest. Under S3's
+// GRADIENT_SYNC_BOUND every data-parallel collective waits on the network,
+// so FSDP (1.5x DDP's bytes) is slower than S3's DDP, the fastest.
 TEST_F(CurrentEvidenceTest, TodaysPaceFollowsTheStatedStrategy) {
   PlanRequest ddp = S3();
   PlanRequest unstated = S3();
   unstated.current_setup.strategy = Strategy::kUnspecified;
-  const double ddp_pace = TodaysPace(planner_->Plan(ddp));
-  const double best_pace = TodaysPace(planner_->Plan(unstated));
-  ASSERT_GT(ddp_pace, 0);
-  ASSERT_GT(best_pace, 0);
-  EXPECT_LT(ddp_pace, best_pace * (1 - 1e-6));
   PlanRequest fsdp = S3();
   fsdp.current_setup.strategy = Strategy::kFsdp;
-  EXPECT_LE(TodaysPace(planner_->Plan(fsdp)), best_pace * (1 + 1e-9));
+  const double ddp_pace = TodaysPace(planner_->Plan(ddp));
+  const double best_pace = TodaysPace(planner_->Plan(unstated));
+  const double fsdp_pace = TodaysPace(planner_->Plan(fsdp));
+  ASSERT_GT(ddp_pace, 0);
+  ASSERT_GT(best_pace, 0);
+  ASSERT_GT(fsdp_pace, 0);
+  EXPECT_LT(fsdp_pace, best_pace * (1 - kPrinted));
+  EXPECT_NEAR(ddp_pace, best_pace, best_pace * kPrinted);
 }
 
 TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
@@ -222,7 +228,7 @@ TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0);
-  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - kPrinted));
   EXPECT_GT(p.recommendation->hardware.total_accelerators, 8);
 }
 
@@ -250,7 +256,7 @@ TEST_F(CurrentEvidenceTest, AUserDeadlineWithoutWorkKeepsTheFloorAndSaysSo) {
   ASSERT_TRUE(p.recommendation.has_value());
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0);
-  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - 1e-9));
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - kPrinted));
   EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_COST"));
   bool restated = false;
   for (const Reason& w : p.warnings) {

@@ -154,6 +154,24 @@ TEST(TimeModelTest, FsdpGathersTwiceAndReduceScattersOnce) {
   EXPECT_DOUBLE_EQ(EstimateStepTime(in).overlappable_comm_seconds, 21);
 }
 
+// A stated GRADIENT_SYNC_BOUND puts the data-parallel group's network
+// traffic on the critical path: DDP's all-reduce, and all of FSDP's (its
+// two gathers ride the same network as its reduce-scatter), so sharding,
+// at 1.5x DDP's bytes, cannot look like the cure. Without the symptom both
+// hide behind compute.
+TEST(TimeModelTest, GradientSyncBoundExposesEveryDataParallelCollective) {
+  StepTimeInput ddp = DpStep(4e9);  // 10 s compute, 7 s all-reduce
+  StepTimeInput fsdp = DpStep(0);
+  fsdp.fsdp_bytes = 4e9;
+  fsdp.fsdp_size = 8;
+  fsdp.fsdp_link_bytes_per_s = 4e9 / 3;  // 3 x 2.625 s
+  EXPECT_DOUBLE_EQ(EstimateStepTime(ddp).step_seconds_expected, 10);
+  EXPECT_DOUBLE_EQ(EstimateStepTime(fsdp).step_seconds_expected, 10);
+  ddp.gradient_sync_exposed = fsdp.gradient_sync_exposed = true;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(ddp).step_seconds_expected, 17);
+  EXPECT_DOUBLE_EQ(EstimateStepTime(fsdp).step_seconds_expected, 17.875);
+}
+
 // Each gradient-accumulation micro-step gathers and reduce-scatters again
 // (PyTorch FSDP, https://github.com/pytorch/pytorch/pull/126166; ZeRO-3).
 TEST(TimeModelTest, FsdpGathersEveryMicroStep) {
