@@ -388,6 +388,36 @@ bool AskedName::Names(const Family& f) const {
          std::find(l.begin(), l.end(), label_) != l.end();
 }
 
+namespace {
+
+// Lowercase alphanumeric words: "TPU v6e (Trillium)" -> tpu, v6e, trillium.
+std::vector<std::string> Words(absl::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char ch : text) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(ch))) {
+      word += absl::ascii_tolower(static_cast<unsigned char>(ch));
+    } else if (!word.empty()) {
+      out.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) out.push_back(std::move(word));
+  return out;
+}
+
+// `name`'s words appear, in order and together, in the family's
+// accelerator name: a chip's common name ("H100", "A100", "Trillium",
+// "Ironwood") selects every series that carries that chip.
+bool NamesTheChip(const Family& f, const std::vector<std::string>& asked) {
+  if (f.accelerator == nullptr || asked.empty()) return false;
+  const std::vector<std::string> words = Words(f.accelerator->name);
+  return std::search(words.begin(), words.end(), asked.begin(), asked.end()) !=
+         words.end();
+}
+
+}  // namespace
+
 std::vector<std::string> SeriesKeysNamed(const Index& index,
                                          const std::string& name) {
   const std::string norm = NormalizeName(name);
@@ -407,6 +437,15 @@ std::vector<std::string> SeriesKeysNamed(const Index& index,
         std::find(m.begin(), m.end(), norm) == m.end()) {
       continue;
     }
+    const std::string& series = f.allowed_series_keys[0];
+    if (std::find(out.begin(), out.end(), series) == out.end()) {
+      out.push_back(series);
+    }
+  }
+  if (!out.empty()) return out;
+  const std::vector<std::string> asked = Words(name);
+  for (const Family& f : index.families) {
+    if (!NamesTheChip(f, asked)) continue;
     const std::string& series = f.allowed_series_keys[0];
     if (std::find(out.begin(), out.end(), series) == out.end()) {
       out.push_back(series);

@@ -144,7 +144,10 @@ class AskedName {
 // "TPU v5p", as an accelerator name does). Else a name Google gives a
 // machine series that the catalog splits ("A3" for A3 Ultra, Mega, High and
 // Edge; "A2") selects each series whose id begins with it as a word. Else a
-// machine type selects its family's series. Empty: it selects nothing.
+// machine type selects its family's series. Else a chip's common name, the
+// words of its accelerator's name ("H100": A3 High, Mega and Edge;
+// "Trillium": TPU v6e), selects each series carrying it. Empty: it selects
+// nothing.
 std::vector<std::string> SeriesKeysNamed(const Index& index,
                                          const std::string& name);
 

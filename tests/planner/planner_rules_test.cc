@@ -121,8 +121,8 @@ std::vector<std::string> SeriesAllowedBy(const PlanResponse& r) {
 // Google's machine series names select the catalog series they cover ("A3"
 // is A3 Ultra, Mega, High and Edge), a TPU version selects its TPU, and a
 // machine type its series; a name that is a series selects only it ("A4" is
-// not A4X). A name that selects nothing is said in a warning naming the
-// field.
+// not A4X), and a chip's common name the series that carry it. A name that
+// selects nothing is said in a warning naming the field.
 TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
   const auto allowed = [](const std::string& name) {
     PlanRequest r = Req(Medium());
@@ -144,6 +144,16 @@ TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
                 Not(Contains(ReasonCode::kNotInAllowedSet)))
         << known;
   }
+  // A chip's common name selects every series that carries it; a word no
+  // accelerator name has selects nothing.
+  EXPECT_THAT(SeriesAllowedBy(allowed("H100")),
+              ::testing::ElementsAre("A3 Edge", "A3 High", "A3 Mega"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("A100")),
+              ::testing::ElementsAre("A2 Standard", "A2 Ultra"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("Trillium")),
+              ::testing::ElementsAre("TPU v6e"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("ironwood")),
+              ::testing::ElementsAre("TPU7x"));
   const PlanResponse unknown = allowed("A9");
   EXPECT_TRUE(SeriesAllowedBy(unknown).empty());
   bool said = false;
@@ -804,13 +814,18 @@ TEST_F(PlannerRulesTest, WarnsButKeepsTpuWhenFrameworkSupportUnverified) {
               Contains(ReasonCode::kFrameworkSupportUnverified));
 }
 
+// Documented support: v5e by Google's statement, v4 by Google's own
+// TensorFlow MLPerf Training runs on it.
 TEST_F(PlannerRulesTest, NoUnverifiedWarningWhenSupportDocumented) {
-  PlanRequest q = Req(TfJob("2.16"));
-  q.constraints.allowed_series = {"TPU v5e"};
-  const PlanResponse r = Plan(q);
-  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
-  EXPECT_THAT(WarningCodes(r),
-              Not(Contains(ReasonCode::kFrameworkSupportUnverified)));
+  for (const char* series : {"TPU v5e", "TPU v4"}) {
+    PlanRequest q = Req(TfJob("2.16"));
+    q.constraints.allowed_series = {series};
+    const PlanResponse r = Plan(q);
+    ASSERT_TRUE(r.recommendation.has_value()) << series << r.no_plan_reason;
+    EXPECT_THAT(WarningCodes(r),
+                Not(Contains(ReasonCode::kFrameworkSupportUnverified)))
+        << series;
+  }
 }
 
 TEST_F(PlannerRulesTest, ChecksPytorchVersionForPytorchXlaOnV5e) {
