@@ -68,6 +68,7 @@ INSERT INTO sources (id, url, title, note) VALUES
 
 -- Repositories (repo + path + commit)
 INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
+  ('MLPERF-T1-TPUv4-TF', 'mlcommons/training_results_v1.0', 'Google/systems/tpu-v4-128-TF.json', '8200377f425ae24b6ed6c2816b9273aab0996d43', 'MLPerf Training v1.0: Google tpu-v4-128, framework TensorFlow', 'also tpu-v4-256-TF, -2048-TF, -4096-TF and -6912-TF at the same commit'),
   ('XPK', 'AI-Hypercomputer/xpk', 'src/xpk/core/system_characteristics.py', '02b0c0928aeee28beee4b90f853073488d3893fb', 'xpk system characteristics', NULL),
   ('XPK2', 'AI-Hypercomputer/xpk', 'src/xpk/core/system_characteristics.py', '367c838253bea41e7d7716145ad6513f44c1a21e', 'xpk system characteristics (2026-06-25)', 'also src/xpk/commands/workload.py and src/xpk/templates/pathways_workload_create.yaml.j2 at the same commit'),
   ('SB', 'jax-ml/scaling-book', 'tpus.md', '0819a7d8c55ddc113f5cba0285a5f97380cac1e3', 'How to Scale Your Model: TPUs (2025-02-18)', NULL),
