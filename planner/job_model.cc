@@ -147,6 +147,11 @@ void ResolveChoices(const Workload& w, const Goal& g, const Constraints& k,
     job.allowed_series.insert(NormalizeName(s));
   }
   job.current = cur;
+  // Today's setup runs this job: without a batch of its own, today's
+  // global batch is the workload's.
+  if (job.current.current_global_batch_size <= 0) {
+    job.current.current_global_batch_size = w.global_batch_size;
+  }
   job.framework = w.framework;
   job.classical = w.framework == Framework::kXgboost ||
                   w.framework == Framework::kScikitLearn ||

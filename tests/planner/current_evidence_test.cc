@@ -228,7 +228,8 @@ TEST_F(CurrentEvidenceTest, FourA3HostsDdpIsNotShrunkBelowTodaysPace) {
   ASSERT_TRUE(p.recommendation.has_value()) << p.no_plan_reason;
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0);
-  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - kPrinted));
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second,
+            today * (1 - kPrinted));
   EXPECT_GT(p.recommendation->hardware.total_accelerators, 8);
 }
 
@@ -256,7 +257,8 @@ TEST_F(CurrentEvidenceTest, AUserDeadlineWithoutWorkKeepsTheFloorAndSaysSo) {
   ASSERT_TRUE(p.recommendation.has_value());
   const double today = TodaysPace(p);
   ASSERT_GT(today, 0);
-  EXPECT_GE(p.recommendation->estimates.tokens_per_second, today * (1 - kPrinted));
+  EXPECT_GE(p.recommendation->estimates.tokens_per_second,
+            today * (1 - kPrinted));
   EXPECT_TRUE(Mentions(p.assumptions, "is the floor for MIN_COST"));
   bool restated = false;
   for (const Reason& w : p.warnings) {

@@ -249,6 +249,21 @@ TEST_F(ReviewRulesTest, FixTensorShapesIsNotApplicableWhenShapesAlreadyTile) {
   EXPECT_EQ(padded.verdict, Verdict::kRecommended) << padded.reason;
 }
 
+// Today's batch is the workload's when the current setup states none: a
+// batch of 100 pads (not a multiple of 64), so the remedy rounds it; its
+// own current batch, when stated, wins.
+TEST_F(ReviewRulesTest, TodaysBatchIsTheWorkloadsUnlessStated) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 0;
+  r.workload.global_batch_size = 100;
+  const ProposalVerdict v = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_THAT(v.reason, HasSubstr("batch 100 -> 128")) << v.reason;
+  EXPECT_THAT(v.reason, Not(HasSubstr("not given"))) << v.reason;
+  r.current_setup.current_global_batch_size = 1000;
+  const ProposalVerdict stated = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_THAT(stated.reason, HasSubstr("batch 1000 -> 1024")) << stated.reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsFixTensorShapesForOutOfMemory) {
   const ProposalVerdict v =
       One(TpuSlices({Symptom::kOutOfMemory}), RemedyKind::kFixTensorShapes);
