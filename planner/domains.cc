@@ -1,7 +1,9 @@
 #include "planner/domains.h"
 
 #include <algorithm>
+#include <string>
 
+#include "absl/strings/str_format.h"
 #include "planner/estimates.h"
 #include "planner/experts.h"
 #include "planner/policy.h"
@@ -12,6 +14,7 @@ int NvlinkDomainDevices(const Family& f, const Config& c) {
   const int per_vm = std::min(DevicesPerVm(c), std::max(1, c.devices));
   if (f.platform != Platform::kGpu) return per_vm;
   if (!f.nvlink) return 1;
+  if (f.nvlink_domain_devices <= 0) return per_vm;  // the VM is the domain
   const int domain_vms = f.nvlink_domain_devices / DevicesPerVm(c);
   int vms = 1;
   for (int k = std::min(domain_vms, c.hosts); k > 1; --k) {
@@ -29,6 +32,7 @@ int DomainDevices(const Family& f, const Config& c, int per_slice) {
   return std::min(DevicesPerVm(c), c.devices);
 }
 
+// 1, 2, 4, ...: the largest power of two that divides n (1 for n <= 0).
 int LargestPowerOfTwoDividing(int n) {
   int p = 1;
   while (n > 0 && n % (p * 2) == 0) p *= 2;
@@ -58,6 +62,39 @@ int DomainExpertParallel(const Job& job, const Family& f, const Config& c,
     ep = std::max(ep, ExpertParallelDegree(job, vms * per_vm, tensor));
   }
   return ep;
+}
+
+// Where a group of `devices` GPUs (a TP group, an EP group) runs: one VM,
+// or VMs of one NVLink domain (NvlinkDomainDevices; SubBlockNote says how
+// to get one); a TPU slice.
+std::string DomainOf(const Family& f, const Config& c, int devices) {
+  if (f.platform == Platform::kTpu) return "slice over ICI";
+  if (devices <= DevicesPerVm(c)) {
+    return f.nvlink ? "VM over NVLink" : "VM over PCIe";
+  }
+  return absl::StrFormat("group of %d VMs (%d GPUs) in one NVLink domain",
+                         devices / DevicesPerVm(c), devices);
+}
+
+// A point whose NVLink groups span VMs (tensor or expert parallelism, or a
+// data-parallel or FSDP group timed over NVLink) needs those VMs created
+// together (catalog source A4X-MIG); empty otherwise.
+std::string SubBlockNote(const Family& f, const Config& c) {
+  const int per_vm = DevicesPerVm(c);
+  const int domain = NvlinkDomainDevices(f, c);
+  if (f.platform != Platform::kGpu || domain <= per_vm) return "";
+  const ShardingLayout& l = c.layout;
+  const int tp = std::max(1, l.tensor);
+  const int group = l.zero_stage == 3 ? l.fsdp : l.data;
+  const bool spans =
+      tp > per_vm || std::max(1, l.expert) * tp > per_vm ||
+      (std::max(1, group) * tp > per_vm && std::max(1, group) * tp <= domain);
+  if (!spans) return "";
+  return absl::StrFormat(
+      "Groups of %d VMs share one NVLink domain: create each group's VMs as "
+      "one sub-block (a workload policy with a 1x%d topology), else their "
+      "traffic crosses the NICs.",
+      domain / per_vm, f.nvlink_domain_devices);
 }
 
 }  // namespace accelplan::planner::internal

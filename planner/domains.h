@@ -5,6 +5,8 @@
 #ifndef ACCELPLAN_PLANNER_DOMAINS_H_
 #define ACCELPLAN_PLANNER_DOMAINS_H_
 
+#include <string>
+
 #include "planner/candidate.h"
 
 namespace accelplan::planner::internal {
@@ -40,6 +42,16 @@ int TensorDomain(const Family& f, const Config& c);
 int DomainExpertParallel(const Job& job, const Family& f, const Config& c,
                          int domain, int tensor);
 
+// Where a group of `devices` GPUs (a TP or EP group) runs, for a plan's
+// note: "VM over NVLink" (or PCIe), "group of 2 VMs (8 GPUs) in one NVLink
+// domain"; a TPU's "slice over ICI".
+std::string DomainOf(const Family& f, const Config& c, int devices);
+
+// The note a point needs when its NVLink groups span VMs: create them as
+// one sub-block (catalog source A4X-MIG); empty otherwise.
+std::string SubBlockNote(const Family& f, const Config& c);
+
+// The largest power of two that divides n (1 for n <= 0).
 int LargestPowerOfTwoDividing(int n);
 
 }  // namespace accelplan::planner::internal

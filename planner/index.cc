@@ -194,11 +194,9 @@ void FillGpuLinks(Family& f) {
     f.intra_vm_bytes_per_s = f.series->nvlink_bandwidth->value / 2;
     f.nvlink = true;
     AddSource(f.fact_sources, f.series->nvlink_bandwidth->source_id);
-    f.nvlink_domain_devices = f.max_devices_per_vm;
     if (IsFine(f.series->nvlink_domain_gpus)) {
       f.nvlink_domain_devices =
-          std::max(f.nvlink_domain_devices,
-                   static_cast<int>(f.series->nvlink_domain_gpus->value));
+          static_cast<int>(f.series->nvlink_domain_gpus->value);
       AddSource(f.fact_sources, f.series->nvlink_domain_gpus->source_id);
     }
   } else {
@@ -406,14 +404,38 @@ std::vector<std::string> Words(absl::string_view text) {
   return out;
 }
 
-// `name`'s words appear, in order and together, in the family's
-// accelerator name: a chip's common name ("H100", "A100", "Trillium",
-// "Ironwood") selects every series that carries that chip.
+// The words of an accelerator's name that name its chip: model numbers
+// (h100, b200, gb200, v6e; not a memory size such as 80gb) and the
+// aliases in parentheses ("TPU v6e (Trillium)": trillium).
+std::vector<std::string> ChipWords(const std::string& accelerator_name) {
+  std::vector<std::string> out;
+  const size_t open = accelerator_name.find('(');
+  const size_t close = accelerator_name.find(')', open);
+  if (open != std::string::npos && close != std::string::npos) {
+    out = Words(accelerator_name.substr(open + 1, close - open - 1));
+  }
+  for (std::string& w : Words(accelerator_name)) {
+    const bool digit = std::any_of(w.begin(), w.end(), [](char ch) {
+      return absl::ascii_isdigit(static_cast<unsigned char>(ch));
+    });
+    const bool memory =
+        absl::EndsWith(w, "gb") &&
+        std::all_of(w.begin(), w.end() - 2, [](char ch) {
+          return absl::ascii_isdigit(static_cast<unsigned char>(ch));
+        });
+    if (digit && !memory) out.push_back(std::move(w));
+  }
+  return out;
+}
+
+// Every word of `asked` names the family's chip ("H100", "Trillium",
+// "H100 Mega"): a chip's common name selects each series carrying it.
 bool NamesTheChip(const Family& f, const std::vector<std::string>& asked) {
   if (f.accelerator == nullptr || asked.empty()) return false;
-  const std::vector<std::string> words = Words(f.accelerator->name);
-  return std::search(words.begin(), words.end(), asked.begin(), asked.end()) !=
-         words.end();
+  const std::vector<std::string> chip = ChipWords(f.accelerator->name);
+  return std::all_of(asked.begin(), asked.end(), [&](const std::string& w) {
+    return std::find(chip.begin(), chip.end(), w) != chip.end();
+  });
 }
 
 }  // namespace

@@ -56,10 +56,10 @@ struct Family {
   // GPUs joined by NVLink inside a VM (else PCIe): where tensor
   // parallelism runs (kPolicy.max_tensor_parallel).
   bool nvlink = false;
-  // GPUs one NVLink domain joins: a VM's, or more where the domain spans
-  // VMs (catalog nvlink_domain_gpus: A4X's NVL72 rack, 72 GPUs over 18
-  // VMs); 1 without NVLink, unused on TPUs (a slice is their domain).
-  int nvlink_domain_devices = 1;
+  // GPUs of one NVLink domain that spans VMs (catalog nvlink_domain_gpus:
+  // A4X's NVL72 sub-block, 72 GPUs over 18 VMs); 0: the domain is the
+  // point's VM. Unused on TPUs (a slice is their domain).
+  int nvlink_domain_devices = 0;
   double inter_vm_bytes_per_s = 0;  // per device, one way (0: single VM only)
   // What a hop between VMs adds to a GPU collective beyond NCCL's own
   // network figure (catalog network_hop_latency; 0 when unknown).
@@ -144,10 +144,10 @@ class AskedName {
 // "TPU v5p", as an accelerator name does). Else a name Google gives a
 // machine series that the catalog splits ("A3" for A3 Ultra, Mega, High and
 // Edge; "A2") selects each series whose id begins with it as a word. Else a
-// machine type selects its family's series. Else a chip's common name, the
-// words of its accelerator's name ("H100": A3 High, Mega and Edge;
-// "Trillium": TPU v6e), selects each series carrying it. Empty: it selects
-// nothing.
+// machine type selects its family's series. Else a chip's common name —
+// model numbers and parenthesised aliases of its accelerator's name
+// ("H100": A3 High, Mega and Edge; "Trillium": TPU v6e; not "80GB") —
+// selects each series carrying it. Empty: it selects nothing.
 std::vector<std::string> SeriesKeysNamed(const Index& index,
                                          const std::string& name);
 

@@ -325,18 +325,6 @@ void AppendNote(Distribution& d, const std::string& sentence) {
 
 // Where one replica's pipeline stages sit: a slice's chips on a TPU; on
 // GPUs one VM's NVLink when tensor x pipeline ranks fit in it, else VMs.
-// Where a group of `devices` GPUs (a TP group, an EP group) runs: one VM,
-// or VMs of one NVLink domain (NvlinkDomainDevices), which must be created
-// together to share it (catalog source A4X-MIG); a TPU slice.
-std::string DomainOf(const Family& f, const Config& c, int devices) {
-  if (f.platform == Platform::kTpu) return "slice over ICI";
-  if (devices <= DevicesPerVm(c)) return "VM over NVLink";
-  return absl::StrFormat(
-      "group of %d VMs (%d GPUs) in one NVLink domain (the VMs created as "
-      "one sub-block: a workload policy with a 1x%d topology)",
-      devices / DevicesPerVm(c), devices, f.nvlink_domain_devices);
-}
-
 const char* WhereStagesRun(const Family& f, const Config& c) {
   if (f.platform == Platform::kTpu) return "the slice's chips";
   const int ranks = std::max(1, c.layout.tensor) * c.layout.pipeline;
@@ -407,6 +395,9 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
     }
     const std::string schedule = DescribeSchedule(job, c.layout);
     if (!schedule.empty()) absl::StrAppend(&d.notes, " ", schedule);
+  }
+  if (const std::string sub_block = SubBlockNote(f, c); !sub_block.empty()) {
+    AppendNote(d, sub_block);
   }
   if (job.workload.micro_batch_size > 0 &&
       c.layout.micro_batch != job.workload.micro_batch_size &&

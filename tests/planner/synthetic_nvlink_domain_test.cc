@@ -4,6 +4,7 @@
 // parallelism may span VMs and a data-parallel or FSDP group that fits it
 // runs over NVLink; a group larger than the domain, or a series without
 // the fact, is where it was: one VM, the NICs between VMs.
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -42,6 +43,14 @@ catalog::CatalogPtr DomainCatalog() {
       .AddGpuSeries("ZB", Rack("zpu-b", 0, 400))   // the domain is one VM
       .AddGpuSeries("ZRS", Rack("zpu-rs", 16, 50))
       .AddGpuSeries("ZBS", Rack("zpu-bs", 0, 50))
+      // 4- and 8-GPU VMs, no domain fact: two 4-GPU VMs are two domains.
+      .AddGpuSeries("ZM", {.accelerator = "zpu-m",
+                           .memory_gib = 80,
+                           .peak_bf16_tflops = 1000,
+                           .devices_per_vm = {4, 8},
+                           .on_demand_hourly_per_device = 4.0,
+                           .nvlink_gbps = 1800,
+                           .inter_vm_gbps = 50})
       .Build();
 }
 
@@ -58,13 +67,14 @@ Proposal On(const std::string& machine_type, int gpus) {
   return p;
 }
 
-// The plan of the one proposal reviewed alone.
-struct Plan PlanOn(const Workload& w, const std::string& machine_type,
-                   int gpus) {
+// The plan of the one proposal reviewed alone, in `layout` when given.
+struct Plan PlanOn(const Workload& w, const std::string& machine_type, int gpus,
+                   std::optional<DistributionProposal> layout = std::nullopt) {
   ReviewRequest r;
   r.workload = w;
   r.as_of = "2026-09-26";
   r.proposals = {On(machine_type, gpus)};
+  r.proposals[0].hardware->layout = layout;
   const ReviewResponse out = SyntheticNvlinkDomainTest::Review(r);
   EXPECT_EQ(out.verdicts.size(), 1u);
   if (out.verdicts.empty() || !out.verdicts[0].plan) {
@@ -122,6 +132,51 @@ TEST_F(SyntheticNvlinkDomainTest, FsdpInsideTheDomainRunsOverNvlink) {
   ASSERT_TRUE(rack32.estimates.step_known && box32.estimates.step_known);
   EXPECT_LE(rack32.estimates.step_time_seconds,
             box32.estimates.step_time_seconds);
+}
+
+DistributionProposal Degrees(int tensor, int fsdp, int data) {
+  DistributionProposal d;
+  d.tensor_parallelism = tensor;
+  d.fsdp_parallelism = fsdp;
+  d.data_parallelism = data;
+  return d;
+}
+
+// Tensor parallelism spans VMs only inside a domain the catalog states:
+// TP 8 over two 4-GPU VMs is kept on the rack series and not on a series
+// whose larger VMs have 8 GPUs (two 4-GPU VMs of it are two domains).
+TEST_F(SyntheticNvlinkDomainTest,
+       TensorParallelismSpansVmsOnlyInAStatedDomain) {
+  Workload w = testutil::Medium();
+  w.global_batch_size = 16;
+  const struct Plan rack = PlanOn(w, "zr-gpu-4g", 8, Degrees(8, 0, 0));
+  EXPECT_EQ(rack.distribution.tensor_parallelism, 8) << rack.distribution.notes;
+  EXPECT_THAT(rack.distribution.notes, HasSubstr("sub-block"));
+  ReviewRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  r.proposals = {On("zm-gpu-4g", 8)};
+  r.proposals[0].hardware->layout = Degrees(8, 0, 0);
+  const ReviewResponse split = Review(r);
+  ASSERT_EQ(split.verdicts.size(), 1u);
+  const ProposalVerdict& v = split.verdicts[0];
+  EXPECT_TRUE(v.verdict == Verdict::kRejected ||
+              (v.plan && v.plan->distribution.tensor_parallelism < 8))
+      << v.reason;
+}
+
+// HSDP (FSDP groups of 4 inside each VM, 2 replicas): the replicas
+// all-reduce their gradient shards over the NICs between VMs, or over
+// NVLink when both VMs share a domain.
+TEST_F(SyntheticNvlinkDomainTest, HsdpReplicasAllReduceAcrossVms) {
+  Workload w = testutil::Medium();
+  w.global_batch_size = 16;
+  const struct Plan nics = PlanOn(w, "zbs-gpu-4g", 8, Degrees(1, 4, 2));
+  const struct Plan rack = PlanOn(w, "zrs-gpu-4g", 8, Degrees(1, 4, 2));
+  ASSERT_EQ(nics.distribution.fsdp_parallelism, 4) << nics.distribution.notes;
+  ASSERT_EQ(rack.distribution.fsdp_parallelism, 4) << rack.distribution.notes;
+  EXPECT_GT(nics.estimates.step_time_seconds,
+            rack.estimates.step_time_seconds * 1.01);
 }
 
 }  // namespace
