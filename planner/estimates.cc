@@ -223,6 +223,28 @@ double ReplicaGradientBytes(const Job& job, const Config& c) {
          (std::max(1, c.layout.tensor) * std::max(1, c.layout.pipeline));
 }
 
+// HSDP (FSDP groups smaller than the data-parallel degree, one slice):
+// each shard group's gradient shard is all-reduced between the groups'
+// replicas, which sit fsdp·tp ranks apart — over the NICs unless every
+// replica is inside one NVLink domain (PyTorch HYBRID_SHARD, DeepSpeed
+// ZeRO++ hpZ).
+void AddShardReplicaAllReduce(const Family& f, const Config& c,
+                              double replica_gradient, double link,
+                              StepTimeInput& in) {
+  const int fsdp = std::max(1, c.layout.fsdp);
+  const int tp = std::max(1, c.layout.tensor);
+  const int shard_replicas = c.layout.data / fsdp;
+  if (c.slices > 1 || shard_replicas <= 1) return;
+  in.bytes_allreduce_per_step = replica_gradient / fsdp;
+  in.ring_size = shard_replicas;
+  in.link_bytes_per_s = link;
+  if (f.platform == Platform::kGpu && c.hosts > 1 &&
+      c.layout.data * tp > NvlinkDomainDevices(f, c)) {
+    in.link_bytes_per_s = CrossHostRankLink(
+        f, c, std::clamp(DevicesPerVm(c) / (tp * fsdp), 1, shard_replicas));
+  }
+}
+
 // The per-step traffic of the layout: FSDP gathers or gradient all-reduce,
 // DCN across slices, tensor-parallel activations and pipeline microbatches.
 // A single device, classical ML or a stated per-device memory has none.
@@ -261,6 +283,7 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
       in.dcn_size = c.slices;
       in.dcn_bytes_per_s = f.dcn_bytes_per_s_per_chip;
     }
+    AddShardReplicaAllReduce(f, c, replica_gradient, link, in);
   } else if (c.slices <= 1) {
     // Plain or ZeRO-1 data parallel: each replica all-reduces (or
     // reduce-scatters + all-gathers, the same volume) its gradient shard.
