@@ -114,8 +114,8 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
                               "tensor %d, pipeline %d; 0: not stated) "
                               "spell no layout on any %s size searched: "
                               "they must multiply to its devices, with "
-                              "tensor parallelism inside one VM's NVLink or "
-                              "one slice.",
+                              "tensor parallelism inside one NVLink domain "
+                              "(a VM, or an NVL72 sub-block) or one slice.",
                               l.data, l.fsdp, l.tensor, l.pipeline, name));
 }
 

@@ -437,8 +437,8 @@ void RejectWithoutModelParallelPoint(const Job& job,
                  "transformer_shape, whose heads and layers their degrees "
                  "divide; the request gives none."
                : "No hardware the request allows runs this layout's "
-                 "degrees (tensor parallelism stays inside one VM's "
-                 "NVLink or one slice).");
+                 "degrees (tensor parallelism stays inside one NVLink "
+                 "domain — a VM, or an NVL72 sub-block — or one slice).");
 }
 
 // Why a layout that is not plain data parallelism loses when a replica

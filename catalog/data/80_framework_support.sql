@@ -3,7 +3,7 @@
 INSERT INTO framework_support (subject, framework, status, min_version, source_id, note) VALUES
   ('tpu-v4', 'JAX', 'SUPPORTED', NULL, 'TPU-runtimes', 'PyTorch/JAX base image tpu-ubuntu2204-base (v4 and older); minimum version not found'),
   ('tpu-v4', 'PYTORCH_XLA', 'SUPPORTED', NULL, 'TPU-runtimes', 'base image tpu-ubuntu2204-base; minimum version not found'),
-  ('tpu-v4', 'TENSORFLOW', 'SUPPORTED', NULL, 'MLPERF-T1-TPUv4-TF', 'Google trained MLPerf v1.0 (ResNet-50, BERT, DLRM, Mask R-CNN, SSD) with TensorFlow on TPU v4 slices of 128 to 6,912 chips (the runs behind the TPU CNN efficiency band); TF TPU VM images tpu-vm-tf-x.y.z[-pod][-pjrt/-se] exist [TPU-runtimes]; minimum version not found'),
+  ('tpu-v4', 'TENSORFLOW', 'SUPPORTED', NULL, 'MLPERF-T1-TPUv4-TF', 'Google trained MLPerf v1.0 (ResNet-50, BERT, DLRM, Mask R-CNN, SSD) with TensorFlow on TPU v4 slices of 128 to 6,912 chips (preview systems, Google-internal builds) (the runs behind the TPU CNN efficiency band); TF TPU VM images tpu-vm-tf-x.y.z[-pod][-pjrt/-se] exist [TPU-runtimes]; minimum version not found'),
   ('tpu-v5e', 'JAX', 'SUPPORTED', '0.4.6', 'VX-TPU', 'also [AP-compute]; image v2-alpha-tpuv5-lite [TPU-runtimes]'),
   ('tpu-v5e', 'TENSORFLOW', 'SUPPORTED', '2.15', 'VX-TPU', 'also [AP-compute]; from TF 2.15.0 choose the SE or PJRT runtime [TPU-runtimes]'),
   ('tpu-v5e', 'PYTORCH_XLA', 'SUPPORTED', '2.1', 'VX-TPU', 'PyTorch 2.1+ (also [AP-compute])'),

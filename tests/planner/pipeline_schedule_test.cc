@@ -266,7 +266,7 @@ TEST_F(PipelineScheduleTest, StatedDegreesAreTheLayoutReviewed) {
   const ReviewResponse wide = reviewed(16, 2, 0);
   ASSERT_FALSE(wide.verdicts.empty());
   EXPECT_FALSE(wide.verdicts[0].plan.has_value());
-  EXPECT_THAT(wide.verdicts[0].reason, HasSubstr("inside one VM"));
+  EXPECT_THAT(wide.verdicts[0].reason, HasSubstr("inside one NVLink domain"));
 }
 
 }  // namespace
