@@ -154,6 +154,12 @@ TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
               ::testing::ElementsAre("TPU v6e"));
   EXPECT_THAT(SeriesAllowedBy(allowed("ironwood")),
               ::testing::ElementsAre("TPU7x"));
+  EXPECT_THAT(SeriesAllowedBy(allowed("H100 Mega")),
+              ::testing::ElementsAre("A3 Mega"));
+  // A memory size or a word that names no chip selects nothing.
+  for (const char* vague : {"80GB", "Blackwell", "Edge"}) {
+    EXPECT_TRUE(SeriesAllowedBy(allowed(vague)).empty()) << vague;
+  }
   const PlanResponse unknown = allowed("A9");
   EXPECT_TRUE(SeriesAllowedBy(unknown).empty());
   bool said = false;
