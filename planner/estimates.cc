@@ -267,6 +267,9 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / (tp * pp);
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s = link;
+    in.fsdp_over_network = f.platform != Platform::kGpu ||
+                           (c.hosts > 1 && GroupSpan(c, c.layout.fsdp) >
+                                               NvlinkDomainDevices(f, c));
     in.fsdp_passes = pp > 1 ? 1 : std::max(1, c.accumulation_steps);
     if (fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0) {
       // Hierarchical, as XLA lowers a collective over a Multislice mesh:

@@ -230,7 +230,9 @@ void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
   // (sharding sends 1.5x plain data parallelism's bytes: it cannot cure a
   // network-bound sync, as the remedy rule says of shard_optimizer_state).
   const double sync =
-      in.gradient_sync_exposed ? dp + fsdp_grads + fsdp_gather : 0;
+      in.gradient_sync_exposed
+          ? dp + (in.fsdp_over_network ? fsdp_grads + fsdp_gather : 0)
+          : 0;
   const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
                                          in.tp_size, in.tp_link_bytes_per_s) +
                     in.tp_latency_seconds;

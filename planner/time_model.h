@@ -117,6 +117,9 @@ struct StepTimeInput {
   // not overlap compute (a stated GRADIENT_SYNC_BOUND symptom): it is on the
   // critical path.
   bool gradient_sync_exposed = false;
+  // FSDP's collectives cross the network between VMs (false: its group is
+  // inside one NVLink domain, which a network-bound sync does not slow).
+  bool fsdp_over_network = true;
   // FSDP / ZeRO-3: parameter bytes (16-bit, whole model share of this
   // replica group) all-gathered for forward and for backward, and the
   // gradient reduce-scattered once: 3 × (n−1)/n × bytes / bw.

@@ -170,6 +170,10 @@ TEST(TimeModelTest, GradientSyncBoundExposesEveryDataParallelCollective) {
   ddp.gradient_sync_exposed = fsdp.gradient_sync_exposed = true;
   EXPECT_DOUBLE_EQ(EstimateStepTime(ddp).step_seconds_expected, 17);
   EXPECT_DOUBLE_EQ(EstimateStepTime(fsdp).step_seconds_expected, 17.875);
+  // FSDP inside one NVLink domain (HSDP's shard groups): the network-bound
+  // sync does not slow it; it hides behind compute again.
+  fsdp.fsdp_over_network = false;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(fsdp).step_seconds_expected, 10);
 }
 
 // Each gradient-accumulation micro-step gathers and reduce-scatters again
