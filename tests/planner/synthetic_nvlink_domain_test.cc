@@ -37,6 +37,12 @@ testutil::GpuSeriesSpec Rack(const std::string& accelerator, int domain_gpus,
           .inter_vm_gbps = nic_gbps};
 }
 
+testutil::GpuSeriesSpec MixedVms() {
+  testutil::GpuSeriesSpec spec = Rack("zpu-m", 0, 50);
+  spec.devices_per_vm = {4, 8};
+  return spec;
+}
+
 catalog::CatalogPtr DomainCatalog() {
   return SyntheticCatalog()
       .AddGpuSeries("ZR", Rack("zpu-r", 16, 400))  // 4 VMs per NVLink domain
@@ -44,13 +50,7 @@ catalog::CatalogPtr DomainCatalog() {
       .AddGpuSeries("ZRS", Rack("zpu-rs", 16, 50))
       .AddGpuSeries("ZBS", Rack("zpu-bs", 0, 50))
       // 4- and 8-GPU VMs, no domain fact: two 4-GPU VMs are two domains.
-      .AddGpuSeries("ZM", {.accelerator = "zpu-m",
-                           .memory_gib = 80,
-                           .peak_bf16_tflops = 1000,
-                           .devices_per_vm = {4, 8},
-                           .on_demand_hourly_per_device = 4.0,
-                           .nvlink_gbps = 1800,
-                           .inter_vm_gbps = 50})
+      .AddGpuSeries("ZM", MixedVms())
       .Build();
 }
 
