@@ -280,6 +280,46 @@ std::vector<std::string> LabelKeys(const Accelerator& a) {
   return keys;
 }
 
+// Lowercase alphanumeric words: "TPU v6e (Trillium)" -> tpu, v6e, trillium.
+std::vector<std::string> Words(absl::string_view text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char ch : text) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(ch))) {
+      word += absl::ascii_tolower(static_cast<unsigned char>(ch));
+    } else if (!word.empty()) {
+      out.push_back(std::move(word));
+      word.clear();
+    }
+  }
+  if (!word.empty()) out.push_back(std::move(word));
+  return out;
+}
+
+// The words of an accelerator's name that name its chip: model numbers
+// (h100, b200, gb200, v6e; not a memory size such as 80gb) and the
+// aliases in parentheses ("TPU v6e (Trillium)": trillium).
+std::vector<std::string> ChipWords(const std::string& accelerator_name) {
+  std::vector<std::string> out;
+  const size_t open = accelerator_name.find('(');
+  const size_t close = accelerator_name.find(')', open);
+  if (open != std::string::npos && close != std::string::npos) {
+    out = Words(accelerator_name.substr(open + 1, close - open - 1));
+  }
+  for (std::string& w : Words(accelerator_name)) {
+    const bool digit = std::any_of(w.begin(), w.end(), [](char ch) {
+      return absl::ascii_isdigit(static_cast<unsigned char>(ch));
+    });
+    const bool memory =
+        absl::EndsWith(w, "gb") &&
+        std::all_of(w.begin(), w.end() - 2, [](char ch) {
+          return absl::ascii_isdigit(static_cast<unsigned char>(ch));
+        });
+    if (digit && !memory) out.push_back(std::move(w));
+  }
+  return out;
+}
+
 }  // namespace
 
 void FinishFamilyKeys(Family& f) {
@@ -296,6 +336,7 @@ void FinishFamilyKeys(Family& f) {
     f.accelerator_keys = {NormalizeName(f.accelerator->id),
                           NormalizeName(f.accelerator->name)};
     f.accelerator_label_keys = LabelKeys(*f.accelerator);
+    f.chip_words = ChipWords(f.accelerator->name);
   }
   for (const Shape& s : f.shapes) {
     if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
@@ -388,51 +429,11 @@ bool AskedName::Names(const Family& f) const {
 
 namespace {
 
-// Lowercase alphanumeric words: "TPU v6e (Trillium)" -> tpu, v6e, trillium.
-std::vector<std::string> Words(absl::string_view text) {
-  std::vector<std::string> out;
-  std::string word;
-  for (char ch : text) {
-    if (absl::ascii_isalnum(static_cast<unsigned char>(ch))) {
-      word += absl::ascii_tolower(static_cast<unsigned char>(ch));
-    } else if (!word.empty()) {
-      out.push_back(std::move(word));
-      word.clear();
-    }
-  }
-  if (!word.empty()) out.push_back(std::move(word));
-  return out;
-}
-
-// The words of an accelerator's name that name its chip: model numbers
-// (h100, b200, gb200, v6e; not a memory size such as 80gb) and the
-// aliases in parentheses ("TPU v6e (Trillium)": trillium).
-std::vector<std::string> ChipWords(const std::string& accelerator_name) {
-  std::vector<std::string> out;
-  const size_t open = accelerator_name.find('(');
-  const size_t close = accelerator_name.find(')', open);
-  if (open != std::string::npos && close != std::string::npos) {
-    out = Words(accelerator_name.substr(open + 1, close - open - 1));
-  }
-  for (std::string& w : Words(accelerator_name)) {
-    const bool digit = std::any_of(w.begin(), w.end(), [](char ch) {
-      return absl::ascii_isdigit(static_cast<unsigned char>(ch));
-    });
-    const bool memory =
-        absl::EndsWith(w, "gb") &&
-        std::all_of(w.begin(), w.end() - 2, [](char ch) {
-          return absl::ascii_isdigit(static_cast<unsigned char>(ch));
-        });
-    if (digit && !memory) out.push_back(std::move(w));
-  }
-  return out;
-}
-
 // Every word of `asked` names the family's chip ("H100", "Trillium",
 // "H100 Mega"): a chip's common name selects each series carrying it.
 bool NamesTheChip(const Family& f, const std::vector<std::string>& asked) {
-  if (f.accelerator == nullptr || asked.empty()) return false;
-  const std::vector<std::string> chip = ChipWords(f.accelerator->name);
+  if (asked.empty() || f.chip_words.empty()) return false;
+  const std::vector<std::string>& chip = f.chip_words;
   return std::all_of(asked.begin(), asked.end(), [&](const std::string& w) {
     return std::find(chip.begin(), chip.end(), w) != chip.end();
   });

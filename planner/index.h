@@ -101,6 +101,9 @@ struct Family {
   // and the family's machine types normalized.
   std::string series_lower;
   std::vector<std::string> machine_keys;
+  // The words of the accelerator's name that name its chip (model numbers,
+  // parenthesised aliases: "h100", "trillium"), for a chip's common name.
+  std::vector<std::string> chip_words;
 };
 
 struct Index {
