@@ -142,10 +142,12 @@ int GroupRanksPerHost(const Config& c, int group_size) {
                     std::max(1, group_size));
 }
 
-// Devices a data-parallel or FSDP group of `group` ranks spans under
-// Megatron's rank order (tensor parallelism innermost).
-int GroupSpan(const Config& c, int group) {
-  return std::max(1, group) * std::max(1, c.layout.tensor);
+// A data-parallel or FSDP group of `group` ranks, under Megatron's rank
+// order (tensor parallelism innermost), lies inside one NVLink domain of
+// the point (NvlinkDomainDevices: one VM, or an NVL72 sub-block's VMs).
+bool InsideNvlinkDomain(const Family& f, const Config& c, int group) {
+  return std::max(1, group) * std::max(1, c.layout.tensor) <=
+         NvlinkDomainDevices(f, c);
 }
 
 // The per-rank link of a GPU collective group: NVLink (or PCIe) when the
@@ -153,8 +155,7 @@ int GroupSpan(const Config& c, int group) {
 // rack's VMs, where NCCL runs the collective over NVLink — else the
 // ring's share of the VMs' NICs.
 double GpuGroupLink(const Family& f, const Config& c, int group) {
-  if (GroupSpan(c, group) <= NvlinkDomainDevices(f, c) &&
-      NvlinkDomainDevices(f, c) > 1) {
+  if (InsideNvlinkDomain(f, c, group) && NvlinkDomainDevices(f, c) > 1) {
     return f.intra_vm_bytes_per_s;
   }
   return CrossHostRankLink(f, c, GroupRanksPerHost(c, group));
@@ -239,7 +240,7 @@ void AddShardReplicaAllReduce(const Family& f, const Config& c,
   in.ring_size = shard_replicas;
   in.link_bytes_per_s = link;
   if (f.platform == Platform::kGpu && c.hosts > 1 &&
-      c.layout.data * tp > NvlinkDomainDevices(f, c)) {
+      !InsideNvlinkDomain(f, c, c.layout.data)) {
     in.link_bytes_per_s = CrossHostRankLink(
         f, c, std::clamp(DevicesPerVm(c) / (tp * fsdp), 1, shard_replicas));
   }
@@ -267,9 +268,9 @@ void AddCommunication(const Job& job, const Family& f, const Config& c,
     in.fsdp_bytes = GatheredParams(job, c.layout) * 2.0 / (tp * pp);
     in.fsdp_size = c.layout.fsdp;
     in.fsdp_link_bytes_per_s = link;
-    in.fsdp_over_network = f.platform != Platform::kGpu ||
-                           (c.hosts > 1 && GroupSpan(c, c.layout.fsdp) >
-                                               NvlinkDomainDevices(f, c));
+    in.fsdp_over_network =
+        f.platform != Platform::kGpu ||
+        (c.hosts > 1 && !InsideNvlinkDomain(f, c, c.layout.fsdp));
     in.fsdp_passes = pp > 1 ? 1 : std::max(1, c.accumulation_steps);
     if (fsdp_over_dcn && f.dcn_bytes_per_s_per_chip > 0) {
       // Hierarchical, as XLA lowers a collective over a Multislice mesh:
@@ -350,7 +351,7 @@ double GroupLatency(const Family& f, const Config& c, const LatencyGroup& g) {
   if (f.platform != Platform::kGpu) return 0;
   int nodes = 1;
   // A group inside one NVLink domain spanning VMs is one NVLink clique.
-  const bool in_domain = GroupSpan(c, g.ranks) <= NvlinkDomainDevices(f, c);
+  const bool in_domain = InsideNvlinkDomain(f, c, g.ranks);
   if (!g.inside_vm && !in_domain && c.hosts > 1) {
     const int per_host = GroupRanksPerHost(c, g.ranks);
     nodes = std::min(c.hosts, (g.ranks + per_host - 1) / per_host);
