@@ -183,6 +183,9 @@ struct Candidate {
   std::vector<Reason> notes;      // warnings that travel with the plan
   std::vector<Config> points;     // feasible points, ascending in devices
   std::optional<Config> config;   // the selected point
+  // Where the selected point's notes start in `notes` (planner/scorer.h,
+  // ReselectPoint replaces them).
+  size_t point_notes_from = 0;
   Provisioning provisioning = Provisioning::kOnDemand;
   // Accelerators in the smallest shape the request can obtain (offered on
   // its platform, with its provisioning); the family's smallest otherwise.

@@ -82,12 +82,46 @@ void EmbeddingRule(const Job& job, const std::vector<Candidate*>& judged) {
   }
 }
 
+// The clause that names a list ("Google's fine-tuning list").
+std::string ListName(catalog::WorkloadList list) {
+  return list == catalog::WorkloadList::kFineTuning ? "fine-tuning"
+                                                    : "pre-training";
+}
+
+// Why an unlisted series is sized past its objective's choice (below).
+Reason ListSizingNote(const Job& job, const Candidate& c, const Config& was,
+                      const Candidate& listed) {
+  const auto point = [&](const Config& p) {
+    return job.has_dataset
+               ? absl::StrCat(FormatUsd(p.cost.expected), ", ",
+                              FormatHours(p.hours.expected))
+               : absl::StrFormat("%.0f tokens/s", p.tokens_per_second);
+  };
+  return {ReasonCode::kAssumption,
+          absl::StrFormat(
+              "%s is not on Google's %s list, and %s, which is, costs no "
+              "more than %.0f%% more than %s's own choice (%d device%s, "
+              "%s). %s is sized at %d devices instead (%s), which beats %s "
+              "(%s) on both cost and time.",
+              c.family->name, ListName(ListFor(job)), listed.family->name,
+              100 * (kPolicy.workload_list_cost_slack.value - 1),
+              c.family->name, was.devices, was.devices == 1 ? "" : "s",
+              point(was), c.family->name, c.config->devices, point(*c.config),
+              listed.family->name, point(*listed.config))};
+}
+
 // Google's per-workload GPU lists rank GPU series against GPU series: an
 // unlisted series loses to the cheapest listed one when that costs no more
 // than 25% more (SPEC §4), unless it beats that one on both cost and time
 // (the list would then trade a cheaper, faster plan for a label, and a
 // budget that rules the listed one out would give a better plan than none).
-void WorkloadListRule(const Job& job, const Refs& refs,
+// The exception weighs every feasible size of the unlisted series, not only
+// the one its objective selects: a later deadline lets a series select a
+// cheaper, slower size, and the list must not then reject the series whose
+// faster size still beats the listed one (a later deadline never gives a
+// dearer and slower plan). The series is then sized at the best size that
+// beats it, and the plan says so.
+void WorkloadListRule(const Job& job, const Norm& norm, const Refs& refs,
                       const std::vector<Candidate*>& judged) {
   if (job.on_device) return;
   const catalog::WorkloadList list = ListFor(job);
@@ -101,33 +135,36 @@ void WorkloadListRule(const Job& job, const Refs& refs,
   }
   if (listed == nullptr) return;
   const double listed_cost = Cost(job, *listed);
-  const double listed_hours = TimeMetric(job, *listed->config);
+  const double listed_time = TimeMetric(job, *listed->config);
+  const double slack = kPolicy.workload_list_cost_slack.value;
+  const auto beats_listed = [&](const Config& p) {
+    return CostMetric(job, p) <= listed_cost &&
+           TimeMetric(job, p) < listed_time;
+  };
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform != Platform::kGpu ||
         c->on_workload_list) {
       continue;
     }
-    const double cost = Cost(job, *c);
-    const bool dominates =
-        cost <= listed_cost && TimeMetric(job, *c->config) < listed_hours;
-    if (listed_cost <= kPolicy.workload_list_cost_slack.value * cost &&
-        !dominates) {
-      c->Reject(ReasonCode::kNotRecommendedForWorkload,
-                absl::StrCat(c->family->name, " is not on Google's ",
-                             list == catalog::WorkloadList::kFineTuning
-                                 ? "fine-tuning"
-                                 : "pre-training",
-                             " list, and ", listed->family->name,
-                             absl::StrFormat(
-                                 ", which is, costs no more than %.0f%% more.",
-                                 100 * (kPolicy.workload_list_cost_slack.value - 1))));
+    const Config selected = *c->config;
+    if (listed_cost > slack * Cost(job, *c) || beats_listed(selected)) continue;
+    if (ReselectPoint(job, norm, *c, beats_listed)) {
+      c->notes.push_back(ListSizingNote(job, *c, selected, *listed));
+      continue;
     }
+    c->Reject(ReasonCode::kNotRecommendedForWorkload,
+              absl::StrCat(
+                  c->family->name, " is not on Google's ", ListName(list),
+                  " list, and ", listed->family->name,
+                  absl::StrFormat(", which is, costs no more than %.0f%% more.",
+                                  100 * (slack - 1))));
   }
 }
 
 }  // namespace
 
-void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
+void ApplyRelativeRules(const Job& job, const Norm& norm,
+                        const std::vector<Candidate>& field,
                         const std::vector<Candidate*>& judged) {
   const catalog::WorkloadList list = ListFor(job);
   // The judged candidates stand in for their families' own in the field.
@@ -145,7 +182,7 @@ void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
   }
   CpuProfileRule(job, refs, judged);
   EmbeddingRule(job, judged);
-  WorkloadListRule(job, refs, judged);
+  WorkloadListRule(job, norm, refs, judged);
   // After the workload lists: a smaller shape they reject does not make
   // another family oversized (planner/oversize.h).
   OversizeRule(job, NormOver(job, field), refs, judged);

@@ -227,6 +227,46 @@ double RankKey(const Job& job, const Candidate& c) {
 
 }  // namespace
 
+namespace {
+
+// The candidate's best eligible point: the best score (ties, within the
+// policy's tolerance, to the fewest devices); one that misses only the
+// assumed deadline takes its fastest. Null when none is eligible.
+template <typename Eligible>
+const Config* BestPoint(const Job& job, const Norm& norm, const Candidate& cand,
+                        const Eligible& eligible) {
+  const Config* chosen = nullptr;
+  double best = kInf;
+  for (const Config& p : cand.points) {
+    if (!eligible(p)) continue;
+    if (cand.misses_assumed_deadline) {
+      // Nothing meets the assumed deadline (or today's pace): the point
+      // closest to it (the fastest in budget) is the one the assumption
+      // still points to.
+      if (chosen == nullptr || TimeMetric(job, p) < TimeMetric(job, *chosen)) {
+        chosen = &p;
+      }
+      continue;
+    }
+    const double s = Score(job, norm, p);
+    if (chosen == nullptr || StrictlyBelow(s, best) ||
+        (!StrictlyBelow(best, s) && p.devices < chosen->devices)) {
+      best = s;
+      chosen = &p;
+    }
+  }
+  return chosen;
+}
+
+void Select(const Job& job, Candidate& cand, const Config& chosen) {
+  cand.config = chosen;
+  cand.provisioning = chosen.provisioning;
+  cand.point_notes_from = cand.notes.size();
+  AddPointNotes(job, cand);
+}
+
+}  // namespace
+
 void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
   if (!cand.viable() || cand.points.empty()) return;
   if (cand.family->platform == Platform::kEdge) {
@@ -234,28 +274,19 @@ void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
     cand.provisioning = Provisioning::kUnspecified;
     return;
   }
-  const Config* chosen = &cand.points.front();
-  if (cand.misses_assumed_deadline) {
-    // Nothing meets the assumed deadline (or today's pace): the point
-    // closest to it (the fastest in budget) is the one the assumption still
-    // points to.
-    for (const Config& p : cand.points) {
-      if (TimeMetric(job, p) < TimeMetric(job, *chosen)) chosen = &p;
-    }
-  } else {
-    double best = Score(job, norm, *chosen);
-    for (const Config& p : cand.points) {
-      const double s = Score(job, norm, p);
-      if (StrictlyBelow(s, best) ||
-          (!StrictlyBelow(best, s) && p.devices < chosen->devices)) {
-        best = s;
-        chosen = &p;
-      }
-    }
-  }
-  cand.config = *chosen;
-  cand.provisioning = chosen->provisioning;
-  AddPointNotes(job, cand);
+  Select(job, cand,
+         *BestPoint(job, norm, cand, [](const Config&) { return true; }));
+}
+
+bool ReselectPoint(const Job& job, const Norm& norm, Candidate& cand,
+                   absl::FunctionRef<bool(const Config&)> eligible) {
+  if (!cand.has_point() || cand.family->platform == Platform::kEdge)
+    return false;
+  const Config* chosen = BestPoint(job, norm, cand, eligible);
+  if (chosen == nullptr) return false;
+  cand.notes.resize(cand.point_notes_from);
+  Select(job, cand, *chosen);
+  return true;
 }
 
 bool RanksBefore(const Job& job, const Candidate& a, const Candidate& b) {
@@ -282,7 +313,7 @@ Norm RankCandidates(const Job& job, std::vector<Candidate>& cands) {
     SelectPoint(job, norm, c);
     all.push_back(&c);
   }
-  ApplyRelativeRules(job, cands, all);
+  ApplyRelativeRules(job, norm, cands, all);
   for (Candidate& c : cands) {
     if (!c.has_point()) continue;
     ScoreCandidate(job, norm, c);

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "planner/candidate.h"
 
 namespace accelplan::planner::internal {
@@ -42,6 +43,13 @@ void ScoreCandidate(const Job& job, const Norm& norm, Candidate& c);
 // provisioning, score and the notes that depend on the point.
 void SelectPoint(const Job& job, const Norm& norm, Candidate& cand);
 
+// Selects the candidate's point again among the feasible points `eligible`
+// admits (a relative rule that rules out some of a family's sizes, not the
+// family): the notes of the earlier selection are replaced. False, and
+// nothing changed, when no point is eligible.
+bool ReselectPoint(const Job& job, const Norm& norm, Candidate& cand,
+                   absl::FunctionRef<bool(const Config&)> eligible);
+
 // The ranking order of two viable candidates: tiers (no price, missed
 // assumed deadline, workload fit), then the score, then ties (end of
 // support soon, Google's workload list, preview, name).
@@ -57,7 +65,8 @@ void WhatItWins(const Job& job, const Config& a, const Config& b,
 // The rules that compare candidates (CPU profile, embedding-dominated
 // work, oversized shapes, Google's per-workload GPU lists), applied to the
 // candidates pointed to, judged against `field` (the whole space).
-void ApplyRelativeRules(const Job& job, const std::vector<Candidate>& field,
+void ApplyRelativeRules(const Job& job, const Norm& norm,
+                        const std::vector<Candidate>& field,
                         const std::vector<Candidate*>& judged);
 
 // The whole space ranked: points selected, relative rules applied, viable

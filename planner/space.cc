@@ -101,7 +101,8 @@ Candidate EvaluateInSpace(const catalog::Catalog& catalog, const Job& job,
   Candidate c = EvaluateFamily(catalog, job, family, pins);
   RefineCounts(job, space.norm, c);
   SelectPoint(job, space.norm, c);
-  if (compare_families) ApplyRelativeRules(job, space.candidates, {&c});
+  if (compare_families)
+    ApplyRelativeRules(job, space.norm, space.candidates, {&c});
   if (c.viable() && c.config) {
     ScoreCandidate(job, space.norm, c);
   }

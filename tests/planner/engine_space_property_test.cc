@@ -16,6 +16,7 @@
 // a sanitizer build).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -111,16 +112,49 @@ bool SamePoint(const Config& a, const Config& b) {
          NearRel(a.hours.expected, b.hours.expected);
 }
 
+// Google's workload lists (SPEC §4, planner/relative_rules.cc) restated: an
+// unlisted GPU series whose best point the cheapest listed series costs no
+// more than 25% over, and that does not beat that one on both cost and
+// time, is sized at its best point that does (when it has one). Returns
+// which points it may select, or nothing when the rule leaves it alone.
+std::function<bool(const Config&)> ListSizing(const Case& c, const Candidate& e,
+                                              const Config& best) {
+  if (e.family->platform != Platform::kGpu || e.on_workload_list)
+    return nullptr;
+  const Candidate* listed = nullptr;
+  for (const Candidate& o : c.space.candidates) {
+    if (o.has_point() && o.family->platform == Platform::kGpu &&
+        o.on_workload_list &&
+        (listed == nullptr ||
+         internal::CostMetric(c.job, *o.config) <
+             internal::CostMetric(c.job, *listed->config))) {
+      listed = &o;
+    }
+  }
+  if (listed == nullptr) return nullptr;
+  const double cost = internal::CostMetric(c.job, *listed->config);
+  const double time = internal::TimeMetric(c.job, *listed->config);
+  const auto beats = [&c, cost, time](const Config& p) {
+    return internal::CostMetric(c.job, p) <= cost &&
+           internal::TimeMetric(c.job, p) < time;
+  };
+  const double slack = kPolicy.workload_list_cost_slack.value;
+  if (cost > slack * internal::CostMetric(c.job, best) || beats(best)) {
+    return nullptr;
+  }
+  return beats;
+}
+
 TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
   const catalog::Catalog& cat = planner_->catalog();
   int selected = 0, multi_unit = 0, past_dense = 0, goal_rejections = 0,
-      missed = 0;
+      missed = 0, list_sized = 0;
   ForEachCase([&](const Case& c) {
     for (const Candidate& e : c.space.candidates) {
       const std::string what = absl::StrCat(c.what, "\n  family ", e.family->name);
       const BruteForceResult b =
           BruteForce(cat, c.job, *e.family, c.space.norm, Counts::kEvery);
-      const BruteSelection& g = b.every_count;
+      const BruteSelection& every = b.every_count;
       if (!b.sized) {
         // A hard rule rejects it before sizing, in the engine too.
         EXPECT_FALSE(e.viable()) << what << " is viable; the brute force "
@@ -129,10 +163,10 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
       }
       if (RejectedOnGoal(e)) {
         ++goal_rejections;
-        EXPECT_GT(g.fitting, 0) << what;
-        EXPECT_FALSE(g.best.has_value())
+        EXPECT_GT(every.fitting, 0) << what;
+        EXPECT_FALSE(every.best.has_value())
             << what << " rejected on deadline/budget, yet feasible at "
-            << Describe(*g.best);
+            << Describe(*every.best);
         continue;
       }
       if (!e.viable() && e.points.empty() &&
@@ -141,26 +175,43 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
         // Every point fits but no allowed provisioning runs it (Spot over an
         // hour without checkpoints, flex-start past its maximum run): the
         // rejection carries the closest point; the brute force has none.
-        EXPECT_FALSE(g.best.has_value())
+        EXPECT_FALSE(every.best.has_value())
             << what << " rejected on provisioning, yet feasible at "
-            << Describe(*g.best);
+            << Describe(*every.best);
         continue;
       }
       if (!e.config) {
         // Nothing fits on the grid (HBM_TOO_SMALL, BATCH_TOO_SMALL,
         // EXCEEDS_*), in the brute force too.
-        EXPECT_FALSE(g.best.has_value())
+        EXPECT_FALSE(every.best.has_value())
             << what << " has no point in the engine; brute force: "
-            << Describe(*g.best);
+            << Describe(*every.best);
         continue;
       }
-      ASSERT_TRUE(g.best.has_value())
+      ASSERT_TRUE(every.best.has_value())
           << what << " engine selected " << Describe(*e.config)
           << "; the brute force finds nothing feasible";
+      // Sized past its own best by the workload list: the best point that
+      // beats the listed series (when none does, the list rejects it and
+      // its point stays its own best).
+      BruteSelection listed_sizing;
+      if (const auto eligible = ListSizing(c, e, *every.best)) {
+        listed_sizing = BruteForce(cat, c.job, *e.family, c.space.norm,
+                                   Counts::kEvery, eligible)
+                            .every_count;
+        if (listed_sizing.best) {
+          ++list_sized;
+          EXPECT_TRUE(e.viable()) << what;
+        } else {
+          EXPECT_TRUE(Has(e, ReasonCode::kNotRecommendedForWorkload)) << what;
+        }
+      }
+      const BruteSelection& g =
+          listed_sizing.best ? listed_sizing : b.every_count;
       EXPECT_EQ(e.misses_assumed_deadline, g.misses_assumed_deadline) << what;
       // The engine evaluates the grid and the counts around its best grid
       // point, never more points than every count gives.
-      EXPECT_LE(static_cast<int>(e.points.size()), g.feasible) << what;
+      EXPECT_LE(static_cast<int>(e.points.size()), every.feasible) << what;
       // Counts off the grid are searched only around the two best grid
       // points (planner/count_refinement.h): a rare optimum elsewhere (a
       // pipeline depth dividing a far count) is missed, and reported.
@@ -180,8 +231,9 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
   });
   std::cout << "[ every count ] selected points compared: " << selected
             << " (multi-unit " << multi_unit << ", past dense_units "
-            << past_dense << "); deadline/budget rejections checked: "
-            << goal_rejections << "\n";
+            << past_dense
+            << "); deadline/budget rejections checked: " << goal_rejections
+            << "; sized by a workload list: " << list_sized << "\n";
   std::cout << "[ every count ] missed: " << missed << " of " << selected
             << "\n";
   EXPECT_LE(missed, selected / 100) << "more than 1% of selections miss the "

@@ -1125,6 +1125,16 @@ TEST_F(ReviewConsistencyTest, LaterDeadlineNeverCostsMoreThanTheListSlackUnderMi
         EXPECT_LE(after, before * slack * (1 + 1e-9))
             << what << "\n  before: " << Brief(*prev)
             << "\n  after:  " << Brief(*p.recommendation);
+        // The earlier plan still meets the later deadline: the later one
+        // may cost more (a listed series within the slack), never more
+        // and take longer as well.
+        const double before_hours = prev->estimates.total_hours.expected;
+        const double after_hours =
+            p.recommendation->estimates.total_hours.expected;
+        EXPECT_FALSE(after > before * (1 + 1e-9) &&
+                     after_hours > before_hours * (1 + 1e-9))
+            << what << ": dearer and slower\n  before: " << Brief(*prev)
+            << "\n  after:  " << Brief(*p.recommendation);
         cheaper += after < before * (1 - 1e-9);
         within_slack += after > before * (1 + 1e-9);
       }

@@ -83,7 +83,8 @@ std::vector<Size> EverySize(const Job& job, const Family& f,
 // SelectPoint and KeepFeasible (planner/family_space.cc, scorer.cc)
 // restated over a list of fitting points in enumeration order.
 BruteSelection Select(const Job& job, const internal::Norm& norm,
-                      const std::vector<const Config*>& fitting) {
+                      const std::vector<const Config*>& fitting,
+                      const std::function<bool(const Config&)>& eligible) {
   BruteSelection s;
   s.fitting = static_cast<int>(fitting.size());
   if (fitting.empty()) return s;
@@ -92,19 +93,20 @@ BruteSelection Select(const Job& job, const internal::Norm& norm,
     // its optimizer on the devices, and the smaller ones that hold it by
     // offloading the optimizer; the scorer weighs those (fewer devices on
     // a tie).
-    const Config* chosen = fitting.front();
-    double best = internal::Score(job, norm, *chosen);
+    const Config* chosen = nullptr;
+    double best = 0;
     for (const Config* p : fitting) {
       ++s.feasible;
       const double score = internal::Score(job, norm, *p);
-      if (StrictlyBetter(score, best) ||
-          (!StrictlyBetter(best, score) && p->devices < chosen->devices)) {
+      if ((!eligible || eligible(*p)) &&
+          (chosen == nullptr || StrictlyBetter(score, best) ||
+           (!StrictlyBetter(best, score) && p->devices < chosen->devices))) {
         best = score;
         chosen = p;
       }
       if (!p->layout.optimizer_offload) break;
     }
-    s.best = *chosen;
+    if (chosen != nullptr) s.best = *chosen;
     return s;
   }
   std::vector<const Config*> in_time;
@@ -117,6 +119,7 @@ BruteSelection Select(const Job& job, const internal::Norm& norm,
   }
   std::vector<const Config*> ok;
   for (const Config* c : in_time) {
+    if (eligible && !eligible(*c)) continue;
     if (job.goal.budget_usd <= 0 || !c->price_known ||
         c->cost.expected <= job.goal.budget_usd) {
       ok.push_back(c);
@@ -158,9 +161,10 @@ bool StrictlyBetter(double a, double b) {
   return a < b - kPolicy.tie_tolerance.value * std::max(std::abs(a), std::abs(b));
 }
 
-BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
-                            const Family& f, const internal::Norm& norm,
-                            Counts counts) {
+BruteForceResult BruteForce(
+    const catalog::Catalog& catalog, const Job& job, const Family& f,
+    const internal::Norm& norm, Counts counts,
+    const std::function<bool(const Config&)>& eligible) {
   BruteForceResult out;
   if (f.platform == Platform::kEdge || job.on_device) return out;
   internal::Candidate cand;
@@ -216,8 +220,9 @@ BruteForceResult BruteForce(const catalog::Catalog& catalog, const Job& job,
     every.push_back(&built[i]);
     if (on_grid[i]) grid_points.push_back(&built[i]);
   }
-  if (counts == Counts::kEvery) out.every_count = Select(job, norm, every);
-  out.engine_grid = Select(job, norm, grid_points);
+  if (counts == Counts::kEvery)
+    out.every_count = Select(job, norm, every, eligible);
+  out.engine_grid = Select(job, norm, grid_points, eligible);
   return out;
 }
 

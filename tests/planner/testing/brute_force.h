@@ -16,6 +16,7 @@
 #ifndef ACCELPLAN_TESTS_PLANNER_TESTING_BRUTE_FORCE_H_
 #define ACCELPLAN_TESTS_PLANNER_TESTING_BRUTE_FORCE_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,11 +59,14 @@ enum class Counts { kEvery, kEngineGrid };
 
 // Every size of `family` for `job`; `norm` is the space's normalisation
 // (BALANCED), so scores compare with the engine's.
-BruteForceResult BruteForce(const catalog::Catalog& catalog,
-                            const internal::Job& job,
-                            const internal::Family& family,
-                            const internal::Norm& norm,
-                            Counts counts = Counts::kEvery);
+// `eligible`, when set, admits only some feasible points to the selection
+// (a relative rule that rules out sizes of a family: Google's workload
+// lists, planner/relative_rules.cc).
+BruteForceResult BruteForce(
+    const catalog::Catalog& catalog, const internal::Job& job,
+    const internal::Family& family, const internal::Norm& norm,
+    Counts counts = Counts::kEvery,
+    const std::function<bool(const internal::Config&)>& eligible = nullptr);
 
 // a scores better than b beyond the policy's tie tolerance (the scorer's
 // own rule, re-stated).
