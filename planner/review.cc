@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/model_presets.h"
 #include "planner/planner.h"
+#include "planner/remedies.h"
 #include "planner/review_internal.h"
 
 namespace accelplan::planner {
@@ -113,6 +114,55 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
     j.Add(ReasonCode::kSlower,
           absl::StrCat(hw.family->name, " has no SparseCores for the "
                        "embedding lookups that dominate the step."));
+  }
+}
+
+// A point's numbers as a verdict states them: hours and cost with a data
+// set, else throughput and cost per million units.
+std::string PointNumbers(const Job& job, const internal::Config& c) {
+  if (job.has_dataset) {
+    return absl::StrCat(internal::FormatHours(c.hours.expected), ", ",
+                        internal::FormatUsd(c.cost.expected));
+  }
+  return absl::StrFormat(
+      "%.4g %s/s, $%.3g per million %s", c.tokens_per_second, job.unit,
+      c.hourly / (c.tokens_per_second * 3600) * 1e6, job.unit);
+}
+
+// Keeping today's setup is an option every review has: a proposal that
+// costs more and takes longer than today's point (the same model, the same
+// space) is never RECOMMENDED, whichever tier it ranks in. Not under
+// OUT_OF_MEMORY: today's setup does not run.
+void NeverRecommendWhatTodayBeats(const Job& job,
+                                  const std::optional<Candidate>& today,
+                                  std::vector<Judged>& judged) {
+  if (!today || !today->has_point() ||
+      internal::HasSymptom(job, Symptom::kOutOfMemory)) {
+    return;
+  }
+  const internal::Config& t = *today->config;
+  const double tol = kPolicy.tie_tolerance.value;
+  const double cost = internal::CostMetric(job, t);
+  const double time = internal::TimeMetric(job, t);
+  if (!std::isfinite(cost) || !std::isfinite(time)) return;
+  for (Judged& j : judged) {
+    if (j.rejected || !j.recommendable || !j.candidate ||
+        !j.candidate->config) {
+      continue;
+    }
+    const internal::Config& c = *j.candidate->config;
+    if (!(internal::CostMetric(job, c) > cost * (1 + tol) &&
+          internal::TimeMetric(job, c) > time * (1 + tol))) {
+      continue;
+    }
+    j.recommendable = false;
+    const std::string line = absl::StrCat(
+        "Keeping today's setup (", job.current_label, ": ",
+        PointNumbers(job, t), ") is cheaper and faster than this (",
+        PointNumbers(job, c),
+        "), so it is not recommended over what runs now.");
+    j.Add(ReasonCode::kHigherCost, line);
+    j.Add(ReasonCode::kSlower, "");
   }
 }
 
@@ -223,6 +273,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
+  NeverRecommendWhatTodayBeats(job, internal::TodayInSpace(ctx), judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];

@@ -70,6 +70,11 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
 // judged at today's device count first, by the formula, then as the
 // hardware proposal it names.)
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m);
+// Today's setup as a candidate of the space: the current family at today's
+// size and stated layout, on today's capacity, with no deadline, budget or
+// pace to meet (it is what runs now). nullopt when the space does not hold
+// the current setup; a candidate without a point when it does not fit.
+std::optional<Candidate> TodayInSpace(const ReviewContext& ctx);
 
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.

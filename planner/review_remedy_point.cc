@@ -450,6 +450,19 @@ bool RejectIfNotMore(const Job& job, const RemedyProposal& m, Judged& j) {
 
 }  // namespace
 
+std::optional<Candidate> TodayInSpace(const ReviewContext& ctx) {
+  const std::optional<Current> at = CurrentInSpace(ctx);
+  if (!at) return std::nullopt;
+  const Job unconstrained = TodayUnconstrained(ctx.job);
+  Candidate today = Evaluate(ctx, unconstrained, *at);
+  if (!today.has_point() && at->pins.layout.any()) {
+    if (const std::optional<Job> observed = ObservedToFit(unconstrained)) {
+      today = Evaluate(ctx, *observed, *at);
+    }
+  }
+  return today;
+}
+
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
   return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
 }
@@ -476,16 +489,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   }
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
-  std::optional<Candidate> today;
-  if (at) {
-    const Job unconstrained = TodayUnconstrained(ctx.job);
-    today = Evaluate(ctx, unconstrained, *at);
-    if (!today->has_point() && at->pins.layout.any()) {
-      if (const std::optional<Job> observed = ObservedToFit(unconstrained)) {
-        today = Evaluate(ctx, *observed, *at);
-      }
-    }
-  }
+  const std::optional<Candidate> today = TodayInSpace(ctx);
   if (const Config* c = after->config ? &*after->config : nullptr;
       c != nullptr && c->required_bytes > c->usable_bytes) {
     j.why.push_back(ObservedMemoryLine(*c));

@@ -613,6 +613,53 @@ Proposal DistP(const std::string& label, Strategy s, DcnParallelism across,
   return p;
 }
 
+// Keeping today's setup is always an option: a proposal that costs more and
+// takes longer than today's point is never RECOMMENDED, even when the only
+// proposal ranked before it (a Reduction Server that does not pay, which
+// keeps today's all-reduce) cannot be. A proposal that beats today on
+// either measure still can be.
+TEST_F(ReviewRulesTest, NeverRecommendsWhatTodaysSetupBeatsOnCostAndTime) {
+  ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound});
+  r.goal.objective = Objective::kMinCost;
+  r.proposals = {
+      RemedyP(RemedyKind::kAddReductionServer, "rs"),
+      DistP("fsdp", Strategy::kFsdp, DcnParallelism::kUnspecified, 0)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& rs = out.verdicts[0];
+  const ProposalVerdict& fsdp = out.verdicts[1];
+  // The premise: the pool does not pay (today's numbers), and FSDP, which
+  // gathers weights on top of the same gradient traffic, is dearer and
+  // slower than that.
+  ASSERT_THAT(rs.reason, HasSubstr("does not pay"));
+  ASSERT_TRUE(rs.plan && fsdp.plan);
+  const Estimates& today = rs.plan->estimates;
+  ASSERT_GT(fsdp.plan->estimates.on_demand_cost_usd.expected,
+            today.on_demand_cost_usd.expected);
+  ASSERT_GT(fsdp.plan->estimates.total_hours.expected,
+            today.total_hours.expected);
+  EXPECT_EQ(rs.verdict, Verdict::kViable);
+  EXPECT_EQ(fsdp.verdict, Verdict::kViable) << fsdp.reason;
+  EXPECT_TRUE(Has(fsdp, ReasonCode::kHigherCost)) << fsdp.reason;
+  EXPECT_TRUE(Has(fsdp, ReasonCode::kSlower)) << fsdp.reason;
+  EXPECT_THAT(fsdp.reason,
+              HasSubstr("Keeping today's setup (4 x a3-highgpu-8g"));
+  // The verdict that keeps today's all-reduce no longer reads CHEAPER and
+  // FASTER against a recommendation worse than today.
+  EXPECT_FALSE(Has(rs, ReasonCode::kCheaper)) << rs.reason;
+  // The other way: a move to A3 Mega's faster network beats today on time,
+  // so it is not held back by today's setup.
+  r.proposals.push_back(MachineP("mega", "a3-megagpu-8g"));
+  const ReviewResponse moved = Review(r);
+  ASSERT_EQ(moved.verdicts.size(), 3u);
+  const ProposalVerdict& mega = moved.verdicts[2];
+  ASSERT_TRUE(mega.plan.has_value()) << mega.reason;
+  ASSERT_LT(mega.plan->estimates.total_hours.expected,
+            today.total_hours.expected);
+  EXPECT_EQ(mega.verdict, Verdict::kRecommended) << mega.reason;
+  EXPECT_THAT(mega.reason, Not(HasSubstr("Keeping today's setup")));
+}
+
 TEST_F(ReviewRulesTest, JudgesWhatRunsOverDcn) {
   ReviewRequest r = TpuSlices({}, 4);
   r.proposals = {
