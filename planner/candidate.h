@@ -135,20 +135,26 @@ inline LayoutPin PinOf(const DistributionProposal& d) {
   pin.fsdp = d.fsdp_parallelism;
   pin.tensor = d.tensor_parallelism;
   pin.pipeline = d.pipeline_parallelism;
-  if (!d.mesh) return pin;
-  const MultisliceMesh& m = *d.mesh;
-  if (m.ici_data_parallelism <= 0 && m.ici_fsdp_parallelism <= 0 &&
-      m.ici_tensor_parallelism <= 0) {
-    return pin;
+  const MultisliceMesh* m = d.mesh ? &*d.mesh : nullptr;
+  if (m != nullptr &&
+      (m->ici_data_parallelism > 0 || m->ici_fsdp_parallelism > 0 ||
+       m->ici_tensor_parallelism > 0)) {
+    const auto axis = [](int32_t a) { return a > 0 ? a : 1; };
+    if (pin.data <= 0) {
+      pin.data = axis(m->ici_data_parallelism) * axis(m->dcn_data_parallelism);
+    }
+    if (pin.fsdp <= 0) {
+      pin.fsdp = axis(m->ici_fsdp_parallelism) * axis(m->dcn_fsdp_parallelism);
+    }
+    if (pin.tensor <= 0) pin.tensor = axis(m->ici_tensor_parallelism);
   }
-  const auto axis = [](int32_t a) { return a > 0 ? a : 1; };
-  if (pin.data <= 0) {
-    pin.data = axis(m.ici_data_parallelism) * axis(m.dcn_data_parallelism);
+  // FSDP or data parallelism with a tensor axis (MaxText's fsdp x tensor
+  // meshes) is a hybrid layout: the stated strategy names the rest of the
+  // mesh, not the absence of tensor parallelism.
+  if (pin.tensor > 1 && (pin.strategy == Strategy::kFsdp ||
+                         pin.strategy == Strategy::kDataParallel)) {
+    pin.strategy = Strategy::kHybrid;
   }
-  if (pin.fsdp <= 0) {
-    pin.fsdp = axis(m.ici_fsdp_parallelism) * axis(m.dcn_fsdp_parallelism);
-  }
-  if (pin.tensor <= 0) pin.tensor = axis(m.ici_tensor_parallelism);
   return pin;
 }
 

@@ -132,6 +132,24 @@ SliceLinks SliceLinksFor(const Index& index, const catalog::Accelerator* tpu) {
   return links;
 }
 
+// The degrees a proposal states (a mesh's ICI and DCN axes), judged as a
+// hardware proposal of today's slices with that layout is: its point, or
+// rejected with the codes of a layout that holds none (false).
+bool JudgeStatedDegrees(const ReviewContext& ctx, const DistributionProposal& d,
+                        int slices, Judged& j) {
+  const LayoutPin pin = PinOf(d);
+  std::optional<Candidate> c = CurrentSlicesCandidate(ctx, slices, pin);
+  if (c && !c->has_point()) {
+    for (size_t i = 0; i < c->codes.size(); ++i) {
+      j.Reject(c->codes[i], i < c->why.size() ? c->why[i] : "");
+    }
+    return false;
+  }
+  if (c && c->config) NoteUnmatchedDegrees(pin, *c, j);
+  if (c) j.candidate = std::move(c);
+  return true;
+}
+
 // Data parallel across slices replicates the model in each slice: one
 // slice must hold a replica (planner/slice_replica.h).
 void JudgeDataAcrossSlices(const ReviewContext& ctx,
@@ -166,18 +184,8 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
                                slices));
       return;
     }
-  } else if (const LayoutPin pin = PinOf(d); pin.degrees()) {
-    // The degrees it states inside each slice (a mesh's ICI axes), as a
-    // hardware proposal of today's slices with that layout is judged.
-    std::optional<Candidate> c = CurrentSlicesCandidate(ctx, slices, pin);
-    if (c && !c->has_point()) {
-      for (size_t i = 0; i < c->codes.size(); ++i) {
-        j.Reject(c->codes[i], i < c->why.size() ? c->why[i] : "");
-      }
-      return;
-    }
-    if (c && c->config) NoteUnmatchedDegrees(pin, *c, j);
-    if (c) j.candidate = std::move(c);
+  } else if (PinOf(d).degrees()) {
+    if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
   } else {
     j.candidate = CurrentSlicesPoint(ctx, slices);
   }
@@ -191,12 +199,19 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
 // against data parallelism across them (SPEC §4: viable, not the usual
 // choice, so ranked after it whatever the numbers).
 void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
-                           int slices, Judged& j) {
+                           const DistributionProposal& d, int slices,
+                           Judged& j) {
   j.tier = 3;
   const std::string& topology = ctx.job.current.tpu_topology;
   std::optional<Candidate> fsdp, data;
   bool replica_too_big = false;
-  if (!topology.empty()) {
+  if (!topology.empty() && PinOf(d).degrees()) {
+    // The layout it states, held to as data parallelism across slices is.
+    if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
+    fsdp = std::move(j.candidate);
+    j.candidate.reset();
+    data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
+  } else if (!topology.empty()) {
     const int chips = TopologyChips(topology) * std::max(1, slices);
     LayoutPin over_all(Strategy::kFsdp);
     over_all.fsdp = chips;
@@ -338,7 +353,7 @@ void JudgeAcrossSlices(const ReviewContext& ctx,
   } else if (across == DcnParallelism::kPipeline) {
     JudgePipelineAcrossSlices(ctx, d, slices, j);
   } else if (across == DcnParallelism::kFsdp) {
-    JudgeFsdpAcrossSlices(ctx, links, slices, j);
+    JudgeFsdpAcrossSlices(ctx, links, d, slices, j);
   } else {
     JudgeDataAcrossSlices(ctx, tpu, d, slices, j);
   }

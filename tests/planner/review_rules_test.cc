@@ -851,6 +851,87 @@ TEST_F(ReviewRulesTest, AMeshsIciAxesAreTheLayoutInsideEachSlice) {
   EXPECT_EQ(t.data_parallelism, 2);
 }
 
+// A mesh's tensor axis is part of the layout whatever strategy the proposal
+// names: FSDP (or data parallelism) with a tensor axis is FSDP x TP, the
+// layout HYBRID names with the same mesh, not FSDP over every chip (which
+// a 512-sequence batch cannot feed on 512 chips). Without a tensor axis
+// FSDP stays FSDP.
+TEST_F(ReviewRulesTest, AMeshsTensorAxisCountsUnderEveryStrategy) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.workload.global_batch_size = 256;
+  MultisliceMesh tp_fsdp;
+  tp_fsdp.ici_fsdp_parallelism = 64;
+  tp_fsdp.ici_tensor_parallelism = 4;
+  tp_fsdp.dcn_data_parallelism = 2;
+  MultisliceMesh fsdp_only;
+  fsdp_only.ici_fsdp_parallelism = 256;
+  fsdp_only.dcn_data_parallelism = 2;
+  r.proposals.clear();
+  for (Strategy s :
+       {Strategy::kFsdp, Strategy::kDataParallel, Strategy::kHybrid}) {
+    Proposal p = DistP(absl::StrCat("tp ", static_cast<int>(s)), s,
+                       DcnParallelism::kData, 2);
+    p.distribution->mesh = tp_fsdp;
+    r.proposals.push_back(p);
+  }
+  Proposal plain = DistP("fsdp", Strategy::kFsdp, DcnParallelism::kData, 2);
+  plain.distribution->mesh = fsdp_only;
+  r.proposals.push_back(plain);
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 4u);
+  for (int i = 0; i < 3; ++i) {
+    const ProposalVerdict& v = out.verdicts[i];
+    ASSERT_TRUE(v.plan.has_value()) << v.label << ": " << v.reason;
+    EXPECT_EQ(v.plan->distribution.tensor_parallelism, 4) << v.label;
+    EXPECT_EQ(v.plan->distribution.fsdp_parallelism, 64) << v.label;
+    EXPECT_DOUBLE_EQ(v.plan->estimates.step_time_seconds,
+                     out.verdicts[2].plan->estimates.step_time_seconds)
+        << v.label;
+  }
+  // 512 chips, 256 sequences: FSDP over every chip leaves ranks without one.
+  EXPECT_EQ(out.verdicts[3].verdict, Verdict::kRejected)
+      << out.verdicts[3].reason;
+}
+
+// FSDP across slices is held to the mesh it states, as data parallelism
+// across slices is: FSDP over every chip with fewer sequences than chips is
+// BATCH_TOO_SMALL under either, not silently re-meshed into TP groups; the
+// same FSDP with a tensor axis has a point with that axis.
+TEST_F(ReviewRulesTest, FsdpAcrossSlicesIsHeldToItsMesh) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.workload.global_batch_size = 256;  // 512 chips
+  MultisliceMesh dcn_data;
+  dcn_data.ici_fsdp_parallelism = 256;
+  dcn_data.dcn_data_parallelism = 2;
+  MultisliceMesh dcn_fsdp;
+  dcn_fsdp.ici_fsdp_parallelism = 256;
+  dcn_fsdp.dcn_fsdp_parallelism = 2;
+  MultisliceMesh dcn_fsdp_tp;
+  dcn_fsdp_tp.ici_fsdp_parallelism = 64;
+  dcn_fsdp_tp.ici_tensor_parallelism = 4;
+  dcn_fsdp_tp.dcn_fsdp_parallelism = 2;
+  Proposal data = DistP("data", Strategy::kFsdp, DcnParallelism::kData, 2);
+  data.distribution->mesh = dcn_data;
+  Proposal fsdp = DistP("fsdp", Strategy::kFsdp, DcnParallelism::kFsdp, 2);
+  fsdp.distribution->mesh = dcn_fsdp;
+  Proposal fsdp_tp =
+      DistP("fsdp tp", Strategy::kFsdp, DcnParallelism::kFsdp, 2);
+  fsdp_tp.distribution->mesh = dcn_fsdp_tp;
+  r.proposals = {data, fsdp, fsdp_tp};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(out.verdicts[i].verdict, Verdict::kRejected)
+        << out.verdicts[i].reason;
+    EXPECT_TRUE(Has(out.verdicts[i], ReasonCode::kBatchTooSmall))
+        << out.verdicts[i].label << ": " << out.verdicts[i].reason;
+  }
+  const ProposalVerdict& tp = out.verdicts[2];
+  ASSERT_TRUE(tp.plan.has_value()) << tp.reason;
+  EXPECT_EQ(tp.plan->distribution.tensor_parallelism, 4);
+  EXPECT_EQ(tp.plan->distribution.fsdp_parallelism, 128);
+}
+
 TEST_F(ReviewRulesTest, RejectsMeshWhoseDcnProductIsNotSlices) {
   ReviewRequest r = TpuSlices({}, 4);
   MultisliceMesh m;
