@@ -166,6 +166,14 @@ void NeverRecommendWhatTodayBeats(const Job& job,
   }
 }
 
+// Two proposals that select no point and that the review's order cannot
+// tell apart before their labels (the same tier and directness).
+bool TiedWithoutNumbers(const Judged& a, const Judged& b) {
+  const bool pa = a.candidate && a.candidate->config;
+  const bool pb = b.candidate && b.candidate->config;
+  return !pa && !pb && a.tier == b.tier && a.secondary == b.secondary;
+}
+
 // "A", or "#2" for an unlabelled proposal.
 std::string Name(const std::vector<Proposal>& proposals, int i) {
   return proposals[i].label.empty() ? absl::StrCat("#", i) : proposals[i].label;
@@ -216,6 +224,12 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
           " ranks first by the review's order for ties: fewer slices over "
           "DCN, then fewer hosts, then the simpler layout, then the "
           "label."));
+    } else if (j.codes.empty() && best >= 0 && !said &&
+               TiedWithoutNumbers(j, judged[best])) {
+      j.why.push_back(absl::StrCat(
+          "Ranks level with proposal ", Name(proposals, best),
+          " on the stated problem (neither is modelled with estimates); ",
+          Name(proposals, best), " is listed first by label only."));
     } else if (j.codes.empty() && best >= 0 && !said) {
       j.why.push_back(absl::StrCat("Works, but proposal ",
                                    Name(proposals, best),

@@ -114,6 +114,17 @@ int Directness(RemedyKind k) {
   }
 }
 
+// Under LOW_UTILIZATION alone the request may evidence one cause and not
+// another: a tensor-shape fix that is not rejected has stated shapes that
+// pad (RejectIfShapesStillPad, FixTensorShapesIsNotApplicable...), while a
+// faster input pipeline has no evidence unless INPUT_BOUND is stated. The
+// remedy with evidence ranks first (0.5: between two directness steps).
+double UnevidencedCause(const Job& job, RemedyKind k) {
+  return k == RemedyKind::kFasterInputPipeline &&
+                 !HasSymptom(job, Symptom::kInputBound)
+             ? 0.5
+             : 0;
+}
 
 // Edge remedies: the one that removes a stated cause (a model not fully
 // int8, ops the compiler does not map) ranks ahead of the other.
@@ -366,7 +377,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     j.tier = moves ? 1 : 0;
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
-                      : Directness(m.kind);
+                      : Directness(m.kind) + UnevidencedCause(job, m.kind);
     std::string line = absl::StrCat(RemedyLabel(m.kind),
                                     " acts directly on the problem: the "
                                     "job is ", SymptomsText(job), ".");

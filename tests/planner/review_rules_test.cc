@@ -238,6 +238,36 @@ TEST_F(ReviewRulesTest, FixTensorShapesActsOnLowUtilizationOnlyOnTpus) {
 
 // Widths that already tile (the shape's 4096 and 32000, multiples of 128)
 // leave the tiling remedy nothing to do; a stated width of 300 does.
+// Under LOW_UTILIZATION alone, a tensor-shape fix has evidence in the
+// request (today's shapes pad) and a faster input pipeline has none: the
+// shape fix ranks first whatever the labels say. With INPUT_BOUND stated as
+// well both have evidence; they rank level, and the one listed second by
+// label says so instead of calling the other better.
+TEST_F(ReviewRulesTest, ARemedyWithEvidenceRanksBeforeAGuess) {
+  ReviewRequest r = TpuSlices({Symptom::kLowUtilization});
+  r.current_setup.layer_widths = {300};
+  for (const auto& [shapes, input] :
+       {std::pair<std::string, std::string>{"a", "b"}, {"b", "a"}}) {
+    r.proposals = {RemedyP(RemedyKind::kFixTensorShapes, shapes),
+                   RemedyP(RemedyKind::kFasterInputPipeline, input)};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 2u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+        << shapes << ": " << out.verdicts[0].reason;
+    EXPECT_EQ(out.verdicts[1].verdict, Verdict::kViable)
+        << out.verdicts[1].reason;
+  }
+  r.current_setup.symptoms = {Symptom::kLowUtilization, Symptom::kInputBound};
+  r.proposals = {RemedyP(RemedyKind::kFixTensorShapes, "b"),
+                 RemedyP(RemedyKind::kFasterInputPipeline, "a")};
+  const ReviewResponse both = Review(r);
+  ASSERT_EQ(both.verdicts.size(), 2u);
+  EXPECT_EQ(both.verdicts[1].verdict, Verdict::kRecommended);
+  EXPECT_THAT(both.verdicts[0].reason,
+              HasSubstr("Ranks level with proposal a"));
+  EXPECT_THAT(both.verdicts[0].reason, Not(HasSubstr("is better")));
+}
+
 TEST_F(ReviewRulesTest, FixTensorShapesIsNotApplicableWhenShapesAlreadyTile) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   const ProposalVerdict tiled = One(r, RemedyKind::kFixTensorShapes);
