@@ -270,6 +270,20 @@ bool CatalogNames(const Catalog& catalog, const std::string& name) {
                      [&](const catalog::Accelerator& a) { return asked.Names(a); });
 }
 
+// A name that matches a machine type of the index and none of its series'
+// own names ("g2-standard-48", not "G2").
+bool NamesOnlyAMachineType(const Index& index, const std::string& name) {
+  const std::string norm = NormalizeName(name);
+  bool machine = false;
+  for (const Family& f : index.families) {
+    const std::vector<std::string>& k = f.allowed_series_keys;
+    if (std::find(k.begin(), k.end(), norm) != k.end()) return false;
+    const std::vector<std::string>& m = f.machine_keys;
+    machine |= std::find(m.begin(), m.end(), norm) != m.end();
+  }
+  return machine;
+}
+
 // constraints.allowed_series as the series keys its names select
 // (SeriesKeysNamed); a name no planned family takes is kept as given (a
 // legacy series the team keeps matches it), and one the catalog does not
@@ -277,9 +291,12 @@ bool CatalogNames(const Catalog& catalog, const std::string& name) {
 void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
                           Job& job) {
   job.allowed_series.clear();
-  std::vector<std::string> unknown;
+  std::vector<std::string> unknown, machines;
   for (const std::string& name : job.constraints.allowed_series) {
     std::vector<std::string> keys = SeriesKeysNamed(index, name);
+    if (NamesOnlyAMachineType(index, name)) {
+      machines.push_back(absl::StrCat("\"", name, "\""));
+    }
     if (keys.empty()) {
       keys = {NormalizeName(name)};
       if (!CatalogNames(catalog, name)) {
@@ -287,6 +304,14 @@ void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
       }
     }
     job.allowed_series.insert(keys.begin(), keys.end());
+  }
+  if (!machines.empty()) {
+    job.assumptions.push_back(absl::StrCat(
+        "constraints.allowed_series: ", absl::StrJoin(machines, ", "),
+        " names a machine type; it allows the machine type's whole series, "
+        "and every shape of it is searched (to hold a job to one machine "
+        "type, state it as current_setup.hardware with "
+        "constraints.keep_current_hardware)."));
   }
   if (unknown.empty()) return;
   std::vector<std::string> series;

@@ -171,6 +171,27 @@ TEST_F(PlannerRulesTest, AllowedSeriesTakesTheNamesGoogleUses) {
   EXPECT_TRUE(said);
 }
 
+// A machine type in allowed_series allows its whole series, and the plan
+// says so (with how to hold a job to the machine type); a series name does
+// not draw the note.
+TEST_F(PlannerRulesTest, AMachineTypeInAllowedSeriesSaysItAllowsItsSeries) {
+  const auto says = [](const std::string& name) {
+    PlanRequest r = Req(Medium());
+    r.constraints.allowed_series = {name};
+    const PlanResponse p = Plan(r);
+    return std::any_of(p.assumptions.begin(), p.assumptions.end(),
+                       [&](const std::string& a) {
+                         return absl::StrContains(a, "names a machine type") &&
+                                absl::StrContains(a, name) &&
+                                absl::StrContains(a, "keep_current_hardware");
+                       });
+  };
+  EXPECT_TRUE(says("a3-megagpu-8g"));
+  EXPECT_TRUE(says("g2-standard-48"));
+  EXPECT_FALSE(says("A3 Mega"));
+  EXPECT_FALSE(says("H100"));
+}
+
 // ------------------------------------------------------------ edge
 
 TEST_F(PlannerRulesTest, RejectsEdgeTpuForTraining) {
