@@ -1145,16 +1145,22 @@ TEST_F(PlannerRulesTest, AppliesWorkloadListsOnlyWithinTwentyFivePercent) {
   EXPECT_EQ(resized, 1);
 }
 
+// A model preset fully fine-tuned with PyTorch on `tokens`.
+Workload PytorchFullFineTune(const std::string& model, double tokens) {
+  Workload w;
+  w.model_name = model;
+  w.framework = Framework::kPytorch;
+  w.training_method = TrainingMethod::kFullFineTune;
+  w.dataset_tokens = tokens;
+  return w;
+}
+
 // An unlisted GPU series that beats the listed one on both cost and time is
 // not demoted by the list: else a budget that rules the listed one out
 // would give a cheaper and faster plan than no budget. Llama 3.1 8B fully
 // fine-tuned on 5B tokens of 4,096: G2 is not on the fine-tuning list, G4 is.
 TEST_F(PlannerRulesTest, WorkloadListsNeverDemoteAnOptionCheaperAndFaster) {
-  Workload w;
-  w.model_name = "llama-3.1-8b";
-  w.framework = Framework::kPytorch;
-  w.training_method = TrainingMethod::kFullFineTune;
-  w.dataset_tokens = 5e9;
+  Workload w = PytorchFullFineTune("llama-3.1-8b", 5e9);
   w.transformer_shape.sequence_length = 4096;
   PlanRequest q = Req(w);
   q.constraints.allowed_series = {"G2", "G4"};
@@ -1190,12 +1196,7 @@ TEST_F(PlannerRulesTest, WorkloadListsNeverDemoteAnOptionCheaperAndFaster) {
 // earlier deadline gave. Llama 2 13B fully fine-tuned on 3B tokens under
 // MIN_COST: G2 is not on the fine-tuning list, G4 is.
 TEST_F(PlannerRulesTest, WorkloadListsNeverTurnALaterDeadlineIntoAWorsePlan) {
-  Workload w;
-  w.model_name = "llama-2-13b";
-  w.framework = Framework::kPytorch;
-  w.training_method = TrainingMethod::kFullFineTune;
-  w.dataset_tokens = 3e9;
-  PlanRequest q = Req(w);
+  PlanRequest q = Req(PytorchFullFineTune("llama-2-13b", 3e9));
   q.goal.objective = Objective::kMinCost;
   q.constraints.allowed_series = {"G2", "G4"};
   q.goal.deadline_hours = 12;

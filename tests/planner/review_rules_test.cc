@@ -757,6 +757,28 @@ Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
   return p;
 }
 
+// A mesh of FSDP (and tensor) axes inside each slice over `dcn` slices,
+// across which data (or FSDP) is parallel.
+MultisliceMesh FsdpMesh(int ici_fsdp, int ici_tensor, int dcn,
+                        DcnParallelism across = DcnParallelism::kData) {
+  MultisliceMesh m;
+  m.ici_fsdp_parallelism = ici_fsdp;
+  if (ici_tensor > 1) m.ici_tensor_parallelism = ici_tensor;
+  (across == DcnParallelism::kFsdp ? m.dcn_fsdp_parallelism
+                                   : m.dcn_data_parallelism) = dcn;
+  return m;
+}
+
+// A distribution proposal of `s` across `dcn` slices with a mesh.
+Proposal MeshedP(const std::string& label, Strategy s, DcnParallelism across,
+                 MultisliceMesh m) {
+  Proposal p = DistP(label, s, across,
+                     m.dcn_data_parallelism > 0 ? m.dcn_data_parallelism
+                                                : m.dcn_fsdp_parallelism);
+  p.distribution->mesh = m;
+  return p;
+}
+
 // Pipeline stages over DCN across today's four v5p 4x4x4 slices.
 ReviewRequest PipelineOverDcnOnV5p() {
   ReviewRequest r = TpuSlices({}, 4);
@@ -889,24 +911,14 @@ TEST_F(ReviewRulesTest, AMeshsIciAxesAreTheLayoutInsideEachSlice) {
 TEST_F(ReviewRulesTest, AMeshsTensorAxisCountsUnderEveryStrategy) {
   ReviewRequest r = TpuSlices({}, 2);
   r.workload.global_batch_size = 256;
-  MultisliceMesh tp_fsdp;
-  tp_fsdp.ici_fsdp_parallelism = 64;
-  tp_fsdp.ici_tensor_parallelism = 4;
-  tp_fsdp.dcn_data_parallelism = 2;
-  MultisliceMesh fsdp_only;
-  fsdp_only.ici_fsdp_parallelism = 256;
-  fsdp_only.dcn_data_parallelism = 2;
   r.proposals.clear();
   for (Strategy s :
        {Strategy::kFsdp, Strategy::kDataParallel, Strategy::kHybrid}) {
-    Proposal p = DistP(absl::StrCat("tp ", static_cast<int>(s)), s,
-                       DcnParallelism::kData, 2);
-    p.distribution->mesh = tp_fsdp;
-    r.proposals.push_back(p);
+    r.proposals.push_back(MeshedP(absl::StrCat("tp ", static_cast<int>(s)), s,
+                                  DcnParallelism::kData, FsdpMesh(64, 4, 2)));
   }
-  Proposal plain = DistP("fsdp", Strategy::kFsdp, DcnParallelism::kData, 2);
-  plain.distribution->mesh = fsdp_only;
-  r.proposals.push_back(plain);
+  r.proposals.push_back(MeshedP("fsdp", Strategy::kFsdp, DcnParallelism::kData,
+                                FsdpMesh(256, 1, 2)));
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 4u);
   for (int i = 0; i < 3; ++i) {
@@ -930,24 +942,12 @@ TEST_F(ReviewRulesTest, AMeshsTensorAxisCountsUnderEveryStrategy) {
 TEST_F(ReviewRulesTest, FsdpAcrossSlicesIsHeldToItsMesh) {
   ReviewRequest r = TpuSlices({}, 2);
   r.workload.global_batch_size = 256;  // 512 chips
-  MultisliceMesh dcn_data;
-  dcn_data.ici_fsdp_parallelism = 256;
-  dcn_data.dcn_data_parallelism = 2;
-  MultisliceMesh dcn_fsdp;
-  dcn_fsdp.ici_fsdp_parallelism = 256;
-  dcn_fsdp.dcn_fsdp_parallelism = 2;
-  MultisliceMesh dcn_fsdp_tp;
-  dcn_fsdp_tp.ici_fsdp_parallelism = 64;
-  dcn_fsdp_tp.ici_tensor_parallelism = 4;
-  dcn_fsdp_tp.dcn_fsdp_parallelism = 2;
-  Proposal data = DistP("data", Strategy::kFsdp, DcnParallelism::kData, 2);
-  data.distribution->mesh = dcn_data;
-  Proposal fsdp = DistP("fsdp", Strategy::kFsdp, DcnParallelism::kFsdp, 2);
-  fsdp.distribution->mesh = dcn_fsdp;
-  Proposal fsdp_tp =
-      DistP("fsdp tp", Strategy::kFsdp, DcnParallelism::kFsdp, 2);
-  fsdp_tp.distribution->mesh = dcn_fsdp_tp;
-  r.proposals = {data, fsdp, fsdp_tp};
+  const DcnParallelism data = DcnParallelism::kData,
+                       fsdp = DcnParallelism::kFsdp;
+  r.proposals = {
+      MeshedP("data", Strategy::kFsdp, data, FsdpMesh(256, 1, 2, data)),
+      MeshedP("fsdp", Strategy::kFsdp, fsdp, FsdpMesh(256, 1, 2, fsdp)),
+      MeshedP("fsdp tp", Strategy::kFsdp, fsdp, FsdpMesh(64, 4, 2, fsdp))};
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 3u);
   for (int i : {0, 1}) {
