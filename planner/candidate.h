@@ -153,6 +153,8 @@ inline LayoutPin PinOf(const DistributionProposal& d) {
   // mesh, not the absence of tensor parallelism.
   if (pin.tensor > 1 && (pin.strategy == Strategy::kFsdp ||
                          pin.strategy == Strategy::kDataParallel)) {
+    // Data parallelism shards nothing: no FSDP group unless one is stated.
+    if (pin.strategy == Strategy::kDataParallel && pin.fsdp <= 0) pin.fsdp = 1;
     pin.strategy = Strategy::kHybrid;
   }
   return pin;
@@ -211,6 +213,9 @@ struct Candidate {
   int min_devices = 0;  // Pins::min_devices
   bool eos_soon = false;
   bool on_workload_list = false;
+  // Why Google's workload lists sized this family past its own choice
+  // (planner/relative_rules.cc); empty when they did not.
+  std::string list_sizing;
   bool price_unknown = false;
   // Misses the deadline MIN_COST assumes when none is given: kept (an
   // assumption never rejects), ranked after every candidate that meets it.

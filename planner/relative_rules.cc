@@ -91,12 +91,8 @@ std::string ListName(catalog::WorkloadList list) {
 // Why an unlisted series is sized past its objective's choice (below).
 Reason ListSizingNote(const Job& job, const Candidate& c, const Config& was,
                       const Candidate& listed) {
-  const auto point = [&](const Config& p) {
-    return job.has_dataset
-               ? absl::StrCat(FormatUsd(p.cost.expected), ", ",
-                              FormatHours(p.hours.expected))
-               : absl::StrFormat("%.0f tokens/s", p.tokens_per_second);
-  };
+  const auto point = [&](const Config& p) { return MetricsText(job, p); };
+
   return {ReasonCode::kAssumption,
           absl::StrFormat(
               "%s is not on Google's %s list, and %s, which is, costs no "
@@ -150,6 +146,7 @@ void WorkloadListRule(const Job& job, const Norm& norm, const Refs& refs,
     if (listed_cost > slack * Cost(job, *c) || beats_listed(selected)) continue;
     if (ReselectPoint(job, norm, *c, beats_listed)) {
       c->notes.push_back(ListSizingNote(job, *c, selected, *listed));
+      c->list_sizing = c->notes.back().message;
       continue;
     }
     c->Reject(ReasonCode::kNotRecommendedForWorkload,

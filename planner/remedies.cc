@@ -38,7 +38,11 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
          (batch % kLargeBatchMultiple == 0 && all_widths(kLargeWidthMultiple));
 }
 
-std::optional<std::string> ShapesAlreadyTile(const Job& job) {
+namespace {
+
+// The feature widths the request gives: today's layer widths, else the
+// transformer shape it states (not one inferred from a parameter count).
+std::vector<int64_t> KnownWidths(const Job& job) {
   std::vector<int64_t> widths = job.current.layer_widths;
   const TransformerShape& t = job.workload.transformer_shape;
   if (widths.empty() && !job.shape_inferred && t.hidden_size > 0) {
@@ -46,6 +50,20 @@ std::optional<std::string> ShapesAlreadyTile(const Job& job) {
       if (w > 0) widths.push_back(w);
     }
   }
+  return widths;
+}
+
+}  // namespace
+
+bool ShapesPad(const Job& job) {
+  const std::vector<int64_t> widths = KnownWidths(job);
+  const int64_t batch = job.current.current_global_batch_size;
+  return !widths.empty() &&
+         !MeetsTpuTiling(batch > 0 ? batch : kSmallBatchMultiple, widths);
+}
+
+std::optional<std::string> ShapesAlreadyTile(const Job& job) {
+  const std::vector<int64_t> widths = KnownWidths(job);
   const int64_t batch = job.current.current_global_batch_size;
   if (widths.empty() ||
       !MeetsTpuTiling(batch > 0 ? batch : kSmallBatchMultiple, widths)) {

@@ -45,6 +45,10 @@ ShapeRule TpuShapeRule(const CurrentSetup& current);
 // "batch 100 -> 128", or "" when today's batch is not given.
 std::string BatchRounding(const CurrentSetup& current, const ShapeRule& rule);
 
+// The request's own shapes (today's widths and batch, or the transformer
+// shape it states) pad on a TPU: evidence for a tensor-shape fix.
+bool ShapesPad(const Job& job);
+
 // Why the tiling remedy has nothing to fix: the model's feature widths (the
 // stated layer widths, else the transformer shape's) already meet the TPU
 // tiling with today's batch, or with a multiple of 64 when it is not given.

@@ -117,18 +117,6 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
   }
 }
 
-// A point's numbers as a verdict states them: hours and cost with a data
-// set, else throughput and cost per million units.
-std::string PointNumbers(const Job& job, const internal::Config& c) {
-  if (job.has_dataset) {
-    return absl::StrCat(internal::FormatHours(c.hours.expected), ", ",
-                        internal::FormatUsd(c.cost.expected));
-  }
-  return absl::StrFormat(
-      "%.4g %s/s, $%.3g per million %s", c.tokens_per_second, job.unit,
-      c.hourly / (c.tokens_per_second * 3600) * 1e6, job.unit);
-}
-
 // Keeping today's setup is an option every review has: a proposal that
 // costs more and takes longer than today's point (the same model, the same
 // space) is never RECOMMENDED, whichever tier it ranks in. Not under
@@ -151,6 +139,8 @@ void NeverRecommendWhatTodayBeats(const Job& job,
       continue;
     }
     const internal::Config& c = *j.candidate->config;
+    // An unknown price is not a higher one (PRICE_UNKNOWN says it).
+    if (!c.price_known) continue;
     if (!(internal::CostMetric(job, c) > cost * (1 + tol) &&
           internal::TimeMetric(job, c) > time * (1 + tol))) {
       continue;
@@ -158,8 +148,8 @@ void NeverRecommendWhatTodayBeats(const Job& job,
     j.recommendable = false;
     const std::string line = absl::StrCat(
         "Keeping today's setup (", job.current_label, ": ",
-        PointNumbers(job, t), ") is cheaper and faster than this (",
-        PointNumbers(job, c),
+        internal::MetricsText(job, t), ") is cheaper and faster than this (",
+        internal::MetricsText(job, c),
         "), so it is not recommended over what runs now.");
     j.Add(ReasonCode::kHigherCost, line);
     j.Add(ReasonCode::kSlower, "");
@@ -187,6 +177,9 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
   v.label = proposals[i].label;
   v.index = static_cast<int32_t>(i);
   const Candidate* hw = j.candidate ? &*j.candidate : nullptr;
+  if (hw != nullptr && !j.rejected && !hw->list_sizing.empty()) {
+    j.why.insert(j.why.begin(), hw->list_sizing);
+  }
   if (j.rejected) {
     v.verdict = Verdict::kRejected;
   } else if (static_cast<int>(i) == best) {

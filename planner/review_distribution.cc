@@ -205,8 +205,10 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   const std::string& topology = ctx.job.current.tpu_topology;
   std::optional<Candidate> fsdp, data;
   bool replica_too_big = false;
-  if (!topology.empty() && PinOf(d).degrees()) {
-    // The layout it states, held to as data parallelism across slices is.
+  if (!topology.empty() && d.mesh && d.mesh->dcn_fsdp_parallelism > 1 &&
+      PinOf(d).degrees()) {
+    // The mesh it states, sharding across the slices (dcn_fsdp), held to as
+    // data parallelism across slices is to its mesh.
     if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
     fsdp = std::move(j.candidate);
     j.candidate.reset();
@@ -482,7 +484,9 @@ void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel,
 void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                  Judged& j) {
   const Job& job = ctx.job;
-  const Strategy s = d.strategy;
+  // The strategy the layout has (PinOf: a tensor axis under FSDP or data
+  // parallelism is a hybrid layout).
+  const Strategy s = PinOf(d).strategy;
   // HYBRID stating FSDP groups and no model parallelism is HSDP: sharding
   // replicated across groups, said as FSDP (planner/layouts.cc OfStrategy).
   const bool hsdp = s == Strategy::kHybrid && d.fsdp_parallelism > 1 &&

@@ -114,16 +114,19 @@ int Directness(RemedyKind k) {
   }
 }
 
-// Under LOW_UTILIZATION alone the request may evidence one cause and not
-// another: a tensor-shape fix that is not rejected has stated shapes that
-// pad (RejectIfShapesStillPad, FixTensorShapesIsNotApplicable...), while a
-// faster input pipeline has no evidence unless INPUT_BOUND is stated. The
-// remedy with evidence ranks first (0.5: between two directness steps).
+// A symptom such as LOW_UTILIZATION has several causes, and the request
+// may evidence one and not another: a faster input pipeline is evidenced
+// by INPUT_BOUND, a tensor-shape fix by HEAVY_PADDING or by shapes the
+// request states that pad (ShapesPad). A remedy without evidence ranks
+// after one with it (0.5: between two directness steps).
 double UnevidencedCause(const Job& job, RemedyKind k) {
-  return k == RemedyKind::kFasterInputPipeline &&
-                 !HasSymptom(job, Symptom::kInputBound)
-             ? 0.5
-             : 0;
+  bool evidenced = true;
+  if (k == RemedyKind::kFasterInputPipeline) {
+    evidenced = HasSymptom(job, Symptom::kInputBound);
+  } else if (k == RemedyKind::kFixTensorShapes) {
+    evidenced = HasSymptom(job, Symptom::kHeavyPadding) || ShapesPad(job);
+  }
+  return evidenced ? 0 : 0.5;
 }
 
 // Edge remedies: the one that removes a stated cause (a model not fully

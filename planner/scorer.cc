@@ -171,6 +171,22 @@ double TimeMetric(const Job& job, const Config& k) {
   return k.tokens_per_second > 0 ? 1.0 / k.tokens_per_second : kInf;
 }
 
+std::string MetricsText(const Job& job, const Config& c) {
+  if (job.has_dataset) {
+    return absl::StrCat(
+        FormatHours(c.hours.expected), ", ",
+        c.price_known ? FormatUsd(c.cost.expected) : "no price");
+  }
+  if (!(c.tokens_per_second > 0)) return "no throughput";
+  const std::string rate =
+      absl::StrFormat("%.4g %s/s", c.tokens_per_second, job.unit);
+  if (!c.price_known) return absl::StrCat(rate, ", no price");
+  return absl::StrCat(
+      rate,
+      absl::StrFormat(", $%.3g per million %s",
+                      c.hourly / (c.tokens_per_second * 3600) * 1e6, job.unit));
+}
+
 Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
   Norm n{kInf, kInf};
   for (const Candidate& c : space) {

@@ -5,6 +5,7 @@
 #ifndef ACCELPLAN_PLANNER_SCORER_H_
 #define ACCELPLAN_PLANNER_SCORER_H_
 
+#include <string>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -17,6 +18,9 @@ namespace accelplan::planner::internal {
 // Infinity when unknown (no price, no throughput).
 double CostMetric(const Job& job, const Config& c);
 double TimeMetric(const Job& job, const Config& c);
+// The same two measures as a verdict or note states them: "7.8 h, $31"
+// with a data set, else throughput and cost per million units of work.
+std::string MetricsText(const Job& job, const Config& c);
 
 // BALANCED normalises by the cheapest and the fastest point of the whole
 // space, so a point's score never depends on which family it belongs to.

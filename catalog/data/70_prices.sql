@@ -1,7 +1,7 @@
 -- Prices in USD: per VM-hour for machine types, per chip-hour for TPUs.
 -- Google's pricing pages could not be read as tables; sources are billing
 -- exports and tool catalogs (catalog-facts §1.5, §2.5, §8). Derived prices
--- carry the derivation in note. No row: price not found (TPU7x, A4X, A4X Max).
+-- carry the derivation in note. No row: price not found (TPU7x, A4X, A4X Max, A3 Edge).
 INSERT INTO prices (subject, unit, region, on_demand_usd, spot_usd, price_date, source_id, note) VALUES
   ('tpu-v4', 'usd_per_chip_hour', 'us-central2', 3.22, 0.9215, '2026-09-26', 'SKY8', 'tpu-v4-8 = $12.88/h on-demand, $3.686/h Spot in the newer snapshot [SKY8], unchanged from [SKY]; v4 is only in us-central2-b; price_date UNVERIFIED: the snapshot''s own date is not available (the index does not show the commit date and the repository is too large to fetch), so 2026-09-26 is the day the snapshot was read, an upper bound on its date'),
   ('tpu-v5e', 'usd_per_chip_hour', 'us-central1', 1.2, 0.24493, '2026-09-26', 'SKY8', 'on-demand also [GH-TPU] (v5litepod-8 = $9.60/h); Spot $0.2449 in [SKY], $0.63 in [GH-TPU]; europe-west4 $1.56; price_date UNVERIFIED: the snapshot''s own date is not available (the index does not show the commit date and the repository is too large to fetch), so 2026-09-26 is the day the snapshot was read, an upper bound on its date'),
@@ -17,7 +17,7 @@ INSERT INTO prices (subject, unit, region, on_demand_usd, spot_usd, price_date, 
   ('a3-highgpu-8g', 'usd_per_vm_hour', 'us-central1', 88.49, 50.6095, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $61.3837, 3y $38.8644'),
   ('g2-standard-4', 'usd_per_vm_hour', 'us-central1', 0.7068, 0.3973, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $0.4453, 3y $0.3181'),
   ('g2-standard-96', 'usd_per_vm_hour', 'us-central1', 8.0033, 4.4993, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $5.0421, 3y $3.6015'),
-('g2-standard-8', 'usd_per_vm_hour', 'us-central1', 0.8536, 0.4799, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $0.5378, 3y $0.3841'),
+  ('g2-standard-8', 'usd_per_vm_hour', 'us-central1', 0.8536, 0.4799, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $0.5378, 3y $0.3841'),
   ('g2-standard-12', 'usd_per_vm_hour', 'us-central1', 1.0004, 0.5624, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $0.6303, 3y $0.4502'),
   ('g2-standard-16', 'usd_per_vm_hour', 'us-central1', 1.1472, 0.6449, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $0.7227, 3y $0.5162'),
   ('g2-standard-24', 'usd_per_vm_hour', 'us-central1', 2.0008, 1.1248, '2026-07-30', 'CYC-PRICE', 'whole VM (GPU + vCPU + RAM + bundled Local SSD); 1y $1.2605, 3y $0.9004'),

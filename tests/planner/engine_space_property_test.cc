@@ -145,6 +145,28 @@ std::function<bool(const Config&)> ListSizing(const Case& c, const Candidate& e,
   return beats;
 }
 
+// The family's brute-force selection once Google's workload lists are
+// applied: sized past its own best, the best point that beats the listed
+// series (when none does, the list rejects it and its point stays its own
+// best). Checks the engine's candidate agrees on which happened.
+BruteSelection WithListSizing(const Case& c, const Candidate& e,
+                              const BruteSelection& every,
+                              const std::string& what, int& list_sized) {
+  const auto eligible = ListSizing(c, e, *every.best);
+  if (!eligible) return every;
+  BruteSelection sized =
+      BruteForce(CatalogPlannerTest::planner_->catalog(), c.job, *e.family,
+                 c.space.norm, Counts::kEvery, eligible)
+          .every_count;
+  if (!sized.best) {
+    EXPECT_TRUE(Has(e, ReasonCode::kNotRecommendedForWorkload)) << what;
+    return every;
+  }
+  ++list_sized;
+  EXPECT_TRUE(e.viable()) << what;
+  return sized;
+}
+
 TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
   const catalog::Catalog& cat = planner_->catalog();
   int selected = 0, multi_unit = 0, past_dense = 0, goal_rejections = 0,
@@ -191,23 +213,8 @@ TEST_F(EngineSpacePropertyTest, SelectsTheBruteForceBestOverEveryCount) {
       ASSERT_TRUE(every.best.has_value())
           << what << " engine selected " << Describe(*e.config)
           << "; the brute force finds nothing feasible";
-      // Sized past its own best by the workload list: the best point that
-      // beats the listed series (when none does, the list rejects it and
-      // its point stays its own best).
-      BruteSelection listed_sizing;
-      if (const auto eligible = ListSizing(c, e, *every.best)) {
-        listed_sizing = BruteForce(cat, c.job, *e.family, c.space.norm,
-                                   Counts::kEvery, eligible)
-                            .every_count;
-        if (listed_sizing.best) {
-          ++list_sized;
-          EXPECT_TRUE(e.viable()) << what;
-        } else {
-          EXPECT_TRUE(Has(e, ReasonCode::kNotRecommendedForWorkload)) << what;
-        }
-      }
-      const BruteSelection& g =
-          listed_sizing.best ? listed_sizing : b.every_count;
+      const BruteSelection g =
+          WithListSizing(c, e, b.every_count, what, list_sized);
       EXPECT_EQ(e.misses_assumed_deadline, g.misses_assumed_deadline) << what;
       // The engine evaluates the grid and the counts around its best grid
       // point, never more points than every count gives.

@@ -1133,7 +1133,24 @@ TEST_F(PlannerRulesTest, AppliesWorkloadListsOnlyWithinTwentyFivePercent) {
                 other_cost);
       EXPECT_LT(r.recommendation->estimates.total_hours.expected,
                 other->total_hours.expected);
-      EXPECT_THAT(WarningCodes(r), Contains(ReasonCode::kAssumption));
+      // It says why, in the plan and in a review of the series.
+      const auto sized = [](const std::vector<Reason>& v) {
+        return std::any_of(v.begin(), v.end(), [](const Reason& x) {
+          return absl::StrContains(x.message, "is sized at");
+        });
+      };
+      EXPECT_TRUE(sized(r.warnings)) << what;
+      ReviewRequest review;
+      review.workload = q.workload;
+      review.constraints = q.constraints;
+      review.as_of = q.as_of;
+      Proposal p;
+      p.hardware = HardwareProposal{};
+      p.hardware->series = unlisted;
+      review.proposals = {p};
+      const ReviewResponse rv = planner_->Review(review);
+      ASSERT_EQ(rv.verdicts.size(), 1u);
+      EXPECT_THAT(rv.verdicts[0].reason, HasSubstr("is sized at")) << what;
     } else {
       ++fired;
       EXPECT_TRUE(fires) << what;

@@ -236,8 +236,6 @@ TEST_F(ReviewRulesTest, FixTensorShapesActsOnLowUtilizationOnlyOnTpus) {
       << on_gpu.reason;
 }
 
-// Widths that already tile (the shape's 4096 and 32000, multiples of 128)
-// leave the tiling remedy nothing to do; a stated width of 300 does.
 // Under LOW_UTILIZATION alone, a tensor-shape fix has evidence in the
 // request (today's shapes pad) and a faster input pipeline has none: the
 // shape fix ranks first whatever the labels say. With INPUT_BOUND stated as
@@ -266,8 +264,25 @@ TEST_F(ReviewRulesTest, ARemedyWithEvidenceRanksBeforeAGuess) {
   EXPECT_THAT(both.verdicts[0].reason,
               HasSubstr("Ranks level with proposal a"));
   EXPECT_THAT(both.verdicts[0].reason, Not(HasSubstr("is better")));
+  // Nor when neither has evidence: a model whose shapes the request does not
+  // give has no padding to point at.
+  ReviewRequest bare;
+  bare.workload.framework = Framework::kJax;
+  bare.workload.model_kind = ModelKind::kOther;
+  bare.current_setup.hardware = "tpu-v5e";
+  bare.current_setup.symptoms = {Symptom::kLowUtilization};
+  bare.as_of = "2026-09-26";
+  bare.proposals = {RemedyP(RemedyKind::kFixTensorShapes, "a"),
+                    RemedyP(RemedyKind::kFasterInputPipeline, "b")};
+  const ReviewResponse guesses = Review(bare);
+  ASSERT_EQ(guesses.verdicts.size(), 2u);
+  EXPECT_EQ(guesses.verdicts[0].verdict, Verdict::kRecommended);
+  EXPECT_THAT(guesses.verdicts[1].reason,
+              HasSubstr("Ranks level with proposal a"));
 }
 
+// Widths that already tile (the shape's 4096 and 32000, multiples of 128)
+// leave the tiling remedy nothing to do; a stated width of 300 does.
 TEST_F(ReviewRulesTest, FixTensorShapesIsNotApplicableWhenShapesAlreadyTile) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   const ProposalVerdict tiled = One(r, RemedyKind::kFixTensorShapes);
@@ -688,6 +703,60 @@ TEST_F(ReviewRulesTest, NeverRecommendsWhatTodaysSetupBeatsOnCostAndTime) {
             today.total_hours.expected);
   EXPECT_EQ(mega.verdict, Verdict::kRecommended) << mega.reason;
   EXPECT_THAT(mega.reason, Not(HasSubstr("Keeping today's setup")));
+}
+
+// An unknown price is not a higher one: a proposal without a catalog price
+// (TPU7x) is not held back as dearer than today's setup.
+TEST_F(ReviewRulesTest, TodaysSetupDoesNotHoldBackAnUnpricedProposal) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_name = "llama-2-7b";
+  r.workload.dataset_tokens = 1e9;
+  r.current_setup.hardware = "tpu-v6e";
+  r.current_setup.tpu_topology = "4x4";
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  Proposal ironwood = MachineP("ironwood", "tpu7x-standard-4t");
+  ironwood.hardware->count = 4;
+  r.proposals = {ironwood};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& v = out.verdicts[0];
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_FALSE(v.plan->estimates.price_known);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_THAT(v.reason, Not(HasSubstr("Keeping today's setup")));
+}
+
+// Data parallelism with a tensor axis is one layout however it is proposed:
+// as a distribution or as a hardware proposal's layout, with no FSDP group
+// the proposal did not state.
+TEST_F(ReviewRulesTest, DataParallelWithTensorAxisIsOneLayoutEitherWay) {
+  ReviewRequest r = GpuCluster({}, 8);
+  r.workload = Workload{};
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-2-70b";
+  r.workload.dataset_tokens = 2e10;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.constraints.keep_current_hardware = true;
+  Proposal dist =
+      DistP("dist", Strategy::kDataParallel, DcnParallelism::kUnspecified, 0);
+  dist.distribution->tensor_parallelism = 8;
+  Proposal hw = MachineP("hw", "a3-highgpu-8g");
+  hw.hardware->count = 64;
+  hw.hardware->layout = DistributionProposal{};
+  hw.hardware->layout->strategy = Strategy::kDataParallel;
+  hw.hardware->layout->tensor_parallelism = 8;
+  r.proposals = {dist, hw};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  for (const ProposalVerdict& v : out.verdicts) {
+    ASSERT_TRUE(v.plan.has_value()) << v.label << ": " << v.reason;
+    EXPECT_EQ(v.plan->distribution.tensor_parallelism, 8) << v.label;
+    EXPECT_LE(v.plan->distribution.fsdp_parallelism, 1) << v.label;
+  }
+  EXPECT_DOUBLE_EQ(out.verdicts[0].plan->estimates.step_time_seconds,
+                   out.verdicts[1].plan->estimates.step_time_seconds);
 }
 
 TEST_F(ReviewRulesTest, JudgesWhatRunsOverDcn) {
