@@ -92,7 +92,6 @@ std::string ListName(catalog::WorkloadList list) {
 Reason ListSizingNote(const Job& job, const Candidate& c, const Config& was,
                       const Candidate& listed) {
   const auto point = [&](const Config& p) { return MetricsText(job, p); };
-
   return {ReasonCode::kAssumption,
           absl::StrFormat(
               "%s is not on Google's %s list, and %s, which is, costs no "

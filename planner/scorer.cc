@@ -241,10 +241,6 @@ double RankKey(const Job& job, const Candidate& c) {
   return c.score;
 }
 
-}  // namespace
-
-namespace {
-
 // The candidate's best eligible point: the best score (ties, within the
 // policy's tolerance, to the fewest devices); one that misses only the
 // assumed deadline takes its fastest. Null when none is eligible.
@@ -296,8 +292,9 @@ void SelectPoint(const Job& job, const Norm& norm, Candidate& cand) {
 
 bool ReselectPoint(const Job& job, const Norm& norm, Candidate& cand,
                    absl::FunctionRef<bool(const Config&)> eligible) {
-  if (!cand.has_point() || cand.family->platform == Platform::kEdge)
+  if (!cand.has_point() || cand.family->platform == Platform::kEdge) {
     return false;
+  }
   const Config* chosen = BestPoint(job, norm, cand, eligible);
   if (chosen == nullptr) return false;
   cand.notes.resize(cand.point_notes_from);
