@@ -255,30 +255,31 @@ TEST_F(ReviewRulesTest, ARemedyWithEvidenceRanksBeforeAGuess) {
     EXPECT_EQ(out.verdicts[1].verdict, Verdict::kViable)
         << out.verdicts[1].reason;
   }
+  // Level remedies: `first` ranks first by label, and the other says so
+  // instead of calling it better.
+  const auto level = [](ReviewRequest q, const char* first) {
+    q.proposals = {RemedyP(RemedyKind::kFixTensorShapes, "a"),
+                   RemedyP(RemedyKind::kFasterInputPipeline, "b")};
+    const ReviewResponse out = Review(q);
+    ASSERT_EQ(out.verdicts.size(), 2u);
+    const int won = std::string(first) == "a" ? 0 : 1;
+    EXPECT_EQ(out.verdicts[won].verdict, Verdict::kRecommended);
+    EXPECT_THAT(out.verdicts[1 - won].reason,
+                HasSubstr(absl::StrCat("Ranks level with proposal ", first)));
+    EXPECT_THAT(out.verdicts[1 - won].reason, Not(HasSubstr("is better")));
+  };
+  // Both evidenced: INPUT_BOUND stated beside shapes that pad.
   r.current_setup.symptoms = {Symptom::kLowUtilization, Symptom::kInputBound};
-  r.proposals = {RemedyP(RemedyKind::kFixTensorShapes, "b"),
-                 RemedyP(RemedyKind::kFasterInputPipeline, "a")};
-  const ReviewResponse both = Review(r);
-  ASSERT_EQ(both.verdicts.size(), 2u);
-  EXPECT_EQ(both.verdicts[1].verdict, Verdict::kRecommended);
-  EXPECT_THAT(both.verdicts[0].reason,
-              HasSubstr("Ranks level with proposal a"));
-  EXPECT_THAT(both.verdicts[0].reason, Not(HasSubstr("is better")));
-  // Nor when neither has evidence: a model whose shapes the request does not
-  // give has no padding to point at.
+  level(r, "a");
+  // Neither: a model whose shapes the request does not give has no padding
+  // to point at.
   ReviewRequest bare;
   bare.workload.framework = Framework::kJax;
   bare.workload.model_kind = ModelKind::kOther;
   bare.current_setup.hardware = "tpu-v5e";
   bare.current_setup.symptoms = {Symptom::kLowUtilization};
   bare.as_of = "2026-09-26";
-  bare.proposals = {RemedyP(RemedyKind::kFixTensorShapes, "a"),
-                    RemedyP(RemedyKind::kFasterInputPipeline, "b")};
-  const ReviewResponse guesses = Review(bare);
-  ASSERT_EQ(guesses.verdicts.size(), 2u);
-  EXPECT_EQ(guesses.verdicts[0].verdict, Verdict::kRecommended);
-  EXPECT_THAT(guesses.verdicts[1].reason,
-              HasSubstr("Ranks level with proposal a"));
+  level(bare, "a");
 }
 
 // Widths that already tile (the shape's 4096 and 32000, multiples of 128)
