@@ -70,7 +70,7 @@ void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
                                const internal::Space& space,
                                std::vector<Remedy>& remedies) {
   std::vector<std::string> fact_ids;
-  const internal::ReviewContext ctx{cat, index, job, space, fact_ids};
+  const internal::ReviewContext ctx{cat, index, job, space, fact_ids, {}};
   std::vector<Remedy> kept;
   for (Remedy& r : remedies) {
     RemedyProposal m;

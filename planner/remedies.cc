@@ -40,41 +40,47 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
 
 namespace {
 
-// The feature widths the request gives: today's layer widths, else the
-// transformer shape it states (not one inferred from a parameter count).
-std::vector<int64_t> KnownWidths(const Job& job) {
-  std::vector<int64_t> widths = job.current.layer_widths;
+// Today's shapes as the request gives them: the layer widths, else the
+// transformer shape it states (not one inferred from a parameter count),
+// today's batch (0: not given), and whether they meet the TPU tiling (a
+// batch not given is taken as a multiple of 64).
+struct KnownShapes {
+  std::vector<int64_t> widths;
+  int64_t batch = 0;
+  bool tile = false;
+};
+
+KnownShapes KnownShapesOf(const Job& job) {
+  KnownShapes k;
+  k.widths = job.current.layer_widths;
   const TransformerShape& t = job.workload.transformer_shape;
-  if (widths.empty() && !job.shape_inferred && t.hidden_size > 0) {
+  if (k.widths.empty() && !job.shape_inferred && t.hidden_size > 0) {
     for (int64_t w : {t.hidden_size, t.ffn_hidden_size, t.vocab_size}) {
-      if (w > 0) widths.push_back(w);
+      if (w > 0) k.widths.push_back(w);
     }
   }
-  return widths;
+  k.batch = job.current.current_global_batch_size;
+  k.tile =
+      MeetsTpuTiling(k.batch > 0 ? k.batch : kSmallBatchMultiple, k.widths);
+  return k;
 }
 
 }  // namespace
 
 bool ShapesPad(const Job& job) {
-  const std::vector<int64_t> widths = KnownWidths(job);
-  const int64_t batch = job.current.current_global_batch_size;
-  return !widths.empty() &&
-         !MeetsTpuTiling(batch > 0 ? batch : kSmallBatchMultiple, widths);
+  const KnownShapes k = KnownShapesOf(job);
+  return !k.widths.empty() && !k.tile;
 }
 
 std::optional<std::string> ShapesAlreadyTile(const Job& job) {
-  const std::vector<int64_t> widths = KnownWidths(job);
-  const int64_t batch = job.current.current_global_batch_size;
-  if (widths.empty() ||
-      !MeetsTpuTiling(batch > 0 ? batch : kSmallBatchMultiple, widths)) {
-    return std::nullopt;
-  }
+  const KnownShapes k = KnownShapesOf(job);
+  if (k.widths.empty() || !k.tile) return std::nullopt;
   return absl::StrFormat(
       "The model's feature dimensions (%s) already tile the MXU%s.",
-      absl::StrJoin(widths, ", "),
-      batch > 0 ? absl::StrFormat(" with batch %d", batch)
-                : "; today's global batch is not given: a multiple of 64 "
-                  "pads nothing");
+      absl::StrJoin(k.widths, ", "),
+      k.batch > 0 ? absl::StrFormat(" with batch %d", k.batch)
+                  : "; today's global batch is not given: a multiple of 64 "
+                    "pads nothing");
 }
 
 bool CurrentlyOnTpu(const Job& job) {

@@ -266,7 +266,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::BuildSpace(cat, *index_, job, context);
   if (!space) return out;
   std::vector<std::string> fact_ids;
-  const internal::ReviewContext ctx{cat, *index_, job, *space, fact_ids};
+  const internal::ReviewContext ctx{cat, *index_, job, *space, fact_ids, {}};
   std::vector<Judged> judged(r.proposals.size());
   for (size_t i = 0; i < r.proposals.size(); ++i) {
     if (context.Cancelled()) return out;
@@ -280,7 +280,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
-  NeverRecommendWhatTodayBeats(job, internal::TodayInSpace(ctx), judged);
+  NeverRecommendWhatTodayBeats(job, internal::TodayOf(ctx), judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];

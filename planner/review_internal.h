@@ -21,6 +21,10 @@ struct ReviewContext {
   const Job& job;
   const Space& space;
   std::vector<std::string>& fact_ids;
+  // Today's setup as a candidate of the space, evaluated at most once per
+  // call (TodayOf): every remedy's "against today" line and the rule that
+  // holds back what today beats read the same point.
+  mutable std::optional<std::optional<Candidate>> today;
 };
 
 // One proposal's judgement. Non-rejected proposals are ordered by
@@ -74,7 +78,8 @@ bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m);
 // size and stated layout, on today's capacity, with no deadline, budget or
 // pace to meet (it is what runs now). nullopt when the space does not hold
 // the current setup; a candidate without a point when it does not fit.
-std::optional<Candidate> TodayInSpace(const ReviewContext& ctx);
+// Evaluated once per ReviewContext.
+const std::optional<Candidate>& TodayOf(const ReviewContext& ctx);
 
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.

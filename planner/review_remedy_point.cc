@@ -363,8 +363,9 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
     sized.count = std::max(0, ctx.job.current_devices);
   }
   const auto judge = [&](const Job& job) {
-    const ReviewContext as{ctx.catalog, ctx.index, job, ctx.space,
-                           ctx.fact_ids};
+    // Another job: its own today, if one is asked for.
+    const ReviewContext as{ctx.catalog, ctx.index,    job,
+                           ctx.space,   ctx.fact_ids, {}};
     Judged out;
     JudgeHardware(as, sized, out, /*evaluate=*/true);
     return out;
@@ -448,8 +449,10 @@ bool RejectIfNotMore(const Job& job, const RemedyProposal& m, Judged& j) {
   return true;
 }
 
-}  // namespace
-
+// Today's setup as a candidate of the space: the current family at today's
+// size and stated layout, on today's capacity, with no deadline, budget or
+// pace to meet (it is what runs now). nullopt when the space does not hold
+// the current setup; a candidate without a point when it does not fit.
 std::optional<Candidate> TodayInSpace(const ReviewContext& ctx) {
   const std::optional<Current> at = CurrentInSpace(ctx);
   if (!at) return std::nullopt;
@@ -461,6 +464,13 @@ std::optional<Candidate> TodayInSpace(const ReviewContext& ctx) {
     }
   }
   return today;
+}
+
+}  // namespace
+
+const std::optional<Candidate>& TodayOf(const ReviewContext& ctx) {
+  if (!ctx.today) ctx.today = TodayInSpace(ctx);
+  return *ctx.today;
 }
 
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
@@ -489,7 +499,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   }
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
-  const std::optional<Candidate> today = TodayInSpace(ctx);
+  const std::optional<Candidate>& today = TodayOf(ctx);
   if (const Config* c = after->config ? &*after->config : nullptr;
       c != nullptr && c->required_bytes > c->usable_bytes) {
     j.why.push_back(ObservedMemoryLine(*c));
