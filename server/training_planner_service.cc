@@ -100,6 +100,22 @@ grpc::Status Handle(Method method, const grpc::ByteBuffer& raw,
                     grpc::CallbackServerContext* context,
                     const std::shared_ptr<const ServingSnapshot>& snapshot,
                     grpc::ByteBuffer* raw_response, const Body& body) {
+  // A caller that already gave up is counted as abandoned whatever its body
+  // held: a call cancelled before its message arrived reaches us with no
+  // message at all, which is not the client's mistake.
+  if (context->deadline() <= std::chrono::system_clock::now()) {
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
+                        "deadline expired before the call was handled");
+  }
+  if (context->IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
+  }
+  if (!raw.Valid()) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("the call ended without a request message; send one ",
+                     Request::descriptor()->full_name()));
+  }
   Request request;
   if (!Decode(raw, &request)) {
     Log(LogLevel::kWarning, "undecodable request body",
@@ -111,14 +127,6 @@ grpc::Status Handle(Method method, const grpc::ByteBuffer& raw,
                      Request::descriptor()->full_name(),
                      " (invalid UTF-8 in a string field, truncated or not "
                      "protobuf)"));
-  }
-  if (context->deadline() <= std::chrono::system_clock::now()) {
-    // The caller has already given up: planning would be wasted work.
-    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
-                        "deadline expired before the call was handled");
-  }
-  if (context->IsCancelled()) {
-    return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
   }
   if (snapshot == nullptr || snapshot->planner == nullptr) {
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,

@@ -2,9 +2,11 @@
 // INVALID_ARGUMENT naming the request type and counted; when every planning
 // thread is busy and the queue is full a call is shed with
 // RESOURCE_EXHAUSTED and a RetryInfo, while health checks still answer; a
-// call its client abandoned is counted as abandoned, not OK.
+// call its client abandoned is counted as abandoned, not OK, and a call
+// abandoned before its message arrived is not counted INVALID_ARGUMENT.
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,7 @@ namespace {
 using ::accelplan::testing::HttpGetMetrics;
 using ::accelplan::testing::Sample;
 using ::accelplan::testing::WaitForSample;
+using ::accelplan::testing::WaitForSum;
 using ::testing::HasSubstr;
 
 // A gate the bench-only PlanTraining handler waits at, so a test decides
@@ -90,6 +93,49 @@ grpc::Status RawCall(grpc::Channel* channel, const std::string& method,
                  [&](grpc::Status s) { done.set_value(std::move(s)); });
   return done.get_future().get();
 }
+
+// A call that half-closes without sending a request message: how a call
+// whose client cancelled before the message left it reaches the server.
+class MessagelessCall {
+ public:
+  MessagelessCall(grpc::Channel* channel, const std::string& method)
+      : stub_(channel->shared_from_this()) {
+    context_.set_deadline(In(std::chrono::milliseconds(60000)));
+    call_ = stub_.PrepareCall(&context_, method, &queue_);
+    call_->StartCall(Tag(1));
+    Await(1);
+    call_->WritesDone(Tag(2));
+    Await(2);
+  }
+  ~MessagelessCall() {
+    queue_.Shutdown();
+    void* tag;
+    bool ok;
+    while (queue_.Next(&tag, &ok)) {
+    }
+  }
+  void Cancel() { context_.TryCancel(); }
+  grpc::Status Finish() {
+    grpc::Status status;
+    call_->Finish(&status, Tag(3));
+    Await(3);
+    return status;
+  }
+
+ private:
+  static void* Tag(intptr_t n) { return reinterpret_cast<void*>(n); }
+  void Await(intptr_t n) {
+    void* tag = nullptr;
+    bool ok = false;
+    ASSERT_TRUE(queue_.Next(&tag, &ok));
+    ASSERT_EQ(tag, Tag(n));
+  }
+
+  grpc::GenericStub stub_;
+  grpc::ClientContext context_;
+  grpc::CompletionQueue queue_;
+  std::unique_ptr<grpc::GenericClientAsyncReaderWriter> call_;
+};
 
 TEST(ServingLimitsTest, AnUndecodableBodyIsInvalidArgumentNamingTheType) {
   auto server = Server::Start(Options(2, 8));
@@ -223,6 +269,57 @@ TEST(ServingLimitsTest, AnAbandonedCallIsNotCountedOk) {
   EXPECT_LT(Sample(HttpGetMetrics(metrics), "grpc_server_handled_total",
                    {"grpc_method=\"PlanTraining\"", "grpc_code=\"OK\""}),
             1);
+}
+
+// A call with no message is the client's mistake only while the client is
+// still there: one cancelled while it waited for a planning thread is
+// counted CANCELLED, not INVALID_ARGUMENT (a client that cancels before
+// its message leaves sends none).
+TEST(ServingLimitsTest, AMessagelessCallIsInvalidUnlessItsClientGaveUp) {
+  Gate gate;
+  ServerOptions options = Options(1, 4);
+  options.plan_training_handler = [&](const v1::PlanTrainingRequest&,
+                                      v1::PlanTrainingResponse*) {
+    gate.Pass();
+    return grpc::Status::OK;
+  };
+  auto server = Server::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto channel = Channel(**server);
+  const std::string review = "/accelplan.v1.TrainingPlanner/ReviewPlan";
+  const grpc::Status live = MessagelessCall(channel.get(), review).Finish();
+  EXPECT_EQ(live.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(live.error_message(), HasSubstr("without a request message"));
+
+  // The only planning thread is held; the next messageless call queues.
+  auto stub = v1::TrainingPlanner::NewStub(channel);
+  grpc::ClientContext held_context;
+  held_context.set_deadline(In(std::chrono::milliseconds(60000)));
+  v1::PlanTrainingResponse held_response;
+  auto held = std::async(std::launch::async, [&] {
+    return stub->PlanTraining(&held_context, {}, &held_response);
+  });
+  gate.AwaitWaiters(1);
+  MessagelessCall abandoned(channel.get(), review);
+  const int metrics = (*server)->metrics_port();
+  ASSERT_EQ(WaitForSample(metrics, "grpc_server_started_total",
+                          {"grpc_method=\"ReviewPlan\""}, 2),
+            2);
+  abandoned.Cancel();
+  EXPECT_EQ(abandoned.Finish().error_code(), grpc::StatusCode::CANCELLED);
+  gate.Open();
+  EXPECT_TRUE(held.get().ok());
+  ASSERT_EQ(WaitForSum(metrics, "grpc_server_handled_total",
+                       {"grpc_method=\"ReviewPlan\""}, 2),
+            2);
+  const std::string text = HttpGetMetrics(metrics);
+  auto handled = [&](const std::string& code) {
+    return Sample(text, "grpc_server_handled_total",
+                  {"grpc_method=\"ReviewPlan\"",
+                   absl::StrCat("grpc_code=\"", code, "\"")});
+  };
+  EXPECT_EQ(handled("Canceled"), 1);
+  EXPECT_EQ(handled("InvalidArgument"), 1);
 }
 
 }  // namespace

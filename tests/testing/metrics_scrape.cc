@@ -84,18 +84,36 @@ double SumSamples(const std::string& scrape, const std::string& metric,
   return sum;
 }
 
-// Polls the metrics endpoint until the sample reaches `want` (or 30 s pass);
-// the last value seen.
-double WaitForSample(int metrics_port, const std::string& metric,
-                     const std::vector<std::string>& labels, double want) {
+namespace {
+
+// Polls the endpoint until `read` of the scrape reaches `want` (or 30 s
+// pass); the last value read.
+template <typename Read>
+double PollUntil(int metrics_port, double want, const Read& read) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  double value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+  double value = read(HttpGetMetrics(metrics_port));
   while (value < want && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    value = Sample(HttpGetMetrics(metrics_port), metric, labels);
+    value = read(HttpGetMetrics(metrics_port));
   }
   return value;
+}
+
+}  // namespace
+
+double WaitForSample(int metrics_port, const std::string& metric,
+                     const std::vector<std::string>& labels, double want) {
+  return PollUntil(metrics_port, want, [&](const std::string& scrape) {
+    return Sample(scrape, metric, labels);
+  });
+}
+
+double WaitForSum(int metrics_port, const std::string& metric,
+                  const std::vector<std::string>& labels, double want) {
+  return PollUntil(metrics_port, want, [&](const std::string& scrape) {
+    return SumSamples(scrape, metric, labels);
+  });
 }
 
 }  // namespace accelplan::testing

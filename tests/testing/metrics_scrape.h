@@ -30,6 +30,9 @@ double SumSamples(const std::string& scrape, const std::string& metric,
 // last value seen.
 double WaitForSample(int metrics_port, const std::string& metric,
                      const std::vector<std::string>& labels, double want);
+// The same for the sum over every matching sample (SumSamples).
+double WaitForSum(int metrics_port, const std::string& metric,
+                  const std::vector<std::string>& labels, double want);
 
 }  // namespace accelplan::testing
 
