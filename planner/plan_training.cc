@@ -59,7 +59,8 @@ std::optional<double> KnownScore(const Job& job, const Candidate& c) {
 // The remedies PlanTraining lists for the stated symptoms (and the edge
 // remedies the workload implies) are the ones ReviewPlan would neither
 // reject nor hold back from RECOMMENDED if they were proposed for the same
-// job: one judgement (JudgeRemedy) in the same space, so the two RPCs
+// job: one judgement (JudgeRemedy, then the rule that keeps today's setup
+// over what it beats) in the same space, so the two RPCs
 // never contradict each other (a Reduction Server offered for a job that
 // runs on GKE, then NOT_APPLICABLE in review, or one no pool pays for).
 // The move off legacy hardware (MoveOffLegacyRemedy) is added after this
@@ -71,15 +72,20 @@ void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
                                std::vector<Remedy>& remedies) {
   std::vector<std::string> fact_ids;
   const internal::ReviewContext ctx{cat, index, job, space, fact_ids, {}};
-  std::vector<Remedy> kept;
-  for (Remedy& r : remedies) {
+  std::vector<internal::Judged> judged(remedies.size());
+  for (size_t i = 0; i < remedies.size(); ++i) {
     RemedyProposal m;
-    m.kind = r.kind;
-    m.global_batch_size = r.global_batch_size;
-    m.layer_widths = r.layer_widths;
-    internal::Judged j;
-    internal::JudgeRemedy(ctx, m, j);
-    if (!j.rejected && j.recommendable) kept.push_back(std::move(r));
+    m.kind = remedies[i].kind;
+    m.global_batch_size = remedies[i].global_batch_size;
+    m.layer_widths = remedies[i].layer_widths;
+    internal::JudgeRemedy(ctx, m, judged[i]);
+  }
+  internal::NeverRecommendWhatTodayBeats(ctx, judged);
+  std::vector<Remedy> kept;
+  for (size_t i = 0; i < remedies.size(); ++i) {
+    if (!judged[i].rejected && judged[i].recommendable) {
+      kept.push_back(std::move(remedies[i]));
+    }
   }
   remedies = std::move(kept);
 }

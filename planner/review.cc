@@ -117,45 +117,6 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
   }
 }
 
-// Keeping today's setup is an option every review has: a proposal that
-// costs more and takes longer than today's point (the same model, the same
-// space) is never RECOMMENDED, whichever tier it ranks in. Not under
-// OUT_OF_MEMORY: today's setup does not run.
-void NeverRecommendWhatTodayBeats(const Job& job,
-                                  const std::optional<Candidate>& today,
-                                  std::vector<Judged>& judged) {
-  if (!today || !today->has_point() ||
-      internal::HasSymptom(job, Symptom::kOutOfMemory)) {
-    return;
-  }
-  const internal::Config& t = *today->config;
-  const double tol = kPolicy.tie_tolerance.value;
-  const double cost = internal::CostMetric(job, t);
-  const double time = internal::TimeMetric(job, t);
-  if (!std::isfinite(cost) || !std::isfinite(time)) return;
-  for (Judged& j : judged) {
-    if (j.rejected || !j.recommendable || !j.candidate ||
-        !j.candidate->config) {
-      continue;
-    }
-    const internal::Config& c = *j.candidate->config;
-    // An unknown price is not a higher one (PRICE_UNKNOWN says it).
-    if (!c.price_known) continue;
-    if (!(internal::CostMetric(job, c) > cost * (1 + tol) &&
-          internal::TimeMetric(job, c) > time * (1 + tol))) {
-      continue;
-    }
-    j.recommendable = false;
-    const std::string line = absl::StrCat(
-        "Keeping today's setup (", job.current_label, ": ",
-        internal::MetricsText(job, t), ") is cheaper and faster than this (",
-        internal::MetricsText(job, c),
-        "), so it is not recommended over what runs now.");
-    j.Add(ReasonCode::kHigherCost, line);
-    j.Add(ReasonCode::kSlower, "");
-  }
-}
-
 // Two proposals that select no point and that the review's order cannot
 // tell apart before their labels (the same tier and directness).
 bool TiedWithoutNumbers(const Judged& a, const Judged& b) {
@@ -280,7 +241,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
-  NeverRecommendWhatTodayBeats(job, internal::TodayOf(ctx), judged);
+  internal::NeverRecommendWhatTodayBeats(ctx, judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];

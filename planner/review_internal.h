@@ -81,6 +81,13 @@ bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m);
 // Evaluated once per ReviewContext.
 const std::optional<Candidate>& TodayOf(const ReviewContext& ctx);
 
+// Keeping today's setup is an option every review has: a proposal today's
+// point beats on both cost and time is never RECOMMENDED (HIGHER_COST,
+// SLOWER). ReviewPlan applies it to every proposal, PlanTraining to the
+// remedies it lists, so the two never disagree on one.
+void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
+                                  std::vector<Judged>& judged);
+
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.
 bool JudgedBefore(const Job& job, const Judged& a, const Judged& b);

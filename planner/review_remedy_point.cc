@@ -473,6 +473,42 @@ const std::optional<Candidate>& TodayOf(const ReviewContext& ctx) {
   return *ctx.today;
 }
 
+// Whichever tier a proposal ranks in. Not under OUT_OF_MEMORY: today's
+// setup does not run.
+void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
+                                  std::vector<Judged>& judged) {
+  const Job& job = ctx.job;
+  const std::optional<Candidate>& today = TodayOf(ctx);
+  if (!today || !today->has_point() || HasSymptom(job, Symptom::kOutOfMemory)) {
+    return;
+  }
+  const Config& t = *today->config;
+  const double tol = kPolicy.tie_tolerance.value;
+  const double cost = CostMetric(job, t);
+  const double time = TimeMetric(job, t);
+  if (!std::isfinite(cost) || !std::isfinite(time)) return;
+  for (Judged& j : judged) {
+    if (j.rejected || !j.recommendable || !j.candidate ||
+        !j.candidate->config) {
+      continue;
+    }
+    const Config& c = *j.candidate->config;
+    // An unknown price is not a higher one (PRICE_UNKNOWN says it).
+    if (!c.price_known) continue;
+    if (!(CostMetric(job, c) > cost * (1 + tol) &&
+          TimeMetric(job, c) > time * (1 + tol))) {
+      continue;
+    }
+    j.recommendable = false;
+    const std::string line = absl::StrCat(
+        "Keeping today's setup (", job.current_label, ": ", MetricsText(job, t),
+        ") is cheaper and faster than this (", MetricsText(job, c),
+        "), so it is not recommended over what runs now.");
+    j.Add(ReasonCode::kHigherCost, line);
+    j.Add(ReasonCode::kSlower, "");
+  }
+}
+
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
   return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
 }

@@ -703,10 +703,11 @@ std::vector<PlanRequest> TroubledJobs() {
   return out;
 }
 
-// PlanTraining's remedies are ones ReviewPlan accepts when proposed for the
-// same job (the case: a Reduction Server listed for a job on GKE, where
-// ReviewPlan finds it NOT_APPLICABLE; activation recompute listed for a
-// job that already recomputes every layer).
+// PlanTraining's remedies are ones ReviewPlan recommends when each is
+// proposed alone for the same job (the cases: a Reduction Server listed for
+// a job on GKE, where ReviewPlan finds it NOT_APPLICABLE; activation
+// recompute listed for a job that already recomputes every layer; a remedy
+// today's setup beats on cost and time, which review holds back).
 TEST_F(ReviewConsistencyTest, PlansRemediesAreNotRejectedWhenProposed) {
   int checked = 0;
   for (const PlanRequest& job : TroubledJobs()) {
@@ -720,7 +721,8 @@ TEST_F(ReviewConsistencyTest, PlansRemediesAreNotRejectedWhenProposed) {
       p.remedy->layer_widths = m.layer_widths;
       const ReviewResponse out = Review(ReviewOf(job, {p}));
       ASSERT_EQ(out.verdicts.size(), 1u);
-      EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+      // Alone, it is neither rejected nor held back (pays, beats today).
+      EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
           << Named(job) << " on "
           << static_cast<int>(job.constraints.run_platform) << "\n  remedy "
           << m.summary << "\n  " << out.verdicts[0].reason;
