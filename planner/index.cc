@@ -441,40 +441,47 @@ bool NamesTheChip(const Family& f, const std::vector<std::string>& asked) {
 
 }  // namespace
 
-std::vector<std::string> SeriesKeysNamed(const Index& index,
-                                         const std::string& name) {
+SeriesNamed MatchSeriesName(const Index& index, const std::string& name) {
   const std::string norm = NormalizeName(name);
   if (norm.empty()) return {};
   for (const std::string& key : {norm, NormalizeName(absl::StrCat("tpu", name))}) {
     for (const Family& f : index.families) {
       const std::vector<std::string>& k = f.allowed_series_keys;
-      if (std::find(k.begin(), k.end(), key) != k.end()) return {key};
+      if (std::find(k.begin(), k.end(), key) != k.end()) {
+        return {{key}, SeriesNamed::By::kSeries};
+      }
     }
   }
-  std::vector<std::string> out;
+  SeriesNamed out;
+  const auto add = [&out](const Family& f, SeriesNamed::By by) {
+    const std::string& series = f.allowed_series_keys[0];
+    if (std::find(out.keys.begin(), out.keys.end(), series) == out.keys.end()) {
+      out.keys.push_back(series);
+    }
+    // A series word anywhere makes it a series name, not a machine type's.
+    if (out.by != SeriesNamed::By::kSeries) out.by = by;
+  };
   const std::string word =
       absl::StrCat(absl::AsciiStrToLower(absl::StripAsciiWhitespace(name)), " ");
   for (const Family& f : index.families) {
     const std::vector<std::string>& m = f.machine_keys;
-    if (!absl::StartsWith(f.series_lower, word) &&
-        std::find(m.begin(), m.end(), norm) == m.end()) {
-      continue;
-    }
-    const std::string& series = f.allowed_series_keys[0];
-    if (std::find(out.begin(), out.end(), series) == out.end()) {
-      out.push_back(series);
+    if (absl::StartsWith(f.series_lower, word)) {
+      add(f, SeriesNamed::By::kSeries);
+    } else if (std::find(m.begin(), m.end(), norm) != m.end()) {
+      add(f, SeriesNamed::By::kMachineType);
     }
   }
-  if (!out.empty()) return out;
+  if (!out.keys.empty()) return out;
   const std::vector<std::string> asked = Words(name);
   for (const Family& f : index.families) {
-    if (!NamesTheChip(f, asked)) continue;
-    const std::string& series = f.allowed_series_keys[0];
-    if (std::find(out.begin(), out.end(), series) == out.end()) {
-      out.push_back(series);
-    }
+    if (NamesTheChip(f, asked)) add(f, SeriesNamed::By::kChip);
   }
   return out;
+}
+
+std::vector<std::string> SeriesKeysNamed(const Index& index,
+                                         const std::string& name) {
+  return MatchSeriesName(index, name).keys;
 }
 
 std::vector<const Family*> MatchFamilies(const Index& index, Platform platform,

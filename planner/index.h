@@ -153,6 +153,13 @@ class AskedName {
 // selects each series carrying it. Empty: it selects nothing.
 std::vector<std::string> SeriesKeysNamed(const Index& index,
                                          const std::string& name);
+// The same keys, and what in the name selected them.
+struct SeriesNamed {
+  enum class By { kNothing, kSeries, kMachineType, kChip };
+  std::vector<std::string> keys;
+  By by = By::kNothing;
+};
+SeriesNamed MatchSeriesName(const Index& index, const std::string& name);
 
 // Families that a hardware description names: series ("A3 Ultra", "N1"),
 // accelerator ("tpu-v5e", "T4"), machine type ("g4-standard-48"), or only a

@@ -270,22 +270,8 @@ bool CatalogNames(const Catalog& catalog, const std::string& name) {
                      [&](const catalog::Accelerator& a) { return asked.Names(a); });
 }
 
-// A name that matches a machine type of the index and none of its series'
-// own names ("g2-standard-48", not "G2").
-bool NamesOnlyAMachineType(const Index& index, const std::string& name) {
-  const std::string norm = NormalizeName(name);
-  bool machine = false;
-  for (const Family& f : index.families) {
-    const std::vector<std::string>& k = f.allowed_series_keys;
-    if (std::find(k.begin(), k.end(), norm) != k.end()) return false;
-    const std::vector<std::string>& m = f.machine_keys;
-    machine |= std::find(m.begin(), m.end(), norm) != m.end();
-  }
-  return machine;
-}
-
 // constraints.allowed_series as the series keys its names select
-// (SeriesKeysNamed); a name no planned family takes is kept as given (a
+// (MatchSeriesName); a name no planned family takes is kept as given (a
 // legacy series the team keeps matches it), and one the catalog does not
 // have at all is said, with the series there are.
 void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
@@ -293,8 +279,10 @@ void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
   job.allowed_series.clear();
   std::vector<std::string> unknown, machines;
   for (const std::string& name : job.constraints.allowed_series) {
-    std::vector<std::string> keys = SeriesKeysNamed(index, name);
-    if (NamesOnlyAMachineType(index, name)) {
+    SeriesNamed named = MatchSeriesName(index, name);
+    std::vector<std::string>& keys = named.keys;
+    // "g2-standard-48", not "G2": it still allows the whole series.
+    if (named.by == SeriesNamed::By::kMachineType) {
       machines.push_back(absl::StrCat("\"", name, "\""));
     }
     if (keys.empty()) {
