@@ -2,15 +2,21 @@
 // catalog-free validation (planner/validate.cc) and answers INVALID_ARGUMENT
 // with these field violations, so the planner never silently drops a
 // constraint it cannot honour.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "planner/engine.h"
 #include "planner/limits.h"
 #include "planner/model_presets.h"
 #include "planner/planner.h"
+#include "planner/util.h"
 
 namespace accelplan::planner {
 namespace {
@@ -27,6 +33,84 @@ std::string Echo(const std::string& v) {
     ++chars;
   }
   return v;
+}
+
+// Accelerators per VM that the machine types named `hardware` have (the
+// same GCE name can carry several attachments: N1 with 1, 2, 4 or 8 GPUs).
+std::vector<int> AcceleratorsPerVm(const catalog::Catalog& catalog,
+                                   const std::string& hardware) {
+  std::vector<int> out;
+  const std::string want = NormalizeName(hardware);
+  for (const catalog::MachineType& mt : catalog.machine_types) {
+    if (mt.accelerator_count <= 0) continue;
+    if (NormalizeName(mt.id) != want &&
+        NormalizeName(mt.gce_machine_type) != want) {
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), mt.accelerator_count) == out.end()) {
+      out.push_back(mt.accelerator_count);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A per-node count the named machine type cannot have ("a3-highgpu-8g"
+// with 12): the job as stated does not exist, so it cannot be measured.
+void CheckAcceleratorsPerNode(const catalog::Catalog& catalog,
+                              const CurrentSetup& cur,
+                              std::vector<FieldViolation>& out) {
+  if (cur.accelerator_count <= 0 || !cur.tpu_topology.empty()) return;
+  const std::vector<int> counts = AcceleratorsPerVm(catalog, cur.hardware);
+  if (counts.empty() || std::find(counts.begin(), counts.end(),
+                                  cur.accelerator_count) != counts.end()) {
+    return;
+  }
+  out.push_back(
+      {"current_setup.accelerator_count",
+       absl::StrCat("is ", cur.accelerator_count, ", but ", Echo(cur.hardware),
+                    " has ", absl::StrJoin(counts, "/"), " per VM")});
+}
+
+// A slice shape the current TPU does not have ("3x3" on v5e), with the
+// shape meant when only the order of its dimensions differs.
+std::optional<std::string> NotASliceShape(const catalog::Accelerator& acc,
+                                          const std::string& topology) {
+  if (topology.empty() || acc.topologies.empty()) return std::nullopt;
+  const auto dims = [](absl::string_view t) {
+    std::vector<std::string> d = absl::StrSplit(absl::AsciiStrToLower(t), 'x');
+    std::sort(d.begin(), d.end());
+    return d;
+  };
+  for (const catalog::TpuTopology& t : acc.topologies) {
+    if (SameTopology(t.topology, topology)) return std::nullopt;
+  }
+  for (const catalog::TpuTopology& t : acc.topologies) {
+    if (dims(t.topology) == dims(topology)) {
+      return absl::StrCat("\"", Echo(topology), "\" is written \"", t.topology,
+                          "\" for ", acc.name);
+    }
+  }
+  // Violation details are short (api/errors.h): name where the list is.
+  return absl::StrCat("\"", Echo(topology), "\" is not a ", acc.name,
+                      " slice shape (ListAccelerators lists them)");
+}
+
+void CheckSliceShapes(const catalog::Catalog& catalog, const CurrentSetup& cur,
+                      std::vector<FieldViolation>& out) {
+  const internal::CurrentHardware hw =
+      internal::ResolveCurrentHardware(catalog, cur.hardware);
+  if (hw.accelerator == nullptr) return;
+  if (auto bad = NotASliceShape(*hw.accelerator, cur.tpu_topology)) {
+    out.push_back({"current_setup.tpu_topology", *std::move(bad)});
+  }
+  for (size_t i = 0; i < cur.slice_topologies.size(); ++i) {
+    if (auto bad = NotASliceShape(*hw.accelerator, cur.slice_topologies[i])) {
+      out.push_back({absl::StrCat("current_setup.slice_topologies[", i, "]"),
+                     *std::move(bad)});
+      return;  // one is enough to say what is wrong
+    }
+  }
 }
 
 }  // namespace
@@ -57,6 +141,9 @@ std::vector<FieldViolation> Planner::CheckAgainstCatalog(
                                   "accelerator or series of that name)")});
     }
   }
+  // A current setup the catalog says cannot exist.
+  CheckAcceleratorsPerNode(*catalog_, current_setup, out);
+  CheckSliceShapes(*catalog_, current_setup, out);
   return out;
 }
 

@@ -56,7 +56,8 @@ class Planner {
   // workload.model_name the catalog has no preset for (closest names
   // listed); constraints.keep_current_hardware without a
   // current_setup.hardware the catalog knows (machine type, accelerator or
-  // series).
+  // series); a current accelerator count per node or TPU slice shape the
+  // stated hardware does not have.
   std::vector<FieldViolation> CheckAgainstCatalog(
       const Workload& workload, const Constraints& constraints,
       const CurrentSetup& current_setup) const;

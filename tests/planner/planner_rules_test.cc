@@ -2494,5 +2494,58 @@ TEST_F(PlannerRulesTest, KeepCurrentHardwareNeedsHardwareTheCatalogKnows) {
   EXPECT_TRUE(planner_->CheckAgainstCatalog(w, Constraints{}, CurrentSetup{}).empty());
 }
 
+// A current setup the catalog says cannot exist is INVALID_ARGUMENT naming
+// the field: an a3-highgpu-8g has 8 GPUs (not 12), a TPU v5e has no 3x3
+// slice, and a shape written in another order says how it is written.
+// Silent for every count a machine type of that name has (N1 carries 1, 2,
+// 4 or 8 GPUs), for every catalog slice shape, and without hardware.
+TEST_F(PlannerRulesTest, ACurrentSetupTheCatalogSaysCannotExistIsInvalid) {
+  const Workload w = Small();
+  const auto check = [&](const CurrentSetup& cur) {
+    return planner_->CheckAgainstCatalog(w, Constraints{}, cur);
+  };
+  CurrentSetup gpu;
+  gpu.hardware = "a3-highgpu-8g";
+  gpu.accelerator_count = 12;
+  gpu.node_count = 2;
+  const std::vector<FieldViolation> twelve = check(gpu);
+  ASSERT_THAT(Fields(twelve),
+              testing::ElementsAre("current_setup.accelerator_count"));
+  EXPECT_THAT(twelve[0].description, HasSubstr("has 8 per VM"));
+  gpu.accelerator_count = 8;
+  EXPECT_TRUE(check(gpu).empty());
+  CurrentSetup n1;
+  n1.hardware = "n1-standard-8";
+  for (int n : {1, 2, 4, 8}) {
+    n1.accelerator_count = n;
+    EXPECT_TRUE(check(n1).empty()) << n;
+  }
+  n1.accelerator_count = 3;
+  EXPECT_THAT(Fields(check(n1)),
+              testing::ElementsAre("current_setup.accelerator_count"));
+
+  CurrentSetup tpu;
+  tpu.hardware = "tpu-v5e";
+  tpu.tpu_topology = "3x3";
+  const std::vector<FieldViolation> square = check(tpu);
+  ASSERT_THAT(Fields(square),
+              testing::ElementsAre("current_setup.tpu_topology"));
+  EXPECT_THAT(square[0].description, HasSubstr("not a TPU v5e slice shape"));
+  tpu.tpu_topology = "4x2";
+  const std::vector<FieldViolation> turned = check(tpu);
+  ASSERT_EQ(turned.size(), 1u);
+  EXPECT_THAT(turned[0].description, HasSubstr("is written \"2x4\""));
+  for (const char* shape : {"1x1", "2x4", "16x16"}) {
+    tpu.tpu_topology = shape;
+    EXPECT_TRUE(check(tpu).empty()) << shape;
+  }
+  tpu.tpu_topology.clear();
+  tpu.slice_topologies = {"2x4", "3x3"};
+  EXPECT_THAT(Fields(check(tpu)),
+              testing::ElementsAre("current_setup.slice_topologies[1]"));
+  tpu.hardware.clear();  // nothing to check a shape against
+  EXPECT_TRUE(check(tpu).empty());
+}
+
 }  // namespace
 }  // namespace accelplan::planner
