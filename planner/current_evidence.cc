@@ -115,6 +115,17 @@ void NoTodaysPoint(const Index& index, Job& job) {
     return;
   }
   job.current_label = TodayLabel(job);
+  if (HasSymptom(job, Symptom::kOutOfMemory) &&
+      CurrentSetupPins(job).layout.any()) {
+    // Observed hours, if any, ran until the job failed: not a runtime.
+    job.assumptions.push_back(absl::StrCat(
+        "Today's setup (", job.current_label,
+        ") runs out of memory, as the "
+        "request says, and its stated layout does not fit in the model "
+        "either: it has no throughput, runtime or cost, so savings are not "
+        "computed and no deadline or pace is assumed from it."));
+    return;
+  }
   job.assumptions.push_back(absl::StrCat(
       "Today's setup (", job.current_label, ") has no point in the model "
       "(it does not hold the job, or its size cannot be timed): today's "
@@ -207,7 +218,10 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
       one = {EvaluateFamily(catalog, *observed, *family, pins)};
     }
   }
-  if (pins.layout.any() && none()) {
+  // A stated layout that does not fit stands for one that does (the team
+  // runs something), except when the team says it runs out of memory: then
+  // today's job, as stated, does not run at all.
+  if (pins.layout.any() && none() && !HasSymptom(job, Symptom::kOutOfMemory)) {
     pins.layout = {};
     one = {EvaluateFamily(catalog, today, *family, pins)};
   }

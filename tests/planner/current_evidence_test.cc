@@ -156,11 +156,47 @@ TEST_F(CurrentEvidenceTest, AnOomTheModelDoesNotExplainIsSaid) {
   job.current_setup.symptoms = {Symptom::kGradientSyncBound};
   EXPECT_FALSE(said(planner_->Plan(job)));
   // The model explains it: 13B under DDP does not fit a 40 GB A100 (today's
-  // point is another layout the model chose), so nothing is said.
+  // job as stated does not run), so nothing is said.
   PlanRequest big = job;
   big.workload.parameter_count = 13e9;
   big.current_setup.symptoms = {Symptom::kOutOfMemory};
   EXPECT_FALSE(said(planner_->Plan(big)));
+}
+
+// OUT_OF_MEMORY with a stated layout the model cannot fit either (7B
+// under DDP on 40 GB A100s needs ~108 GiB per GPU): today's job does not
+// run, so there are no savings against it and no deadline or pace taken
+// from it, even with observed hours (they ran until it failed). It used to
+// stand in the layout the model would choose (FSDP on today's GPUs) and
+// quote savings against that, while ReviewPlan found no today's point.
+// Not so when the stated layout fits in the model (FSDP: the memory that
+// runs out is one the model does not count), nor without the symptom.
+TEST_F(CurrentEvidenceTest, ATodayThatRunsOutOfMemoryAsStatedHasNoRuntime) {
+  PlanRequest job = DdpJob("a2-highgpu-8g", 4);
+  job.workload.parameter_count = 7e9;
+  job.workload.dataset_tokens = 2e9;
+  job.current_setup.symptoms = {Symptom::kOutOfMemory};
+  job.current_setup.observed_hours = 3;
+  const auto mentions = [](const PlanResponse& p, const std::string& text) {
+    return std::any_of(
+        p.assumptions.begin(), p.assumptions.end(),
+        [&](const std::string& a) { return absl::StrContains(a, text); });
+  };
+  const PlanResponse ddp = planner_->Plan(job);
+  EXPECT_FALSE(ddp.savings.has_value());
+  EXPECT_TRUE(mentions(ddp, "runs out of memory, as the request says"));
+  EXPECT_FALSE(mentions(ddp, "today's runtime"));
+  EXPECT_TRUE(mentions(ddp, "30 days assumed"));
+
+  job.current_setup.strategy = Strategy::kFsdp;
+  const PlanResponse fsdp = planner_->Plan(job);
+  EXPECT_TRUE(fsdp.savings.has_value());
+  EXPECT_FALSE(mentions(fsdp, "runs out of memory, as the request says"));
+  job.current_setup.strategy = Strategy::kDataParallel;
+  job.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  const PlanResponse calm = planner_->Plan(job);
+  EXPECT_TRUE(calm.savings.has_value());
+  EXPECT_TRUE(mentions(calm, "today's runtime"));
 }
 
 // Today's hardware with no point in the model (two N1 VMs of four T4s:
