@@ -129,6 +129,16 @@ double UnevidencedCause(const Job& job, RemedyKind k) {
   return evidenced ? 0 : 0.5;
 }
 
+// LOW_UTILIZATION follows from a bottleneck the request may also state
+// (waiting on the gradient sync or the input, padding): a stated cause
+// explains it, and a remedy acts on it only when the request evidences the
+// remedy's own cause (UnevidencedCause).
+bool CauseOfLowUtilizationStated(const Job& job) {
+  return HasSymptom(job, Symptom::kGradientSyncBound) ||
+         HasSymptom(job, Symptom::kInputBound) ||
+         HasSymptom(job, Symptom::kHeavyPadding);
+}
+
 // Edge remedies: the one that removes a stated cause (a model not fully
 // int8, ops the compiler does not map) ranks ahead of the other.
 int EdgeDirectness(const Job& job, RemedyKind k) {
@@ -346,16 +356,23 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
 // `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
 void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
                          bool widens_link, Judged& j) {
-  const std::vector<Symptom> acts_on = Addresses(m.kind);
   bool addresses = widens_link;
-  for (Symptom s : acts_on) {
+  std::vector<std::string> acted;  // the stated symptoms it acts on
+  for (Symptom s : Addresses(m.kind)) {
     // Low utilisation is the MXU tiling's only on a TPU (as PlanTraining's
     // remedies, planner/remedies.h).
     if (m.kind == RemedyKind::kFixTensorShapes &&
         s == Symptom::kLowUtilization && !CurrentlyOnTpu(job)) {
       continue;
     }
-    addresses |= HasSymptom(job, s);
+    if (s == Symptom::kLowUtilization && CauseOfLowUtilizationStated(job) &&
+        UnevidencedCause(job, m.kind) > 0) {
+      continue;
+    }
+    if (HasSymptom(job, s)) {
+      addresses = true;
+      acted.push_back(SymptomLabel(s));
+    }
   }
   if (m.kind == RemedyKind::kMoveToHardware && m.target &&
       HasSymptom(job, Symptom::kOutOfMemory)) {
@@ -364,13 +381,21 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
                             HasSymptom(job, Symptom::kLowUtilization);
-    j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-             absl::StrCat(RemedyLabel(m.kind), " does not act on the "
-                          "problem: the job is ", SymptomsText(job),
-                          gpu_tiling ? ", and its MXU tiling rules are a "
-                                       "TPU's: today's hardware is not one"
-                                     : "",
-                          "."));
+    const bool explained = HasSymptom(job, Symptom::kLowUtilization) &&
+                           CauseOfLowUtilizationStated(job);
+    j.Reject(
+        ReasonCode::kDoesNotAddressBottleneck,
+        absl::StrCat(RemedyLabel(m.kind),
+                     " does not act on the "
+                     "problem: the job is ",
+                     SymptomsText(job),
+                     gpu_tiling  ? ", and its MXU tiling rules are a "
+                                   "TPU's: today's hardware is not one"
+                     : explained ? "; the stated cause explains the low "
+                                   "utilisation, and nothing in the request "
+                                   "points to this one"
+                                 : "",
+                     "."));
   } else if (!j.rejected) {
     // Remedies on the current hardware first; a move re-plans the job on
     // other hardware (product choice: it also costs a migration the model
@@ -381,9 +406,9 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
                       : Directness(m.kind) + UnevidencedCause(job, m.kind);
-    std::string line = absl::StrCat(RemedyLabel(m.kind),
-                                    " acts directly on the problem: the "
-                                    "job is ", SymptomsText(job), ".");
+    std::string line = absl::StrCat(
+        RemedyLabel(m.kind), " acts directly on the problem: the job is ",
+        acted.empty() ? SymptomsText(job) : absl::StrJoin(acted, " and "), ".");
     if (m.kind == RemedyKind::kFixTensorShapes) {
       const ShapeRule rule = TpuShapeRule(job.current);
       const std::string batch = BatchRounding(job.current, rule);

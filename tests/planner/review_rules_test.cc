@@ -282,6 +282,41 @@ TEST_F(ReviewRulesTest, ARemedyWithEvidenceRanksBeforeAGuess) {
   level(bare, "a");
 }
 
+// LOW_UTILIZATION stated beside its cause: waiting on the gradient sync
+// explains it, so a faster input pipeline, which acts on low utilisation
+// alone, is rejected as with the cause alone (it was RECOMMENDED, "acts
+// directly on the problem: the job is waiting on gradient
+// synchronization"). Low utilisation alone, or with INPUT_BOUND, keeps it;
+// a remedy the request evidences (shapes that pad) keeps acting on it; and
+// the line names only the symptoms the remedy acts on.
+TEST_F(ReviewRulesTest, AStatedCauseExplainsLowUtilization) {
+  const ProposalVerdict sync =
+      One(GpuCluster({Symptom::kGradientSyncBound, Symptom::kLowUtilization}),
+          RemedyKind::kFasterInputPipeline);
+  EXPECT_EQ(sync.verdict, Verdict::kRejected) << sync.reason;
+  EXPECT_TRUE(Has(sync, ReasonCode::kDoesNotAddressBottleneck)) << sync.reason;
+  EXPECT_THAT(sync.reason, HasSubstr("explains the low utilisation"));
+  const ProposalVerdict alone = One(GpuCluster({Symptom::kLowUtilization}),
+                                    RemedyKind::kFasterInputPipeline);
+  EXPECT_NE(alone.verdict, Verdict::kRejected) << alone.reason;
+  const ProposalVerdict input =
+      One(GpuCluster({Symptom::kInputBound, Symptom::kLowUtilization}),
+          RemedyKind::kFasterInputPipeline);
+  EXPECT_EQ(input.verdict, Verdict::kRecommended) << input.reason;
+  EXPECT_THAT(input.reason,
+              HasSubstr("the job is input-bound and under-utilising"));
+
+  ReviewRequest tpu =
+      TpuSlices({Symptom::kGradientSyncBound, Symptom::kLowUtilization});
+  const ProposalVerdict tiled = One(tpu, RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(tiled.verdict, Verdict::kRejected) << tiled.reason;
+  tpu.current_setup.layer_widths = {300};  // pads: the request evidences it
+  const ProposalVerdict padded = One(tpu, RemedyKind::kFixTensorShapes);
+  EXPECT_NE(padded.verdict, Verdict::kRejected) << padded.reason;
+  EXPECT_THAT(padded.reason, HasSubstr("the job is under-utilising"));
+  EXPECT_THAT(padded.reason, Not(HasSubstr("the job is waiting on gradient")));
+}
+
 // Widths that already tile (the shape's 4096 and 32000, multiples of 128)
 // leave the tiling remedy nothing to do; a stated width of 300 does.
 TEST_F(ReviewRulesTest, FixTensorShapesIsNotApplicableWhenShapesAlreadyTile) {
