@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -29,6 +30,41 @@ using catalog::Accelerator;
 using catalog::Catalog;
 using catalog::MachineType;
 
+namespace {
+
+// What crosses which link, named by the link the estimate gave it
+// (planner/estimates.cc): the collective's link `w` (NVLink/PCIe inside
+// the VM or NVLink domain, the VMs' NICs, ICI, DCN) and, for pipeline
+// stages on several GPU VMs, their hand-offs over the NICs.
+std::string TrafficOverLinks(const Family& f, const Config& c, double w) {
+  const bool over_nics =
+      f.platform == Platform::kGpu && c.hosts > 1 && w < f.intra_vm_bytes_per_s;
+  const char* link = c.slices > 1 ? "DCN"
+                     : over_nics  ? "the host network"
+                                  : "the interconnect";
+  const char* traffic = c.layout.zero_stage == 3 ? "FSDP"
+                        : c.layout.tensor > 1    ? "tensor/data-parallel"
+                                                 : "data-parallel";
+  std::string out = absl::StrFormat(
+      "%s traffic over %s at %.1f GB/s per "
+      "device",
+      traffic, link, w / 1e9);
+  if (c.layout.pipeline > 1) {
+    const bool stages_over_nics =
+        f.platform == Platform::kGpu && c.hosts > 1 && c.slices <= 1;
+    absl::StrAppend(
+        &out, stages_over_nics
+                  ? absl::StrFormat(" and pipeline hand-offs over the host "
+                                    "network at %.1f GB/s",
+                                    f.inter_vm_bytes_per_s / 1e9)
+                  : " and pipeline hand-offs");
+  }
+  out[0] = absl::ascii_toupper(out[0]);
+  return out;
+}
+
+}  // namespace
+
 // The human line for a configuration that spends its step communicating;
 // formatted only when a reason needs it.
 std::string CommunicationDetail(const Job& job, const Candidate& cand) {
@@ -48,22 +84,15 @@ std::string CommunicationDetail(const Job& job, const Candidate& cand) {
   // latency, a gradient sync stated to be on the critical path).
   const bool below = tokens_per_device < b.required;
   return absl::StrFormat(
-      "%s traffic over %s at %.1f GB/s per device takes %.1fx the compute "
-      "time per step, %.0f%% of the step exposed (%s >= %.0f %s per device "
-      "per step, has %.0f%s)",
-      c.layout.pipeline > 1      ? "Pipeline and data-parallel"
-      : c.layout.zero_stage == 3 ? "FSDP"
-      : c.layout.tensor > 1      ? "tensor/data-parallel"
-                                 : "data-parallel",
-      c.slices > 1                                    ? "DCN"
-      : (c.hosts > 1 && f.platform == Platform::kGpu) ? "the host network"
-                                                      : "the interconnect",
-      w / 1e9, c.step.comm_to_compute_ratio,
-      100 * c.step.communication_fraction,
+      "%s %s %.1fx the compute time per step, %.0f%% of the step "
+      "exposed (%s >= %.0f %s per device per step, has %.0f%s)",
+      TrafficOverLinks(f, c, w), c.layout.pipeline > 1 ? "take" : "takes",
+      c.step.comm_to_compute_ratio, 100 * c.step.communication_fraction,
       below ? "compute-bound needs" : "the data-parallel roofline asks",
       b.required, job.unit, tokens_per_device,
-      below ? "" : ": the exposed part is traffic or latency it does not "
-                   "count");
+      below ? ""
+            : ": the exposed part is traffic or latency it does not "
+              "count");
 }
 
 // ---------------------------------------------------------------- plans
@@ -327,8 +356,9 @@ void AppendNote(Distribution& d, const std::string& sentence) {
 // GPUs one VM's NVLink when tensor x pipeline ranks fit in it, else VMs.
 const char* WhereStagesRun(const Family& f, const Config& c) {
   if (f.platform == Platform::kTpu) return "the slice's chips";
-  const int ranks = std::max(1, c.layout.tensor) * c.layout.pipeline;
-  return ranks <= DevicesPerVm(c) ? "the VM's GPUs" : "VMs";
+  // Megatron's rank order puts the stages outermost, so on several VMs
+  // they hand over between VMs (as the estimate times them).
+  return c.hosts <= 1 ? "the VM's GPUs" : "VMs";
 }
 
 // Reduction Server: the pool the point took when its step was estimated

@@ -1,0 +1,69 @@
+// The line that says which traffic crosses which link (plan_assembly.cc
+// CommunicationDetail): it names each link by the figure the estimate gave
+// it, so a data-parallel group inside one NVLink domain is not called the
+// host network, and pipeline stages on several VMs are.
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/candidate.h"
+#include "planner/plan_assembly.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Two a2-megagpu-16g-like VMs: NVLink 300 GB/s per GPU inside, 100 Gbps
+// NICs shared by 16 GPUs between them.
+Family TwoSixteenGpuVms() {
+  Family f;
+  f.platform = Platform::kGpu;
+  f.intra_vm_bytes_per_s = 300e9;
+  f.inter_vm_bytes_per_s = 100e9 / 8 / 16;
+  return f;
+}
+
+std::string Detail(const Family& f, Config c) {
+  Job job;
+  job.tokens_per_step = 128 * 2048;
+  job.unit = "tokens";
+  c.devices = 32;
+  c.hosts = 2;
+  c.slices = 1;
+  c.peak_flops = 312e12;
+  Candidate cand;
+  cand.family = &f;
+  cand.config = c;
+  return CommunicationDetail(job, cand);
+}
+
+// Tensor 8 x data 2 fills each VM under Megatron's rank order, so the
+// gradient all-reduce rides NVLink and the 2 pipeline stages hand over
+// between the VMs.
+TEST(CommunicationDetailTest, NamesEachLinkByTheFigureItCarries) {
+  const Family f = TwoSixteenGpuVms();
+  Config c;
+  c.layout.tensor = 8;
+  c.layout.data = 2;
+  c.layout.pipeline = 2;
+  c.comm_link_bytes_per_s = f.intra_vm_bytes_per_s;
+  const std::string inside = Detail(f, c);
+  EXPECT_THAT(inside, HasSubstr("over the interconnect at 300.0 GB/s"));
+  EXPECT_THAT(inside, HasSubstr("pipeline hand-offs over the host network "
+                                "at 0.8 GB/s"));
+  EXPECT_THAT(inside, Not(HasSubstr("host network at 300")));
+
+  // Data parallel across the VMs: the NICs' share is the host network.
+  c.layout = {};
+  c.layout.data = 32;
+  c.comm_link_bytes_per_s = 2 * f.inter_vm_bytes_per_s;
+  const std::string across = Detail(f, c);
+  EXPECT_THAT(across, HasSubstr("Data-parallel traffic over the host network "
+                                "at 1.6 GB/s"));
+  EXPECT_THAT(across, Not(HasSubstr("pipeline")));
+}
+
+}  // namespace
+}  // namespace accelplan::planner::internal
