@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -34,32 +35,48 @@ namespace {
 
 // What crosses which link, named by the link the estimate gave it
 // (planner/estimates.cc): the collective's link `w` (NVLink/PCIe inside
-// the VM or NVLink domain, the VMs' NICs, ICI, DCN) and, for pipeline
-// stages on several GPU VMs, their hand-offs over the NICs.
+// the VM or NVLink domain, the VMs' NICs, ICI, DCN); across slices, the
+// FSDP or tensor traffic that stays on ICI beside the gradient on DCN;
+// and a pipeline's hand-offs on theirs. Ends with its verb.
 std::string TrafficOverLinks(const Family& f, const Config& c, double w) {
-  const bool over_nics =
-      f.platform == Platform::kGpu && c.hosts > 1 && w < f.intra_vm_bytes_per_s;
-  const char* link = c.slices > 1 ? "DCN"
-                     : over_nics  ? "the host network"
-                                  : "the interconnect";
   const char* traffic = c.layout.zero_stage == 3 ? "FSDP"
                         : c.layout.tensor > 1    ? "tensor/data-parallel"
                                                  : "data-parallel";
-  std::string out = absl::StrFormat(
-      "%s traffic over %s at %.1f GB/s per "
-      "device",
-      traffic, link, w / 1e9);
+  std::string out;
+  if (c.slices > 1 &&
+      !ShardsAcrossSlices(c.layout, c.devices / std::max(1, c.slices)) &&
+      (c.layout.zero_stage == 3 || c.layout.tensor > 1)) {
+    out = absl::StrFormat(
+        "%s traffic over ICI at %.1f GB/s per chip inside each slice and the "
+        "gradient over DCN at %.1f GB/s",
+        traffic, f.ici_bytes_per_s / 1e9, w / 1e9);
+  } else {
+    const bool over_nics = f.platform == Platform::kGpu && c.hosts > 1 &&
+                           w < f.intra_vm_bytes_per_s;
+    out = absl::StrFormat("%s traffic over %s at %.1f GB/s per device", traffic,
+                          c.slices > 1 ? "DCN"
+                          : over_nics  ? "the host network"
+                                       : "the interconnect",
+                          w / 1e9);
+  }
   if (c.layout.pipeline > 1) {
-    const bool stages_over_nics =
-        f.platform == Platform::kGpu && c.hosts > 1 && c.slices <= 1;
+    // As AddPipeline times them: DCN across slices, the NICs across GPU
+    // VMs, else the slice's ICI or the VM's NVLink/PCIe.
+    const bool tpu = f.platform == Platform::kTpu;
+    const double link = c.slices > 1  ? f.dcn_bytes_per_s_per_chip
+                        : tpu         ? f.ici_bytes_per_s
+                        : c.hosts > 1 ? f.inter_vm_bytes_per_s
+                                      : f.intra_vm_bytes_per_s;
     absl::StrAppend(
-        &out, stages_over_nics
-                  ? absl::StrFormat(" and pipeline hand-offs over the host "
-                                    "network at %.1f GB/s",
-                                    f.inter_vm_bytes_per_s / 1e9)
-                  : " and pipeline hand-offs");
+        &out, absl::StrFormat(" and pipeline hand-offs over %s at %.1f GB/s",
+                              c.slices > 1  ? "DCN"
+                              : tpu         ? "ICI"
+                              : c.hosts > 1 ? "the host network"
+                                            : "the interconnect",
+                              link / 1e9));
   }
   out[0] = absl::ascii_toupper(out[0]);
+  absl::StrAppend(&out, absl::StrContains(out, " and ") ? " take" : " takes");
   return out;
 }
 
@@ -84,10 +101,10 @@ std::string CommunicationDetail(const Job& job, const Candidate& cand) {
   // latency, a gradient sync stated to be on the critical path).
   const bool below = tokens_per_device < b.required;
   return absl::StrFormat(
-      "%s %s %.1fx the compute time per step, %.0f%% of the step "
+      "%s %.1fx the compute time per step, %.0f%% of the step "
       "exposed (%s >= %.0f %s per device per step, has %.0f%s)",
-      TrafficOverLinks(f, c, w), c.layout.pipeline > 1 ? "take" : "takes",
-      c.step.comm_to_compute_ratio, 100 * c.step.communication_fraction,
+      TrafficOverLinks(f, c, w), c.step.comm_to_compute_ratio,
+      100 * c.step.communication_fraction,
       below ? "compute-bound needs" : "the data-parallel roofline asks",
       b.required, job.unit, tokens_per_device,
       below ? ""

@@ -1,7 +1,8 @@
 // The line that says which traffic crosses which link (plan_assembly.cc
 // CommunicationDetail): it names each link by the figure the estimate gave
 // it, so a data-parallel group inside one NVLink domain is not called the
-// host network, and pipeline stages on several VMs are.
+// host network, pipeline stages on several VMs are, and FSDP inside each
+// TPU slice is not called DCN traffic.
 #include <string>
 
 #include "gmock/gmock.h"
@@ -63,6 +64,43 @@ TEST(CommunicationDetailTest, NamesEachLinkByTheFigureItCarries) {
   EXPECT_THAT(across, HasSubstr("Data-parallel traffic over the host network "
                                 "at 1.6 GB/s"));
   EXPECT_THAT(across, Not(HasSubstr("pipeline")));
+}
+
+// Three v5p-like slices of 512 chips (ICI 600 GB/s, DCN 6.2 GB/s per
+// chip): FSDP inside each slice keeps its gathers on ICI, and only the
+// gradient crosses DCN; FSDP over all 1,536 chips puts its traffic on DCN.
+TEST(CommunicationDetailTest, AcrossSlicesFsdpInsideASliceStaysOnIci) {
+  Family f;
+  f.platform = Platform::kTpu;
+  f.ici_bytes_per_s = 600e9;
+  f.dcn_bytes_per_s_per_chip = 6.2e9;
+  Config c;
+  c.layout.zero_stage = 3;
+  c.layout.fsdp = 512;
+  c.layout.data = 1536;
+  c.comm_link_bytes_per_s = f.dcn_bytes_per_s_per_chip;
+  const auto detail = [&](const Config& k) {
+    Job job;
+    job.tokens_per_step = 512 * 2048;
+    job.unit = "tokens";
+    Config x = k;
+    x.devices = 1536;
+    x.hosts = 384;
+    x.slices = 3;
+    x.peak_flops = 459e12;
+    Candidate cand;
+    cand.family = &f;
+    cand.config = x;
+    return CommunicationDetail(job, cand);
+  };
+  const std::string inside = detail(c);
+  EXPECT_THAT(inside, HasSubstr("FSDP traffic over ICI at 600.0 GB/s per chip "
+                                "inside each slice and the gradient over DCN "
+                                "at 6.2 GB/s take"));
+  c.layout.fsdp = 1536;
+  const std::string across = detail(c);
+  EXPECT_THAT(across, HasSubstr("FSDP traffic over DCN at 6.2 GB/s per device "
+                                "takes"));
 }
 
 }  // namespace
