@@ -145,7 +145,10 @@ bool JudgeStatedDegrees(const ReviewContext& ctx, const DistributionProposal& d,
     }
     return false;
   }
-  if (c && c->config) NoteUnmatchedDegrees(pin, *c, j);
+  if (c && c->config) {
+    if (RejectIfDegreesCannotTile(pin, *c, j)) return false;
+    NoteUnmatchedDegrees(pin, *c, j);
+  }
   if (c) j.candidate = std::move(c);
   return true;
 }

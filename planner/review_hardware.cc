@@ -186,6 +186,38 @@ void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
       g.data, g.fsdp, g.tensor, g.pipeline));
 }
 
+bool RejectIfDegreesCannotTile(const LayoutPin& pin, const Candidate& c,
+                               Judged& j) {
+  const Config& p = *c.config;
+  int64_t product = 1;
+  bool every = true;
+  bool divides = p.devices > 0;
+  for (int d : {pin.data, pin.fsdp, pin.tensor, pin.pipeline}) {
+    every = every && d > 0;
+    if (d <= 0) continue;
+    product *= d;
+    divides = divides && product <= p.devices && p.devices % product == 0;
+  }
+  if (divides && (!every || product == p.devices)) return false;
+  const LayoutDegrees g = DegreesOf(p.layout, p.devices);
+  // A device mesh covers every device exactly (JAX's mesh_utils raises
+  // when the product of its shape is not the device count; MaxText builds
+  // its mesh there; PyTorch's DeviceMesh spans the whole world size).
+  j.Reject(ReasonCode::kNotApplicable,
+           absl::StrFormat(
+               "The stated degrees (data %d, FSDP %d, tensor %d, pipeline %d; "
+               "0: not stated) cannot tile the %d devices of %s%s: a device "
+               "mesh covers every device exactly, so as stated the job does "
+               "not start. The strategy's own layout there is data %d, FSDP "
+               "%d, tensor %d, pipeline %d.",
+               pin.data, pin.fsdp, pin.tensor, pin.pipeline, p.devices,
+               c.family->name,
+               p.slices > 1 ? absl::StrCat(" across ", p.slices, " slices")
+                            : std::string(),
+               g.data, g.fsdp, g.tensor, g.pipeline));
+  return true;
+}
+
 void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate) {
   const Job& job = ctx.job;
@@ -224,6 +256,10 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   }
   if (best == nullptr) {
     for (const Candidate& c : selected) j.RejectWith(c);
+    return;
+  }
+  if (pins.layout.degrees() &&
+      RejectIfDegreesCannotTile(pins.layout, *best, j)) {
     return;
   }
   // Hardware choices do not fix a symptom by themselves: they rank after

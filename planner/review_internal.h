@@ -108,6 +108,12 @@ inline bool MovesToTarget(const RemedyProposal& m) {
 // fall back on its strategy (planner/layouts.h): the verdict says so and
 // names the degrees it was judged at.
 void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j);
+// Stated degrees that cannot tile the selected point's devices (one, or
+// their product, does not divide the count; all four stated and their
+// product is not it): as stated the job does not start, so the proposal
+// is rejected NOT_APPLICABLE, naming the layout it would be judged at.
+bool RejectIfDegreesCannotTile(const LayoutPin& pin, const Candidate& c,
+                               Judged& j);
 
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).

@@ -1067,6 +1067,54 @@ TEST_F(ReviewRulesTest, FsdpAcrossSlicesIsHeldToItsMesh) {
   EXPECT_EQ(tp.plan->distribution.fsdp_parallelism, 128);
 }
 
+// Degrees that cannot tile the proposal's devices (2 v5e 16x16 slices, 512
+// chips): FSDP 100 x data 2 and data 7 divide nothing a mesh can cover, so
+// as stated the job does not start (JAX's mesh_utils raises when the mesh
+// shape's product is not the device count): rejected NOT_APPLICABLE, not
+// judged at the strategy's own layout and RECOMMENDED. Degrees that tile
+// (FSDP 256 x data 2), or that leave the rest to the planner (data 2), do
+// not; nor does a hardware proposal's layout that tiles.
+TEST_F(ReviewRulesTest, DegreesThatCannotTileTheDevicesAreRejected) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.workload.global_batch_size = 1024;  // 2 sequences per chip
+  const auto with = [](const std::string& label, int data, int fsdp) {
+    Proposal p = DistP(label, Strategy::kFsdp, DcnParallelism::kData, 2);
+    p.distribution->data_parallelism = data;
+    p.distribution->fsdp_parallelism = fsdp;
+    return p;
+  };
+  r.proposals = {with("fsdp 100", 2, 100), with("data 7", 7, 0),
+                 with("fsdp 256", 2, 256), with("data 2", 2, 0)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 4u);
+  for (int i : {0, 1}) {
+    const ProposalVerdict& v = out.verdicts[i];
+    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+    EXPECT_THAT(v.reason, HasSubstr("cannot tile the 512 devices"));
+  }
+  for (int i : {2, 3}) {
+    const ProposalVerdict& v = out.verdicts[i];
+    EXPECT_NE(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    EXPECT_THAT(v.reason, Not(HasSubstr("cannot tile")));
+  }
+  Proposal hw = MachineP("hw", "ct5lp-hightpu-4t");
+  hw.hardware->tpu_topology = "16x16";
+  hw.hardware->slices = 2;
+  hw.hardware->layout = with("", 2, 100).distribution;
+  r.proposals = {hw};
+  const ReviewResponse bad = Review(r);
+  ASSERT_EQ(bad.verdicts.size(), 1u);
+  EXPECT_EQ(bad.verdicts[0].verdict, Verdict::kRejected)
+      << bad.verdicts[0].reason;
+  hw.hardware->layout = with("", 2, 256).distribution;
+  r.proposals = {hw};
+  const ReviewResponse good = Review(r);
+  ASSERT_EQ(good.verdicts.size(), 1u);
+  EXPECT_NE(good.verdicts[0].verdict, Verdict::kRejected)
+      << good.verdicts[0].reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsMeshWhoseDcnProductIsNotSlices) {
   ReviewRequest r = TpuSlices({}, 4);
   MultisliceMesh m;
