@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/review_internal.h"
+#include "planner/slice_replica.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -71,6 +72,25 @@ DcnParallelism AcrossSlices(const DistributionProposal& d) {
     else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
   }
   return across;
+}
+
+bool RejectIfShardedAcrossSlices(int slices, Judged& j) {
+  if (!j.candidate || !j.candidate->config) return false;
+  const Config& p = *j.candidate->config;
+  const int per_slice = p.devices / std::max(1, p.slices);
+  if (p.slices <= 1 || !ShardsAcrossSlices(p.layout, per_slice)) return false;
+  const int group = p.layout.fsdp * std::max(1, p.layout.tensor);
+  j.candidate.reset();
+  j.Reject(
+      ReasonCode::kNotApplicable,
+      absl::StrFormat(
+          "Data parallelism across the %d slices keeps each slice's mesh "
+          "inside its %d chips, but the stated degrees make an FSDP%s "
+          "group of %d chips, which shards across the slices "
+          "(dcn_fsdp_parallelism): state that, or degrees that fit one "
+          "slice.",
+          slices, per_slice, p.layout.tensor > 1 ? " x tensor" : "", group));
+  return true;
 }
 
 }  // namespace accelplan::planner::internal

@@ -1115,6 +1115,37 @@ TEST_F(ReviewRulesTest, DegreesThatCannotTileTheDevicesAreRejected) {
       << good.verdicts[0].reason;
 }
 
+// Data parallelism across slices keeps each slice's mesh inside it: stated
+// FSDP 64 x tensor 8 on two 256-chip v5e slices makes a 512-chip group,
+// which shards across the slices (the point selected for it does); the
+// proposal said data across them, so the two contradict each other and it
+// is rejected (it was RECOMMENDED, its reason saying "dcn_data_parallelism
+// = 2" and its notes "dcn_fsdp_parallelism = 2"). FSDP 32 x tensor 8 fits
+// a slice and is judged.
+TEST_F(ReviewRulesTest, DataAcrossSlicesWithAGroupLargerThanASliceIsRejected) {
+  ReviewRequest r = TpuSlices({}, 2);
+  r.workload.global_batch_size = 1024;
+  const auto with = [](const std::string& label, int fsdp) {
+    Proposal p = DistP(label, Strategy::kHybrid, DcnParallelism::kData, 2);
+    p.distribution->fsdp_parallelism = fsdp;
+    p.distribution->tensor_parallelism = 8;
+    return p;
+  };
+  r.proposals = {with("too big", 64), with("fits", 32)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& big = out.verdicts[0];
+  EXPECT_EQ(big.verdict, Verdict::kRejected) << big.reason;
+  EXPECT_TRUE(Has(big, ReasonCode::kNotApplicable)) << big.reason;
+  EXPECT_THAT(big.reason, HasSubstr("shards across the slices"));
+  EXPECT_FALSE(big.plan.has_value());
+  const ProposalVerdict& fits = out.verdicts[1];
+  EXPECT_NE(fits.verdict, Verdict::kRejected) << fits.reason;
+  ASSERT_TRUE(fits.plan.has_value()) << fits.reason;
+  ASSERT_TRUE(fits.plan->distribution.multislice.has_value());
+  EXPECT_EQ(fits.plan->distribution.multislice->dcn_data_parallelism, 2);
+}
+
 TEST_F(ReviewRulesTest, RejectsMeshWhoseDcnProductIsNotSlices) {
   ReviewRequest r = TpuSlices({}, 4);
   MultisliceMesh m;
