@@ -35,47 +35,56 @@ std::string Echo(const std::string& v) {
   return v;
 }
 
-// Accelerators per VM that the machine types named `hardware` have (the
-// same GCE name can carry several attachments: N1 with 1, 2, 4 or 8 GPUs).
-std::vector<int> AcceleratorsPerVm(const catalog::Catalog& catalog,
-                                   const std::string& hardware) {
-  std::vector<int> out;
+// Accelerators per VM of the machine type named `hardware` when they are
+// part of it (A2, A3, A4, G2, G4: the name fixes the count); nullopt for a
+// name whose GPUs are attached to a general-purpose VM (N1: the catalog's
+// "+NxGPU" rows are a few of the attachments Google allows) or that names
+// no such machine type.
+std::optional<int> BuiltInAcceleratorsPerVm(const catalog::Catalog& catalog,
+                                            const std::string& hardware) {
   const std::string want = NormalizeName(hardware);
   for (const catalog::MachineType& mt : catalog.machine_types) {
-    if (mt.accelerator_count <= 0) continue;
-    if (NormalizeName(mt.id) != want &&
-        NormalizeName(mt.gce_machine_type) != want) {
+    if (NormalizeName(mt.gce_machine_type) != want &&
+        NormalizeName(mt.id) != want) {
       continue;
     }
-    if (std::find(out.begin(), out.end(), mt.accelerator_count) == out.end()) {
-      out.push_back(mt.accelerator_count);
+    if (mt.accelerator_count <= 0 ||
+        NormalizeName(mt.id) != NormalizeName(mt.gce_machine_type)) {
+      return std::nullopt;
     }
+    return mt.accelerator_count;
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  return std::nullopt;
 }
 
 // A per-node count the named machine type cannot have ("a3-highgpu-8g"
 // with 12): the job as stated does not exist, so it cannot be measured.
+// Not for TPUs: their slice shape, not a per-node count, sizes them.
 void CheckAcceleratorsPerNode(const catalog::Catalog& catalog,
                               const CurrentSetup& cur,
                               std::vector<FieldViolation>& out) {
-  if (cur.accelerator_count <= 0 || !cur.tpu_topology.empty()) return;
-  const std::vector<int> counts = AcceleratorsPerVm(catalog, cur.hardware);
-  if (counts.empty() || std::find(counts.begin(), counts.end(),
-                                  cur.accelerator_count) != counts.end()) {
+  if (cur.accelerator_count <= 0 || !cur.tpu_topology.empty() ||
+      !cur.slice_topologies.empty()) {
     return;
   }
+  const std::optional<int> per_vm =
+      BuiltInAcceleratorsPerVm(catalog, cur.hardware);
+  if (!per_vm || *per_vm == cur.accelerator_count) return;
+  const catalog::Accelerator* acc =
+      internal::ResolveCurrentHardware(catalog, cur.hardware).accelerator;
+  if (acc != nullptr && !acc->topologies.empty()) return;
   out.push_back(
       {"current_setup.accelerator_count",
        absl::StrCat("is ", cur.accelerator_count, ", but ", Echo(cur.hardware),
-                    " has ", absl::StrJoin(counts, "/"), " per VM")});
+                    " has ", *per_vm, " per VM")});
 }
 
 // A slice shape the current TPU does not have ("3x3" on v5e), with the
 // shape meant when only the order of its dimensions differs.
 std::optional<std::string> NotASliceShape(const catalog::Accelerator& acc,
-                                          const std::string& topology) {
+                                          const std::string& stated) {
+  // Validation reads a shape with spaces around it as the shape.
+  const std::string topology(absl::StripAsciiWhitespace(stated));
   if (topology.empty() || acc.topologies.empty()) return std::nullopt;
   const auto dims = [](absl::string_view t) {
     std::vector<std::string> d = absl::StrSplit(absl::AsciiStrToLower(t), 'x');

@@ -2497,8 +2497,8 @@ TEST_F(PlannerRulesTest, KeepCurrentHardwareNeedsHardwareTheCatalogKnows) {
 // A current setup the catalog says cannot exist is INVALID_ARGUMENT naming
 // the field: an a3-highgpu-8g has 8 GPUs (not 12), a TPU v5e has no 3x3
 // slice, and a shape written in another order says how it is written.
-// Silent for every count a machine type of that name has (N1 carries 1, 2,
-// 4 or 8 GPUs), for every catalog slice shape, and without hardware.
+// Silent for N1 (GPUs attached to a general-purpose VM), for a TPU's
+// per-node count, for every catalog slice shape, and without hardware.
 TEST_F(PlannerRulesTest, ACurrentSetupTheCatalogSaysCannotExistIsInvalid) {
   const Workload w = Small();
   const auto check = [&](const CurrentSetup& cur) {
@@ -2514,15 +2514,16 @@ TEST_F(PlannerRulesTest, ACurrentSetupTheCatalogSaysCannotExistIsInvalid) {
   EXPECT_THAT(twelve[0].description, HasSubstr("has 8 per VM"));
   gpu.accelerator_count = 8;
   EXPECT_TRUE(check(gpu).empty());
+  // N1's GPUs attach to a general-purpose VM: the catalog's rows are a few
+  // of the attachments Google allows (4 T4s on n1-highmem-96 has none).
   CurrentSetup n1;
-  n1.hardware = "n1-standard-8";
-  for (int n : {1, 2, 4, 8}) {
-    n1.accelerator_count = n;
-    EXPECT_TRUE(check(n1).empty()) << n;
+  for (const char* machine : {"n1-standard-8", "n1-highmem-96"}) {
+    n1.hardware = machine;
+    for (int n : {1, 2, 3, 4, 8}) {
+      n1.accelerator_count = n;
+      EXPECT_TRUE(check(n1).empty()) << machine << " " << n;
+    }
   }
-  n1.accelerator_count = 3;
-  EXPECT_THAT(Fields(check(n1)),
-              testing::ElementsAre("current_setup.accelerator_count"));
 
   CurrentSetup tpu;
   tpu.hardware = "tpu-v5e";
@@ -2535,10 +2536,21 @@ TEST_F(PlannerRulesTest, ACurrentSetupTheCatalogSaysCannotExistIsInvalid) {
   const std::vector<FieldViolation> turned = check(tpu);
   ASSERT_EQ(turned.size(), 1u);
   EXPECT_THAT(turned[0].description, HasSubstr("is written \"2x4\""));
-  for (const char* shape : {"1x1", "2x4", "16x16"}) {
+  for (const char* shape : {"1x1", "2x4", "16x16", " 2x4 "}) {
     tpu.tpu_topology = shape;
     EXPECT_TRUE(check(tpu).empty()) << shape;
   }
+  // A TPU's per-node count is not checked: its slice shape sizes it,
+  // given as tpu_topology or as slice_topologies.
+  CurrentSetup v5p;
+  v5p.hardware = "ct5p-hightpu-4t";
+  v5p.accelerator_count = 64;
+  v5p.slice_count = 2;
+  v5p.slice_topologies = {"4x4x4", "4x4x4"};
+  EXPECT_TRUE(check(v5p).empty());
+  v5p.slice_topologies.clear();
+  v5p.tpu_topology = "4x4x4";
+  EXPECT_TRUE(check(v5p).empty());
   tpu.tpu_topology.clear();
   tpu.slice_topologies = {"2x4", "3x3"};
   EXPECT_THAT(Fields(check(tpu)),
