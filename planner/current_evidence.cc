@@ -109,14 +109,13 @@ std::string UnmodelledOomLine(const Config& today) {
 // Today's hardware is known but the model has no point for it (nothing
 // fits, or its size cannot be timed, e.g. N1 T4 VMs with no network figure):
 // said, and stated observed hours still stand for today's runtime.
-void NoTodaysPoint(const Index& index, Job& job) {
+void NoTodaysPoint(const Index& index, bool out_of_memory_as_stated, Job& job) {
   if (job.on_device || job.current_devices <= 0 ||
       CurrentFamily(index, job) == nullptr) {
     return;
   }
   job.current_label = TodayLabel(job);
-  if (HasSymptom(job, Symptom::kOutOfMemory) &&
-      CurrentSetupPins(job).layout.any()) {
+  if (out_of_memory_as_stated) {
     // Observed hours, if any, ran until the job failed: not a runtime.
     job.assumptions.push_back(absl::StrCat(
         "Today's setup (", job.current_label,
@@ -201,7 +200,8 @@ std::string ObservedMemoryLine(const Config& c) {
 }
 
 std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
-                                   const Index& index, const Job& job) {
+                                   const Index& index, const Job& job,
+                                   bool* out_of_memory_as_stated) {
   if (job.on_device || job.current_devices <= 0) return std::nullopt;
   const Family* family = CurrentFamily(index, job);
   if (family == nullptr) return std::nullopt;
@@ -218,10 +218,19 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
       one = {EvaluateFamily(catalog, *observed, *family, pins)};
     }
   }
-  // A stated layout that does not fit stands for one that does (the team
-  // runs something), except when the team says it runs out of memory: then
-  // today's job, as stated, does not run at all.
-  if (pins.layout.any() && none() && !HasSymptom(job, Symptom::kOutOfMemory)) {
+  // A stated layout that has no point stands for one that has (the team
+  // runs something), except when the team says it runs out of memory and
+  // the model agrees (HBM_TOO_SMALL): then today's job, as stated, does
+  // not run at all.
+  const std::vector<ReasonCode>& codes = one.front().codes;
+  const bool oom_as_stated =
+      pins.layout.any() && none() && HasSymptom(job, Symptom::kOutOfMemory) &&
+      std::find(codes.begin(), codes.end(), ReasonCode::kHbmTooSmall) !=
+          codes.end();
+  if (out_of_memory_as_stated != nullptr) {
+    *out_of_memory_as_stated = oom_as_stated;
+  }
+  if (pins.layout.any() && none() && !oom_as_stated) {
     pins.layout = {};
     one = {EvaluateFamily(catalog, today, *family, pins)};
   }
@@ -234,8 +243,10 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
 
 void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
                           Job& job) {
-  const std::optional<Config> today = CurrentPoint(catalog, index, job);
-  if (!today) NoTodaysPoint(index, job);
+  bool out_of_memory = false;
+  const std::optional<Config> today =
+      CurrentPoint(catalog, index, job, &out_of_memory);
+  if (!today) NoTodaysPoint(index, out_of_memory, job);
   if (!today || !(today->tokens_per_second > 0)) return;
   job.current_units_per_s = today->tokens_per_second;
   job.current_hourly = today->price_known ? today->hourly : 0;

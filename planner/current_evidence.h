@@ -47,8 +47,12 @@ std::string ObservedMemoryLine(const Config& c);
 // series constraint (the team runs it today), obtained on-demand or from a
 // reservation, and without a Reduction Server (today's job has none).
 // nullopt when the hardware or its size is unknown or nothing fits.
+// `out_of_memory_as_stated` (optional): set when the team reports
+// OUT_OF_MEMORY and the stated layout does not fit in the model either;
+// no other layout then stands in for it (nullopt).
 std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
-                                   const Index& index, const Job& job);
+                                   const Index& index, const Job& job,
+                                   bool* out_of_memory_as_stated = nullptr);
 
 // Fills the Job's current_* fields from today's point and, with observed
 // hours and no data set, infers the work (stated in `assumptions`). Called

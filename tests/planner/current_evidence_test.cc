@@ -170,7 +170,8 @@ TEST_F(CurrentEvidenceTest, AnOomTheModelDoesNotExplainIsSaid) {
 // stand in the layout the model would choose (FSDP on today's GPUs) and
 // quote savings against that, while ReviewPlan found no today's point.
 // Not so when the stated layout fits in the model (FSDP: the memory that
-// runs out is one the model does not count), nor without the symptom.
+// runs out is one the model does not count), when it has no point for
+// another reason, nor without the symptom.
 TEST_F(CurrentEvidenceTest, ATodayThatRunsOutOfMemoryAsStatedHasNoRuntime) {
   PlanRequest job = DdpJob("a2-highgpu-8g", 4);
   job.workload.parameter_count = 7e9;
@@ -192,6 +193,16 @@ TEST_F(CurrentEvidenceTest, ATodayThatRunsOutOfMemoryAsStatedHasNoRuntime) {
   const PlanResponse fsdp = planner_->Plan(job);
   EXPECT_TRUE(fsdp.savings.has_value());
   EXPECT_FALSE(mentions(fsdp, "runs out of memory, as the request says"));
+  // A stated layout with no point for another reason than memory (tensor
+  // parallelism without a transformer shape to split) is not today's job
+  // running out of memory: the layout the model would choose stands in.
+  PlanRequest tp = job;
+  tp.current_setup.hardware = "a3-highgpu-8g";
+  tp.current_setup.node_count = 1;
+  tp.current_setup.strategy = Strategy::kTensorParallel;
+  const PlanResponse split = planner_->Plan(tp);
+  EXPECT_TRUE(split.savings.has_value());
+  EXPECT_FALSE(mentions(split, "runs out of memory, as the request says"));
   job.current_setup.strategy = Strategy::kDataParallel;
   job.current_setup.symptoms = {Symptom::kGradientSyncBound};
   const PlanResponse calm = planner_->Plan(job);
