@@ -357,6 +357,7 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
 void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
                          bool widens_link, Judged& j) {
   bool addresses = widens_link;
+  bool explained = false;          // low utilisation left to its cause
   std::vector<std::string> acted;  // the stated symptoms it acts on
   for (Symptom s : Addresses(m.kind)) {
     // Low utilisation is the MXU tiling's only on a TPU (as PlanTraining's
@@ -367,6 +368,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     }
     if (s == Symptom::kLowUtilization && CauseOfLowUtilizationStated(job) &&
         UnevidencedCause(job, m.kind) > 0) {
+      explained = HasSymptom(job, s);
       continue;
     }
     if (HasSymptom(job, s)) {
@@ -381,8 +383,6 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
                             HasSymptom(job, Symptom::kLowUtilization);
-    const bool explained = HasSymptom(job, Symptom::kLowUtilization) &&
-                           CauseOfLowUtilizationStated(job);
     j.Reject(
         ReasonCode::kDoesNotAddressBottleneck,
         absl::StrCat(RemedyLabel(m.kind),

@@ -296,6 +296,12 @@ TEST_F(ReviewRulesTest, AStatedCauseExplainsLowUtilization) {
   EXPECT_EQ(sync.verdict, Verdict::kRejected) << sync.reason;
   EXPECT_TRUE(Has(sync, ReasonCode::kDoesNotAddressBottleneck)) << sync.reason;
   EXPECT_THAT(sync.reason, HasSubstr("explains the low utilisation"));
+  // A remedy that never acts on low utilisation is not said to.
+  const ProposalVerdict recompute =
+      One(GpuCluster({Symptom::kGradientSyncBound, Symptom::kLowUtilization}),
+          RemedyKind::kActivationRecompute);
+  EXPECT_EQ(recompute.verdict, Verdict::kRejected) << recompute.reason;
+  EXPECT_THAT(recompute.reason, Not(HasSubstr("explains the low")));
   const ProposalVerdict alone = One(GpuCluster({Symptom::kLowUtilization}),
                                     RemedyKind::kFasterInputPipeline);
   EXPECT_NE(alone.verdict, Verdict::kRejected) << alone.reason;
