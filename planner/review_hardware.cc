@@ -171,6 +171,31 @@ Pins ProposalPins(const HardwareProposal& h) {
   return pins;
 }
 
+// The best viable candidate; with a stated count, among those with exactly
+// that many accelerators. When only a rounded size (the nearest the
+// shapes allow, sizing.cc) is viable, the count is no size of the
+// hardware: rejected NOT_APPLICABLE with the nearest sizes (nullptr).
+const Candidate* BestAtStatedCount(const Job& job, int count,
+                                   const std::vector<Candidate>& selected,
+                                   Judged& j) {
+  const Candidate* best = nullptr;
+  const Candidate* rounded = nullptr;
+  for (const Candidate& c : selected) {
+    if (!c.viable() || !c.config) continue;
+    const bool exact = count <= 0 || c.config->devices == count;
+    const Candidate*& slot = exact ? best : rounded;
+    if (slot == nullptr || RanksBefore(job, c, *slot)) slot = &c;
+  }
+  if (best != nullptr || rounded == nullptr) return best;
+  j.Reject(ReasonCode::kNotApplicable,
+           absl::StrFormat(
+               "No size of %s that the request can obtain has exactly %d "
+               "accelerators (a job runs on identical VMs or slices); the "
+               "nearest above is %d.",
+               rounded->family->name, count, rounded->config->devices));
+  return nullptr;
+}
+
 }  // namespace
 
 void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j) {
@@ -248,14 +273,11 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
       if (c.family == f) selected.push_back(c);
     }
   }
-  const Candidate* best = nullptr;
-  for (const Candidate& c : selected) {
-    if (c.viable() && c.config && (best == nullptr || RanksBefore(job, c, *best))) {
-      best = &c;
-    }
-  }
+  const Candidate* best = BestAtStatedCount(job, h.count, selected, j);
   if (best == nullptr) {
-    for (const Candidate& c : selected) j.RejectWith(c);
+    if (!j.rejected) {
+      for (const Candidate& c : selected) j.RejectWith(c);
+    }
     return;
   }
   if (pins.layout.degrees() &&

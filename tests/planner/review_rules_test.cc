@@ -1249,6 +1249,42 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
   return out;
 }
 
+// A stated count that no obtainable size has exactly (12 on a3-highgpu-8g,
+// whose VMs hold 8; 12 TPU v6e chips, no slice of which exists) is
+// rejected NOT_APPLICABLE with the nearest size above, instead of being
+// judged, and possibly RECOMMENDED, at that size (16) as if proposed.
+// Counts that are sizes are judged.
+TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.as_of = "2026-09-26";
+  Proposal a3 = MachineP("a3 12", "a3-highgpu-8g");
+  a3.hardware->count = 12;
+  Proposal v6e = HwP("v6e 12", Platform::kTpu, "tpu-v6e");
+  v6e.hardware->count = 12;
+  Proposal a3_16 = a3, v6e_16 = v6e;
+  a3_16.label = "a3 16";
+  a3_16.hardware->count = 16;
+  v6e_16.label = "v6e 16";
+  v6e_16.hardware->count = 16;
+  r.proposals = {a3, v6e, a3_16, v6e_16};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 4u);
+  for (int i : {0, 1}) {
+    const ProposalVerdict& v = out.verdicts[i];
+    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+    EXPECT_THAT(v.reason, HasSubstr("has exactly 12 accelerators"));
+    EXPECT_THAT(v.reason, HasSubstr("the nearest above is 16"));
+  }
+  for (int i : {2, 3}) {
+    const ProposalVerdict& v = out.verdicts[i];
+    EXPECT_NE(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    ASSERT_TRUE(v.plan.has_value()) << v.reason;
+    EXPECT_EQ(v.plan->hardware.total_accelerators, 16);
+  }
+}
+
 // Vertex AI serverless training documents no Multislice: a Multislice
 // proposal, by hardware or by distribution, is not offered where the
 // request runs; on GKE the same proposals are judged.
