@@ -26,14 +26,16 @@ Family TwoSixteenGpuVms() {
   return f;
 }
 
-std::string Detail(const Family& f, Config c) {
+// The line for `c` on `devices` over `hosts` VMs in `slices` slices.
+std::string Detail(const Family& f, Config c, int devices, int hosts,
+                   int slices) {
   Job job;
-  job.tokens_per_step = 128 * 2048;
+  job.tokens_per_step = 512 * 2048;
   job.unit = "tokens";
-  c.devices = 32;
-  c.hosts = 2;
-  c.slices = 1;
-  c.peak_flops = 312e12;
+  c.devices = devices;
+  c.hosts = hosts;
+  c.slices = slices;
+  c.peak_flops = 400e12;
   Candidate cand;
   cand.family = &f;
   cand.config = c;
@@ -50,7 +52,7 @@ TEST(CommunicationDetailTest, NamesEachLinkByTheFigureItCarries) {
   c.layout.data = 2;
   c.layout.pipeline = 2;
   c.comm_link_bytes_per_s = f.intra_vm_bytes_per_s;
-  const std::string inside = Detail(f, c);
+  const std::string inside = Detail(f, c, 32, 2, 1);
   EXPECT_THAT(inside, HasSubstr("over the interconnect at 300.0 GB/s"));
   EXPECT_THAT(inside, HasSubstr("pipeline hand-offs over the host network "
                                 "at 0.8 GB/s"));
@@ -60,7 +62,7 @@ TEST(CommunicationDetailTest, NamesEachLinkByTheFigureItCarries) {
   c.layout = {};
   c.layout.data = 32;
   c.comm_link_bytes_per_s = 2 * f.inter_vm_bytes_per_s;
-  const std::string across = Detail(f, c);
+  const std::string across = Detail(f, c, 32, 2, 1);
   EXPECT_THAT(across, HasSubstr("Data-parallel traffic over the host network "
                                 "at 1.6 GB/s"));
   EXPECT_THAT(across, Not(HasSubstr("pipeline")));
@@ -79,26 +81,12 @@ TEST(CommunicationDetailTest, AcrossSlicesFsdpInsideASliceStaysOnIci) {
   c.layout.fsdp = 512;
   c.layout.data = 1536;
   c.comm_link_bytes_per_s = f.dcn_bytes_per_s_per_chip;
-  const auto detail = [&](const Config& k) {
-    Job job;
-    job.tokens_per_step = 512 * 2048;
-    job.unit = "tokens";
-    Config x = k;
-    x.devices = 1536;
-    x.hosts = 384;
-    x.slices = 3;
-    x.peak_flops = 459e12;
-    Candidate cand;
-    cand.family = &f;
-    cand.config = x;
-    return CommunicationDetail(job, cand);
-  };
-  const std::string inside = detail(c);
+  const std::string inside = Detail(f, c, 1536, 384, 3);
   EXPECT_THAT(inside, HasSubstr("FSDP traffic over ICI at 600.0 GB/s per chip "
                                 "inside each slice and the gradient over DCN "
                                 "at 6.2 GB/s take"));
   c.layout.fsdp = 1536;
-  const std::string across = detail(c);
+  const std::string across = Detail(f, c, 1536, 384, 3);
   EXPECT_THAT(across, HasSubstr("FSDP traffic over DCN at 6.2 GB/s per device "
                                 "takes"));
 }

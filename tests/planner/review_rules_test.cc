@@ -4,14 +4,15 @@
 // Planner over the catalog.db the build writes (no gRPC).
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
 #include "planner/types.h"
-#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/verdicts.h"
 
 namespace accelplan::planner {
 namespace {
@@ -119,12 +120,24 @@ Proposal RemedyP(RemedyKind k, const std::string& label) {
   return p;
 }
 
+// Reviews one proposal alone.
+ProposalVerdict Sole(ReviewRequest r, const Proposal& p) {
+  r.proposals = {p};
+  ReviewResponse out = ReviewRulesTest::Review(r);
+  EXPECT_EQ(out.verdicts.size(), 1u);
+  return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
+}
+
+// REJECTED NOT_APPLICABLE, saying `why`.
+void ExpectNotApplicable(const ProposalVerdict& v, const std::string& why) {
+  EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr(why));
+}
 
 // Reviews one remedy against one symptom set.
 ProposalVerdict One(ReviewRequest r, RemedyKind k) {
-  r.proposals = {RemedyP(k, "remedy")};
-  ReviewResponse out = ReviewRulesTest::Review(r);
-  return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
+  return Sole(std::move(r), RemedyP(k, "remedy"));
 }
 
 // ------------------------------------------------------------ remedies
@@ -1094,10 +1107,7 @@ TEST_F(ReviewRulesTest, DegreesThatCannotTileTheDevicesAreRejected) {
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 4u);
   for (int i : {0, 1}) {
-    const ProposalVerdict& v = out.verdicts[i];
-    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
-    EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
-    EXPECT_THAT(v.reason, HasSubstr("cannot tile the 512 devices"));
+    ExpectNotApplicable(out.verdicts[i], "cannot tile the 512 devices");
   }
   for (int i : {2, 3}) {
     const ProposalVerdict& v = out.verdicts[i];
@@ -1108,17 +1118,11 @@ TEST_F(ReviewRulesTest, DegreesThatCannotTileTheDevicesAreRejected) {
   hw.hardware->tpu_topology = "16x16";
   hw.hardware->slices = 2;
   hw.hardware->layout = with("", 2, 100).distribution;
-  r.proposals = {hw};
-  const ReviewResponse bad = Review(r);
-  ASSERT_EQ(bad.verdicts.size(), 1u);
-  EXPECT_EQ(bad.verdicts[0].verdict, Verdict::kRejected)
-      << bad.verdicts[0].reason;
+  const ProposalVerdict bad = Sole(r, hw);
+  EXPECT_EQ(bad.verdict, Verdict::kRejected) << bad.reason;
   hw.hardware->layout = with("", 2, 256).distribution;
-  r.proposals = {hw};
-  const ReviewResponse good = Review(r);
-  ASSERT_EQ(good.verdicts.size(), 1u);
-  EXPECT_NE(good.verdicts[0].verdict, Verdict::kRejected)
-      << good.verdicts[0].reason;
+  const ProposalVerdict good = Sole(r, hw);
+  EXPECT_NE(good.verdict, Verdict::kRejected) << good.reason;
 }
 
 // Data parallelism across slices keeps each slice's mesh inside it: stated
@@ -1271,11 +1275,9 @@ TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   const ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 4u);
   for (int i : {0, 1}) {
-    const ProposalVerdict& v = out.verdicts[i];
-    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
-    EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
-    EXPECT_THAT(v.reason, HasSubstr("has exactly 12 accelerators"));
-    EXPECT_THAT(v.reason, HasSubstr("the nearest above is 16"));
+    ExpectNotApplicable(out.verdicts[i],
+                        "has exactly 12 accelerators (a job runs on "
+                        "identical VMs or slices); the nearest above is 16");
   }
   for (int i : {2, 3}) {
     const ProposalVerdict& v = out.verdicts[i];

@@ -72,6 +72,17 @@ ServerOptions Options(int threads, int queue) {
   return options;
 }
 
+// One planning thread and a queue of 4, PlanTraining waiting at `gate`.
+ServerOptions GatedOptions(Gate& gate) {
+  ServerOptions options = Options(1, 4);
+  options.plan_training_handler = [&gate](const v1::PlanTrainingRequest&,
+                                          v1::PlanTrainingResponse*) {
+    gate.Pass();
+    return grpc::Status::OK;
+  };
+  return options;
+}
+
 std::shared_ptr<grpc::Channel> Channel(const Server& server) {
   return grpc::CreateChannel(absl::StrCat("127.0.0.1:", server.port()),
                              grpc::InsecureChannelCredentials());
@@ -239,13 +250,7 @@ TEST(ServingLimitsTest, AFullQueueShedsWithRetryInfoAndHealthStillAnswers) {
 
 TEST(ServingLimitsTest, AnAbandonedCallIsNotCountedOk) {
   Gate gate;
-  ServerOptions options = Options(1, 4);
-  options.plan_training_handler = [&](const v1::PlanTrainingRequest&,
-                                      v1::PlanTrainingResponse*) {
-    gate.Pass();
-    return grpc::Status::OK;
-  };
-  auto server = Server::Start(options);
+  auto server = Server::Start(GatedOptions(gate));
   ASSERT_TRUE(server.ok()) << server.status();
   auto stub = v1::TrainingPlanner::NewStub(Channel(**server));
   grpc::ClientContext context;
@@ -279,13 +284,7 @@ TEST(ServingLimitsTest, AnAbandonedCallIsNotCountedOk) {
 // so the test uses the deadline, which the server reads off its own clock.
 TEST(ServingLimitsTest, AMessagelessCallIsInvalidUnlessItsDeadlinePassed) {
   Gate gate;
-  ServerOptions options = Options(1, 4);
-  options.plan_training_handler = [&](const v1::PlanTrainingRequest&,
-                                      v1::PlanTrainingResponse*) {
-    gate.Pass();
-    return grpc::Status::OK;
-  };
-  auto server = Server::Start(options);
+  auto server = Server::Start(GatedOptions(gate));
   ASSERT_TRUE(server.ok()) << server.status();
   auto channel = Channel(**server);
   const std::string review = "/accelplan.v1.TrainingPlanner/ReviewPlan";
