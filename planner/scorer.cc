@@ -167,7 +167,9 @@ double CostMetric(const Job& job, const Config& k) {
 }
 
 double TimeMetric(const Job& job, const Config& k) {
-  if (job.has_dataset) return k.hours.expected;
+  // Time to results from submission: a flex-start point's wait for
+  // capacity counts, as it does against the deadline.
+  if (job.has_dataset) return k.hours.expected + k.start_wait_hours;
   return k.tokens_per_second > 0 ? 1.0 / k.tokens_per_second : kInf;
 }
 
