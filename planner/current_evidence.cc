@@ -119,10 +119,10 @@ void NoTodaysPoint(const Index& index, bool out_of_memory_as_stated, Job& job) {
     // Observed hours, if any, ran until the job failed: not a runtime.
     job.assumptions.push_back(absl::StrCat(
         "Today's setup (", job.current_label,
-        ") runs out of memory, as the "
-        "request says, and its stated layout does not fit in the model "
-        "either: it has no throughput, runtime or cost, so savings are not "
-        "computed and no deadline or pace is assumed from it."));
+        ") runs out of memory, as the request says, and its stated layout "
+        "does not fit in the model either: it has no throughput, runtime or "
+        "cost, so savings are not computed and no deadline or pace is "
+        "assumed from it."));
     return;
   }
   job.assumptions.push_back(absl::StrCat(

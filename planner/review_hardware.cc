@@ -174,7 +174,7 @@ Pins ProposalPins(const HardwareProposal& h) {
 // The best viable candidate; with a stated count, among those with exactly
 // that many accelerators. When only a rounded size (the nearest the
 // shapes allow, sizing.cc) is viable, the count is no size of the
-// hardware: rejected NOT_APPLICABLE with the nearest sizes (nullptr).
+// hardware: rejected NOT_APPLICABLE with the nearest size above (nullptr).
 const Candidate* BestAtStatedCount(const Job& job, int count,
                                    const std::vector<Candidate>& selected,
                                    Judged& j) {

@@ -383,19 +383,17 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
                             HasSymptom(job, Symptom::kLowUtilization);
-    j.Reject(
-        ReasonCode::kDoesNotAddressBottleneck,
-        absl::StrCat(RemedyLabel(m.kind),
-                     " does not act on the "
-                     "problem: the job is ",
-                     SymptomsText(job),
-                     gpu_tiling  ? ", and its MXU tiling rules are a "
-                                   "TPU's: today's hardware is not one"
-                     : explained ? "; the stated cause explains the low "
-                                   "utilisation, and nothing in the request "
-                                   "points to this one"
-                                 : "",
-                     "."));
+    j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+             absl::StrCat(
+                 RemedyLabel(m.kind),
+                 " does not act on the problem: the job is ", SymptomsText(job),
+                 gpu_tiling  ? ", and its MXU tiling rules are a "
+                               "TPU's: today's hardware is not one"
+                 : explained ? "; the stated cause explains the low "
+                               "utilisation, and nothing in the request "
+                               "points to this one"
+                             : "",
+                 "."));
   } else if (!j.rejected) {
     // Remedies on the current hardware first; a move re-plans the job on
     // other hardware (product choice: it also costs a migration the model
