@@ -37,8 +37,8 @@ std::string Echo(const std::string& v) {
 // Accelerators per VM of the machine type named `hardware` when they are
 // part of it (A2, A3, A4, G2, G4: the name fixes the count); nullopt for a
 // name whose GPUs are attached to a general-purpose VM (N1: the catalog's
-// "+NxGPU" rows are a few of the attachments Google allows) or that names
-// no such machine type.
+// "+NxGPU" rows are a few of the attachments Google allows), for a TPU VM
+// (its slice shape sizes it) or a name of no such machine type.
 std::optional<int> BuiltInAcceleratorsPerVm(const catalog::Catalog& catalog,
                                             const std::string& hardware) {
   const std::string want = NormalizeName(hardware);
@@ -47,9 +47,11 @@ std::optional<int> BuiltInAcceleratorsPerVm(const catalog::Catalog& catalog,
         NormalizeName(mt.id) != want) {
       continue;
     }
-    if (mt.accelerator_count <= 0 ||
+    const catalog::Accelerator* acc =
+        catalog.FindAccelerator(mt.accelerator_id);
+    if (mt.accelerator_count <= 0 || (acc && !acc->topologies.empty()) ||
         NormalizeName(mt.id) != NormalizeName(mt.gce_machine_type)) {
-      return std::nullopt;
+      return std::nullopt;  // CPU, TPU (its slice shape sizes it) or N1
     }
     return mt.accelerator_count;
   }
@@ -69,9 +71,6 @@ void CheckAcceleratorsPerNode(const catalog::Catalog& catalog,
   const std::optional<int> per_vm =
       BuiltInAcceleratorsPerVm(catalog, cur.hardware);
   if (!per_vm || *per_vm == cur.accelerator_count) return;
-  const catalog::Accelerator* acc =
-      internal::ResolveCurrentHardware(catalog, cur.hardware).accelerator;
-  if (acc != nullptr && !acc->topologies.empty()) return;
   out.push_back(
       {"current_setup.accelerator_count",
        absl::StrCat("is ", cur.accelerator_count, ", but ", Echo(cur.hardware),

@@ -44,20 +44,15 @@ std::string TrafficOverLinks(const Family& f, const Config& c, double w) {
                           w / 1e9);
   }
   if (c.layout.pipeline > 1) {
-    // As AddPipeline times them: DCN across slices, the NICs across GPU
-    // VMs, else the slice's ICI or the VM's NVLink/PCIe.
+    // The link the estimate times them on (PipelineLinkBytesPerS).
     const bool tpu = f.platform == Platform::kTpu;
-    const double link = c.slices > 1  ? f.dcn_bytes_per_s_per_chip
-                        : tpu         ? f.ici_bytes_per_s
-                        : c.hosts > 1 ? f.inter_vm_bytes_per_s
-                                      : f.intra_vm_bytes_per_s;
     absl::StrAppend(
         &out, absl::StrFormat(" and pipeline hand-offs over %s at %.1f GB/s",
                               c.slices > 1  ? "DCN"
                               : tpu         ? "ICI"
                               : c.hosts > 1 ? "the host network"
                                             : "the interconnect",
-                              link / 1e9));
+                              PipelineLinkBytesPerS(f, c) / 1e9));
   }
   out[0] = absl::ascii_toupper(out[0]);
   absl::StrAppend(&out, absl::StrContains(out, " and ") ? " take" : " takes");

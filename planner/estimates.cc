@@ -106,6 +106,13 @@ double DomainLinkBytesPerS(const Family& f) {
                                       : f.intra_vm_bytes_per_s;
 }
 
+double PipelineLinkBytesPerS(const Family& f, const Config& c) {
+  if (f.platform == Platform::kTpu) {
+    return c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s;
+  }
+  return c.hosts > 1 ? f.inter_vm_bytes_per_s : f.intra_vm_bytes_per_s;
+}
+
 int DevicesPerVm(const Config& c) {
   const catalog::MachineType* m =
       c.shape != nullptr ? c.shape->machine : nullptr;
@@ -199,11 +206,7 @@ void AddPipeline(const Job& job, const Family& f, const Config& c,
                          micro_batch * seq * hidden * 2.0 /
                          std::max(1, l.tensor);
   // Stages on different slices hand over at each chip's DCN share.
-  in.pp_link_bytes_per_s =
-      f.platform == Platform::kTpu
-          ? (c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s)
-      : c.hosts > 1 ? f.inter_vm_bytes_per_s
-                    : f.intra_vm_bytes_per_s;
+  in.pp_link_bytes_per_s = PipelineLinkBytesPerS(f, c);
 }
 
 // Devices of one slice (every device off a Multislice point).

@@ -23,6 +23,9 @@ DeviceClass ClassOf(const Family& f);
 // PCIe) inside a GPU VM. Tensor-parallel and expert all-to-all traffic
 // ride it.
 double DomainLinkBytesPerS(const Family& f);
+// The link a pipeline's stage hand-offs cross: DCN between slices, ICI
+// inside a slice, the VMs' NICs between GPU VMs, else NVLink/PCIe.
+double PipelineLinkBytesPerS(const Family& f, const Config& c);
 
 // Accelerators of the point's VM (1 when the catalog gives none).
 int DevicesPerVm(const Config& c);

@@ -189,7 +189,7 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
     }
   } else if (PinOf(d).degrees()) {
     if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
-    if (RejectIfShardedAcrossSlices(slices, j)) return;
+    if (RejectIfShardedAcrossSlices(j)) return;
   } else {
     j.candidate = CurrentSlicesPoint(ctx, slices);
   }

@@ -112,13 +112,13 @@ void NoteUnmatchedDegrees(const LayoutPin& pin, const Candidate& c, Judged& j);
 // their product, does not divide the count; all four stated and their
 // product is not it): as stated the job does not start, so the proposal
 // is rejected NOT_APPLICABLE, naming the layout it would be judged at.
-// Data parallelism across slices, stated with degrees whose FSDP (x
-// tensor) group outgrows one slice, so that the point selected for them
-// shards across the slices: the two contradict each other (rejected
-// NOT_APPLICABLE, the candidate dropped).
-bool RejectIfShardedAcrossSlices(int slices, Judged& j);
 bool RejectIfDegreesCannotTile(const LayoutPin& pin, const Candidate& c,
                                Judged& j);
+// Data parallelism across slices, stated with degrees whose FSDP (x
+// tensor) group outgrows one slice, so that the point selected for them
+// (j.candidate) shards across the slices: the two contradict each other
+// (rejected NOT_APPLICABLE, the candidate dropped).
+bool RejectIfShardedAcrossSlices(Judged& j);
 
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).

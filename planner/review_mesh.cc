@@ -74,7 +74,7 @@ DcnParallelism AcrossSlices(const DistributionProposal& d) {
   return across;
 }
 
-bool RejectIfShardedAcrossSlices(int slices, Judged& j) {
+bool RejectIfShardedAcrossSlices(Judged& j) {
   if (!j.candidate || !j.candidate->config) return false;
   const Config& p = *j.candidate->config;
   const int per_slice = p.devices / std::max(1, p.slices);
@@ -89,7 +89,7 @@ bool RejectIfShardedAcrossSlices(int slices, Judged& j) {
           "group of %d chips, which shards across the slices "
           "(dcn_fsdp_parallelism): state that, or degrees that fit one "
           "slice.",
-          slices, per_slice, p.layout.tensor > 1 ? " x tensor" : "", group));
+          p.slices, per_slice, p.layout.tensor > 1 ? " x tensor" : "", group));
   return true;
 }
 
