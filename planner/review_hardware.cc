@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/layouts.h"
@@ -36,6 +37,28 @@ std::vector<const Family*> ProposedFamilies(const Index& index,
                fams.end());
   }
   return fams;
+}
+
+// A CPU machine type the catalog lists without its memory (a benchmark
+// row): it cannot be sized, so no plan; the series' sized types can be.
+void RejectUnsizedCpuType(const catalog::Catalog& cat,
+                          const catalog::MachineType& m, Judged& j) {
+  std::vector<std::string> sized;
+  for (const catalog::MachineType& o : cat.machine_types) {
+    if (o.series_id == m.series_id && o.accelerator_id.empty() &&
+        o.memory_bytes.has_value()) {
+      sized.push_back(o.id);
+    }
+  }
+  j.Reject(
+      ReasonCode::kNotApplicable,
+      absl::StrCat(m.id,
+                   " is in the catalog without its memory, so the "
+                   "planner cannot size a job on it",
+                   sized.empty()
+                       ? "."
+                       : absl::StrCat("; ", m.series_id, " types it can size: ",
+                                      absl::StrJoin(sized, ", "), ".")));
 }
 
 // No planned family matches: legacy hardware (never planned) or nothing.
@@ -75,6 +98,11 @@ void RejectUnknownHardware(const catalog::Catalog& cat,
                           whole ? absl::StrCat(": the smallest whole-GPU one is ",
                                                whole->id, ".")
                                 : "."));
+    return;
+  }
+  if (const catalog::MachineType* m = cat.FindMachineType(h.machine_type);
+      m != nullptr && m->accelerator_id.empty() && !m->memory_bytes) {
+    RejectUnsizedCpuType(cat, *m, j);
     return;
   }
   j.Reject(ReasonCode::kNotApplicable,

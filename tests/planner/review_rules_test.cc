@@ -1287,6 +1287,27 @@ TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   }
 }
 
+// A CPU machine type the catalog lists without its memory (Google's
+// CoreMark rows: n2-standard-8) cannot be sized: the verdict says so and
+// names the series' types that can be, instead of "names no hardware in
+// the catalog". A sized type of the same series is judged.
+TEST_F(ReviewRulesTest, AnUnsizedCpuTypeSaysWhyAndNamesSizedOnes) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kXgboost;
+  r.workload.model_kind = ModelKind::kTabular;
+  r.workload.dataset_gib = 4;
+  r.as_of = "2026-09-26";
+  r.proposals = {MachineP("unsized", "n2-standard-8"),
+                 MachineP("sized", "n2-standard-16")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ExpectNotApplicable(out.verdicts[0],
+                      "n2-standard-8 is in the catalog without its memory");
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("n2-standard-16"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+}
+
 // Vertex AI serverless training documents no Multislice: a Multislice
 // proposal, by hardware or by distribution, is not offered where the
 // request runs; on GKE the same proposals are judged.
