@@ -97,10 +97,11 @@ struct PlannerDefaults {
           "but states no interval"};
 
   // ---- classical ML (XGBoost, scikit-learn, LightGBM)
-  SourcedDefault classical_flops_per_byte{
-      2000,
-      "product choice: an order-of-magnitude figure for tree boosting and "
-      "linear models per byte of training data per pass"};
+  SourcedDefault boosting_rounds{
+      100,
+      "LightGBM's num_iterations default, "
+      "https://lightgbm.readthedocs.io/en/v4.6.0/Parameters.html, and "
+      "XGBoost's scikit-learn n_estimators default"};
   SourcedDefault classical_bytes_per_example{
       1000, "product choice: 1 KB per example when only a count is given"};
   SourcedDefault classical_memory_factor{

@@ -21,6 +21,7 @@
 #include "planner/policy.h"
 #include "planner/reduction_server.h"
 #include "planner/slice_replica.h"
+#include "planner/tree_boosting.h"
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
@@ -421,27 +422,15 @@ void AddCollectiveLatency(const Job& job, const Family& f, const Config& c,
   }
 }
 
-// Classical ML has no step, so its hours come from its FLOPs at the MFU
-// range; deep learning's from the step time range. Both add the job's
-// start-up (kPolicy.job_startup_hours).
+// The steps at the step time (classical ML: its nominal steps at the
+// boosting time of planner/tree_boosting.h), plus the job's start-up
+// (kPolicy.job_startup_hours).
 void EstimateHours(const Job& job, Config& c) {
-  const int n = c.devices;
   const double steps = job.tokens / job.tokens_per_step;
-  if (job.classical) {
-    const double eff_fast = n * c.peak_flops * c.mfu.high;
-    const double eff_slow = n * c.peak_flops * c.mfu.low;
-    c.hours.low = job.training_flops / eff_fast / 3600;
-    c.hours.high = job.training_flops / eff_slow / 3600;
-    c.hours.expected = job.training_flops /
-                       (n * c.peak_flops * c.mfu.expected()) / 3600;
-  } else {
-    c.hours.low = steps * c.step.step_seconds_fast / 3600;
-    c.hours.expected = steps * c.step.step_seconds_expected / 3600;
-    c.hours.high = steps * c.step.step_seconds_slow / 3600;
-  }
   const double startup = kPolicy.job_startup_hours.value;
-  c.hours = {c.hours.low + startup, c.hours.expected + startup,
-             c.hours.high + startup};
+  c.hours = {steps * c.step.step_seconds_fast / 3600 + startup,
+             steps * c.step.step_seconds_expected / 3600 + startup,
+             steps * c.step.step_seconds_slow / 3600 + startup};
 }
 
 }  // namespace
@@ -504,6 +493,11 @@ void TimeFromInputs(const Job& job, const Family& f, const TimingInputs& in,
 
 void EstimateTime(const Job& job, const Family& f, Config& c, bool end_to_end,
                   const MfuRange* mfu) {
+  if (job.classical) {
+    TimeTreeBoosting(job, f, c);
+    if (job.has_dataset) EstimateHours(job, c);
+    return;
+  }
   c.mfu = mfu != nullptr ? *mfu : CalibratedMfu(job, f);
   TimeFromInputs(job, f, StepInputs(job, f, c, end_to_end), c);
 }

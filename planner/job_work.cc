@@ -29,11 +29,12 @@ std::string Grouped(double v) {
   return out;
 }
 
-// Classical ML counts bytes of training data. Returns whether D counts
-// epochs of a data set.
-bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
+// Classical ML counts bytes of training data, timed per boosting round
+// (planner/tree_boosting.h): no FLOP count. A pass over the data is a
+// round, and the rounds are the stated epochs, else the libraries' default.
+// Returns false: the rounds have their own assumption line, not the epochs'.
+bool ResolveClassicalWork(const Workload& w, Job& job) {
   const double batch = static_cast<double>(w.global_batch_size);
-  bool dataset_in_passes = false;
   job.unit = "bytes";
   double bytes = w.dataset_gib * kGiB;
   if (bytes <= 0 && w.dataset_examples > 0) {
@@ -42,17 +43,20 @@ bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
         "Dataset size in bytes not given: 1 KB per example assumed (",
         kDefaults.classical_bytes_per_example.source, ")."));
   }
-  job.flops_per_unit = kDefaults.classical_flops_per_byte.value;
+  job.flops_per_unit = 0;
   if (bytes > 0) {
+    const double rounds =
+        w.epochs > 0 ? w.epochs : kDefaults.boosting_rounds.value;
     job.has_dataset = true;
-    job.tokens = bytes * epochs;
-    dataset_in_passes = true;
-    job.training_flops = job.tokens * job.flops_per_unit;
-    job.assumptions.push_back(absl::StrFormat(
-        "Classical ML work modelled as %.0f FLOP per byte of training data "
-        "per pass (%s passes), at 5-15%% of peak fp32 (%s).",
-        job.flops_per_unit, absl::StrFormat("%g", epochs),
-        kDefaults.classical_flops_per_byte.source));
+    job.tokens = bytes * rounds;
+    job.assumptions.push_back(
+        w.epochs > 0
+            ? absl::StrFormat("Classical ML: %s boosting rounds (the stated "
+                              "epochs), each a pass over the data.",
+                              absl::StrFormat("%g", rounds))
+            : absl::StrFormat("Boosting rounds not given (epochs): %.0f "
+                              "assumed (%s).",
+                              rounds, kDefaults.boosting_rounds.source));
   }
   if (w.forward_flops_per_example > 0) {
     job.assumptions.push_back(
@@ -65,7 +69,7 @@ bool ResolveClassicalWork(const Workload& w, double epochs, Job& job) {
   job.tokens_per_step = kDefaults.batch_examples.value *
                         kDefaults.classical_bytes_per_example.value;
   job.batch_sequences = job.batch_given ? batch : kDefaults.batch_examples.value;
-  return dataset_in_passes;
+  return false;
 }
 
 // Steps with a stated batch fix the run's length, as a training loop's step
@@ -335,7 +339,7 @@ void ResolveWork(const Workload& w, Job& job) {
   const double epochs = epochs_given ? w.epochs : kDefaults.epochs.value;
   job.batch_given = w.global_batch_size > 0;
   const bool dataset_in_passes = job.classical
-                                     ? ResolveClassicalWork(w, epochs, job)
+                                     ? ResolveClassicalWork(w, job)
                                      : ResolveDeepLearningWork(w, epochs, job);
   if (job.has_dataset && dataset_in_passes && !epochs_given) {
     job.assumptions.push_back(absl::StrCat("Epochs not given: 1 assumed (",

@@ -23,6 +23,7 @@
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
 #include "planner/space.h"
+#include "planner/tree_boosting.h"
 #include "planner/util.h"
 
 namespace accelplan::planner {
@@ -421,7 +422,10 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   if (best != nullptr) {
     Recommend(cat, job, *best, out, fact_ids);
     // An edge device runs inference and is not timed: no MFU to state.
-    if (best->family->platform != Platform::kEdge) {
+    if (job.classical) {
+      out.assumptions.push_back(
+          internal::DescribeTreeBoosting(job, *best->family));
+    } else if (best->family->platform != Platform::kEdge) {
       out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
     }
     if (best->config && best->config->layout.optimizer_offload) {

@@ -39,8 +39,8 @@ constexpr const char* kMfuCnnOlderGpu32 =
     "the fp32 peak) widened by the run spread; used for convolutional "
     "networks at fp32 on every pre-Ampere GPU, an ASSUMPTION past the V100";
 constexpr const char* kMfuCpu =
-    "assumed 5-15% of peak fp32 on CPUs for classical ML (tree building and "
-    "sparse/branchy code rarely use full SIMD width)";
+    "assumed 5-15% of peak fp32 for deep learning on CPUs (framework kernels "
+    "on CPUs rarely use full SIMD width)";
 
 bool Usable(double bytes, int n, double bytes_per_s) {
   return bytes > 0 && n > 1 && bytes_per_s > 0;

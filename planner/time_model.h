@@ -59,9 +59,10 @@ struct MfuRange {
 // on A100, widened by the run spread; `published`) and on a TPU 0.25–0.37
 // (Google's MLPerf ResNet-50 runs on TPU v4, likewise), on a pre-Ampere GPU
 // 0.16–0.28 of the 16-bit peak and 0.45–0.69 of the fp32 peak at fp32
-// (NVIDIA's ResNet-50 runs on V100, likewise); CPU (classical ML) 0.05–0.15
-// of peak fp32. `precision` only chooses between a pre-Ampere GPU's CNN
-// bands: tensor cores at 16 bits, CUDA cores at fp32.
+// (NVIDIA's ResNet-50 runs on V100, likewise); deep learning on a CPU
+// 0.05–0.15 of peak fp32 (classical ML is timed by tree_boosting.h).
+// `precision` only chooses between a pre-Ampere GPU's CNN bands: tensor cores
+// at 16 bits, CUDA cores at fp32.
 MfuRange DefaultMfu(DeviceClass device, ModelKind kind,
                     Precision precision = Precision::kUnspecified);
 
