@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "planner/candidate.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
@@ -156,6 +158,57 @@ std::string SmallerShapesUnobtainable(const Job& job, const Family& f) {
                       ", which the request does not allow");
 }
 
+// A pinned TPU topology the family has no slice of (a typo: 4x4x5 on v5p)
+// names the slices of that many chips, else the nearest below and above;
+// any other size no shape gives says only that.
+std::string NoShapeLine(const Family& f, const std::string& topology) {
+  const std::string generic =
+      absl::StrCat("No ", f.name, " shape matches the requested size.");
+  int chips = 1;
+  for (absl::string_view d : absl::StrSplit(topology, 'x')) {
+    int v = 0;
+    if (!absl::SimpleAtoi(d, &v) || v <= 0) return generic;
+    chips *= v;
+  }
+  std::vector<const catalog::TpuTopology*> same, below, above;
+  for (const Shape& s : f.shapes) {
+    const catalog::TpuTopology* t = s.topology;
+    if (t == nullptr) return generic;  // not a TPU family
+    if (SameTopology(t->topology, topology)) return generic;
+    auto& side = t->chips == chips ? same : t->chips < chips ? below : above;
+    side.push_back(t);
+  }
+  const auto names = [](const std::vector<const catalog::TpuTopology*>& ts) {
+    std::vector<std::string> out;
+    for (const catalog::TpuTopology* t : ts) {
+      out.push_back(absl::StrFormat("%s (%d chips)", t->topology, t->chips));
+    }
+    return absl::StrJoin(out, " or ");
+  };
+  std::string line = absl::StrCat(f.name, " has no ", topology, " slice");
+  if (!same.empty()) {
+    std::vector<std::string> written;
+    for (const catalog::TpuTopology* t : same) written.push_back(t->topology);
+    return absl::StrCat(line, "; its ", chips, "-chip ",
+                        same.size() > 1 ? "slices are " : "slice is ",
+                        absl::StrJoin(written, " or "), ".");
+  }
+  const auto by_chips = [](const catalog::TpuTopology* a,
+                           const catalog::TpuTopology* b) {
+    return a->chips < b->chips;
+  };
+  std::vector<const catalog::TpuTopology*> nearest;
+  if (!below.empty()) {
+    nearest.push_back(*std::max_element(below.begin(), below.end(), by_chips));
+  }
+  if (!above.empty()) {
+    nearest.push_back(*std::min_element(above.begin(), above.end(), by_chips));
+  }
+  if (nearest.empty()) return generic;
+  return absl::StrCat(line, " of ", chips, " chips; the nearest are ",
+                      names(nearest), ".");
+}
+
 // Nothing fits: the codes that say why (a size the constraints excluded
 // would have held it; too little memory; too small a batch).
 void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
@@ -188,7 +241,7 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
         pins.devices > 0 || !pins.topology.empty() || pins.min_devices > 0
             ? ReasonCode::kNotApplicable
             : ReasonCode::kExceedsSingleHost,
-        absl::StrCat("No ", name, " shape matches the requested size."));
+        NoShapeLine(f, pins.topology));
     return;
   }
   if (fit.without_layout == sizes.options.size()) {

@@ -1287,6 +1287,29 @@ TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   }
 }
 
+// A TPU topology the accelerator has no slice of (a typo) is rejected with
+// the slices of that many chips (v6e's 128 chips are 8x16, not 8x8x2),
+// else the nearest below and above (v5p has no 80-chip 4x4x5: 4x4x4 or
+// 4x4x8). A slice that exists is judged.
+TEST_F(ReviewRulesTest, ATpuTopologyTypoNamesTheNearestSlices) {
+  ReviewRequest r;
+  r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.workload.dataset_tokens = 1e10;
+  r.as_of = "2026-09-26";
+  r.proposals = {HwP("v5p typo", Platform::kTpu, "tpu-v5p", "4x4x5"),
+                 HwP("v6e typo", Platform::kTpu, "tpu-v6e", "8x8x2"),
+                 HwP("v5p slice", Platform::kTpu, "tpu-v5p", "4x4x4")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  ExpectNotApplicable(out.verdicts[0],
+                      "no 4x4x5 slice of 80 chips; the nearest are 4x4x4 (64 "
+                      "chips) or 4x4x8 (128 chips)");
+  ExpectNotApplicable(out.verdicts[1],
+                      "no 8x8x2 slice; its 128-chip slice is 8x16");
+  EXPECT_NE(out.verdicts[2].verdict, Verdict::kRejected)
+      << out.verdicts[2].reason;
+}
+
 // A CPU machine type the catalog lists without its memory (Google's
 // CoreMark rows: n2-standard-8) cannot be sized: the verdict says so and
 // names the series' types that can be, instead of "names no hardware in
