@@ -29,9 +29,39 @@ std::string Grouped(double v) {
   return out;
 }
 
+// A boosting round is a step (one tree: LightGBM's num_iterations,
+// XGBoost's num_boost_round) and a pass over the data (an epoch); stated
+// steps win over epochs, as they do for deep learning. Says which it used.
+double BoostingRounds(const Workload& w, Job& job) {
+  const auto g = [](double v) { return absl::StrFormat("%g", v); };
+  if (w.steps > 0) {
+    const double rounds = static_cast<double>(w.steps);
+    job.assumptions.push_back(absl::StrCat(
+        "Classical ML: ", g(rounds),
+        " boosting rounds (the stated steps, one tree each)",
+        w.epochs > 0 && w.epochs != rounds
+            ? absl::StrCat("; the stated ", g(w.epochs),
+                           " epochs are not used (steps override epochs)")
+            : "",
+        "."));
+    return rounds;
+  }
+  if (w.epochs > 0) {
+    job.assumptions.push_back(absl::StrCat(
+        "Classical ML: ", g(w.epochs),
+        " boosting rounds (the stated epochs), each a pass over the data."));
+    return w.epochs;
+  }
+  job.assumptions.push_back(absl::StrFormat(
+      "Boosting rounds not given (steps or epochs): %.0f assumed (%s).",
+      kDefaults.boosting_rounds.value, kDefaults.boosting_rounds.source));
+  return kDefaults.boosting_rounds.value;
+}
+
 // Classical ML counts bytes of training data, timed per boosting round
 // (planner/tree_boosting.h): no FLOP count. A pass over the data is a
-// round, and the rounds are the stated epochs, else the libraries' default.
+// round, and the rounds are the stated steps or epochs, else the
+// libraries' default.
 // Returns false: the rounds have their own assumption line, not the epochs'.
 bool ResolveClassicalWork(const Workload& w, Job& job) {
   const double batch = static_cast<double>(w.global_batch_size);
@@ -45,18 +75,8 @@ bool ResolveClassicalWork(const Workload& w, Job& job) {
   }
   job.flops_per_unit = 0;
   if (bytes > 0) {
-    const double rounds =
-        w.epochs > 0 ? w.epochs : kDefaults.boosting_rounds.value;
     job.has_dataset = true;
-    job.tokens = bytes * rounds;
-    job.assumptions.push_back(
-        w.epochs > 0
-            ? absl::StrFormat("Classical ML: %s boosting rounds (the stated "
-                              "epochs), each a pass over the data.",
-                              absl::StrFormat("%g", rounds))
-            : absl::StrFormat("Boosting rounds not given (epochs): %.0f "
-                              "assumed (%s).",
-                              rounds, kDefaults.boosting_rounds.source));
+    job.tokens = bytes * BoostingRounds(w, job);
   }
   if (w.forward_flops_per_example > 0) {
     job.assumptions.push_back(

@@ -127,9 +127,9 @@ TEST_F(TreeBoostingPlanTest, AVmsHoursFollowItsCoresByAmdahl) {
   EXPECT_GT(ratio, 2);
 }
 
-// Epochs are boosting rounds; without them the libraries' default of 100
-// is assumed and said. No MFU, peak or FLOP count is reported.
-TEST_F(TreeBoostingPlanTest, RoundsAreTheEpochsElseTheLibrariesDefault) {
+// Steps, else epochs, are boosting rounds; without either the libraries'
+// default of 100 is assumed and said. No MFU, peak or FLOP count is reported.
+TEST_F(TreeBoostingPlanTest, RoundsAreStepsOrEpochsElseTheLibrariesDefault) {
   Workload w = Higgs(Framework::kXgboost);
   const std::optional<Plan> unstated = OnVm(w, "n2-standard-16");
   w.epochs = 300;
@@ -137,6 +137,11 @@ TEST_F(TreeBoostingPlanTest, RoundsAreTheEpochsElseTheLibrariesDefault) {
   ASSERT_TRUE(unstated && stated);
   EXPECT_NEAR(Training(*stated) / Training(*unstated),
               300 / kDefaults.boosting_rounds.value, 1e-6);
+  // Steps are rounds too (one tree each), and win over epochs.
+  w.steps = 600;
+  const std::optional<Plan> steps = OnVm(w, "n2-standard-16");
+  ASSERT_TRUE(steps);
+  EXPECT_NEAR(Training(*steps) / Training(*stated), 2, 1e-6);
   EXPECT_FALSE(stated->estimates.mfu_known);
   EXPECT_FALSE(stated->estimates.flops_known);
   EXPECT_TRUE(stated->estimates.hours_known);
@@ -152,7 +157,7 @@ TEST_F(TreeBoostingPlanTest, RoundsAreTheEpochsElseTheLibrariesDefault) {
     }
     return false;
   };
-  EXPECT_TRUE(said("Boosting rounds not given (epochs): 100 assumed"));
+  EXPECT_TRUE(said("Boosting rounds not given (steps or epochs): 100 assumed"));
   EXPECT_TRUE(said("Tree boosting time:"));
   EXPECT_FALSE(said("Epochs not given"));
   EXPECT_FALSE(said("Efficiency: MFU"));
