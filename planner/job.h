@@ -60,6 +60,9 @@ struct Job {
   const char* unit = "tokens";  // "tokens" / "examples" / "bytes"
   double tokens = 0;  // total units of work processed (D)
   bool has_dataset = false;
+  // Classical ML: the data set's bytes (stated, or examples x 1 KB), which
+  // its working set follows; 0 when unknown.
+  double classical_data_bytes = 0;
   double flops_per_unit = 0;  // training FLOPs per unit (6·P, LoRA 4·P, ...)
   double training_flops = 0;
   double tokens_per_step = 0;  // global batch in units of work

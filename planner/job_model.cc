@@ -557,7 +557,7 @@ double JobBytesOnOneDevice(const Job& job) {
     return job.workload.per_device_memory_gib * kGiB;
   }
   if (job.classical) {
-    return job.workload.dataset_gib * kGiB * kClassicalMemoryFactor;
+    return job.classical_data_bytes * kClassicalMemoryFactor;
   }
   if (job.model_size_known) return Memory(job, ShardingLayout{}).total_bytes;
   return 0;

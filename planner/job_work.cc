@@ -74,6 +74,7 @@ bool ResolveClassicalWork(const Workload& w, Job& job) {
         kDefaults.classical_bytes_per_example.source, ")."));
   }
   job.flops_per_unit = 0;
+  job.classical_data_bytes = bytes;
   if (bytes > 0) {
     job.has_dataset = true;
     job.tokens = bytes * BoostingRounds(w, job);

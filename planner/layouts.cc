@@ -282,7 +282,7 @@ void ChooseFixedFootprint(const Job& job, const Family& f, Config& c) {
   if (w.per_device_memory_gib > 0) {
     c.required_bytes = w.per_device_memory_gib * kGiB;
   } else if (job.classical) {
-    c.required_bytes = w.dataset_gib * kGiB * kClassicalMemoryFactor / n;
+    c.required_bytes = job.classical_data_bytes * kClassicalMemoryFactor / n;
   } else {
     c.required_bytes = 0;
   }

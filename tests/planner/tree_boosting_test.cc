@@ -58,6 +58,20 @@ TEST(TreeBoostingModelTest, HeldOutCoreCountsFallInsideTheRange) {
   }
 }
 
+// Two vCPUs are one core, and cores past one socket's 48 add nothing: the
+// same file's 96 cores over two sockets were slower than 48 on one.
+TEST(TreeBoostingModelTest, CoresAreHalfTheVcpusUpToOneSocket) {
+  catalog::MachineType m;
+  internal::Shape s;
+  s.machine = &m;
+  m.vcpus = 16;
+  EXPECT_EQ(internal::CoresOf(s), 8);
+  m.vcpus = 96;
+  EXPECT_EQ(internal::CoresOf(s), 48);
+  m.vcpus = 192;
+  EXPECT_EQ(internal::CoresOf(s), 48);
+}
+
 TEST(TreeBoostingModelTest, LibrariesHaveTheirOwnRunsAndOthersPoolThem) {
   const BoostingCost xgb = BoostingCostOf(Framework::kXgboost, false);
   const BoostingCost lgbm = BoostingCostOf(Framework::kLightgbm, false);
@@ -178,6 +192,28 @@ TEST_F(TreeBoostingPlanTest, HiggsOnElevenCoresTakesMinutes) {
   EXPECT_LE((h.low - startup) * 3600, 238.5);
   EXPECT_GE((h.high - startup) * 3600, 238.5);
   EXPECT_LT(h.expected - startup, 0.25);
+}
+
+// A data set given as an example count (1 KB each) is sized as the same
+// bytes given directly: 5e9 examples need the VMs 4,657 GiB need, not one
+// VM with its memory unchecked.
+TEST_F(TreeBoostingPlanTest, AnExampleCountSizesTheWorkingSetToo) {
+  PlanRequest by_examples;
+  by_examples.workload.framework = Framework::kXgboost;
+  by_examples.workload.dataset_examples = 5e9;
+  by_examples.as_of = "2026-09-26";
+  PlanRequest by_bytes = by_examples;
+  by_bytes.workload.dataset_examples = 0;
+  by_bytes.workload.dataset_gib =
+      5e9 * kDefaults.classical_bytes_per_example.value / kGiB;
+  const PlanResponse a = planner_->Plan(by_examples);
+  const PlanResponse b = planner_->Plan(by_bytes);
+  ASSERT_TRUE(a.recommendation && b.recommendation);
+  EXPECT_GT(a.recommendation->hardware.hosts, 1);
+  EXPECT_EQ(a.recommendation->hardware.hosts, b.recommendation->hardware.hosts);
+  EXPECT_EQ(a.recommendation->hardware.machine_type,
+            b.recommendation->hardware.machine_type);
+  EXPECT_TRUE(a.recommendation->estimates.memory_known);
 }
 
 }  // namespace
