@@ -101,6 +101,24 @@ void ConstraintRules(const Job& job, const Family& f, Candidate& cand) {
 
 // The catalog's framework support rows: unsupported rejects, unverified
 // warns, a version below the minimum rejects (SPEC §4).
+// The catalog marks every classical library unsupported on the family's
+// platform (XGBoost, LightGBM and scikit-learn have no TPU backend).
+bool NoTreeLibraryRuns(const Family& f) {
+  if (f.platform == Platform::kCpu || f.accelerator == nullptr) return false;
+  for (Framework fw :
+       {Framework::kXgboost, Framework::kLightgbm, Framework::kScikitLearn}) {
+    const char* key = FrameworkKey(fw, f.platform == Platform::kTpu,
+                                   /*pytorch_xla_ok=*/false);
+    auto it = key ? f.accelerator->frameworks.find(key)
+                  : f.accelerator->frameworks.end();
+    if (it == f.accelerator->frameworks.end() ||
+        it->second.status != catalog::SupportStatus::kUnsupported) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void FrameworkRules(const Catalog& catalog, const Job& job, const Family& f,
                     Candidate& cand) {
   const Workload& w = job.workload;
@@ -108,6 +126,14 @@ void FrameworkRules(const Catalog& catalog, const Job& job, const Family& f,
   const std::string& name = f.name;
   const char* key = FrameworkKey(job.framework, f.platform == Platform::kTpu,
                                  w.pytorch_xla_ok);
+  if (key == nullptr && job.classical && NoTreeLibraryRuns(f)) {
+    cand.Reject(ReasonCode::kFrameworkUnsupported,
+                absl::StrCat("A tabular job with no framework is timed as tree "
+                             "boosting, and none of XGBoost, LightGBM or "
+                             "scikit-learn runs on ",
+                             name, "."));
+    return;
+  }
   if (key != nullptr) {
     const std::map<std::string, catalog::FrameworkSupport>& table =
         f.platform == Platform::kCpu ? catalog.cpu_frameworks

@@ -380,6 +380,23 @@ TEST_F(PlannerRulesTest, SendsScikitLearnToCpuAndRejectsAccelerators) {
   }
 }
 
+// A tabular job that names no framework is timed as tree boosting, which
+// no library (XGBoost, LightGBM, scikit-learn) runs on a TPU: TPUs are
+// FRAMEWORK_UNSUPPORTED, GPUs (XGBoost's CUDA path) are not.
+TEST_F(PlannerRulesTest, ATabularJobWithNoFrameworkIsNotPlannedOnTpus) {
+  PlanRequest q = Req(Tabular(Framework::kUnspecified));
+  q.constraints.allowed_platforms = {Platform::kTpu};
+  const PlanResponse tpu = Plan(q);
+  EXPECT_FALSE(tpu.recommendation.has_value());
+  EXPECT_THAT(Codes(tpu, "tpu-v5e"),
+              Contains(ReasonCode::kFrameworkUnsupported));
+  q.constraints.allowed_platforms = {Platform::kGpu};
+  const PlanResponse gpu = Plan(q);
+  ASSERT_TRUE(gpu.recommendation.has_value()) << gpu.no_plan_reason;
+  EXPECT_THAT(Codes(gpu, "nvidia-l4"),
+              Not(Contains(ReasonCode::kFrameworkUnsupported)));
+}
+
 TEST_F(PlannerRulesTest, RejectsScikitLearnOnGpuEvenWhenGpuAllowed) {
   PlanRequest q = Req(Tabular(Framework::kScikitLearn));
   q.constraints.allowed_platforms = {Platform::kGpu};
