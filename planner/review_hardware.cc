@@ -25,6 +25,21 @@ std::vector<const Family*> ProposedFamilies(const Index& index,
   std::vector<const Family*> fams = MatchFamilies(
       index, h.platform, h.series, h.accelerator, h.machine_type);
   if (h.platform != Platform::kUnspecified) return fams;
+  // A machine type named exactly as a CPU VM, with no accelerator
+  // ("n1-standard-8"), is that VM, not the GPU shapes built on it.
+  if (!h.machine_type.empty() && h.accelerator.empty()) {
+    std::vector<const Family*> vm;
+    for (const Family* f : fams) {
+      if (f->platform != Platform::kCpu) continue;
+      for (const Shape& s : f->shapes) {
+        if (NormalizeName(s.machine->id) == NormalizeName(h.machine_type)) {
+          vm.push_back(f);
+          break;
+        }
+      }
+    }
+    if (!vm.empty()) return vm;
+  }
   // "N1" in a hardware question means its GPUs, not its CPU-only shapes.
   const bool any_accel =
       std::any_of(fams.begin(), fams.end(),

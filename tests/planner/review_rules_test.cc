@@ -1310,6 +1310,28 @@ TEST_F(ReviewRulesTest, ATpuTopologyTypoNamesTheNearestSlices) {
       << out.verdicts[2].reason;
 }
 
+// A machine type named exactly as a CPU VM, with no accelerator
+// ("n1-standard-8"), is that VM, not N1's GPU shapes built on it; with an
+// accelerator named it is the GPU shape. (The VM was rejected END_OF_SUPPORT
+// as N1's P100.)
+TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kXgboost;
+  r.workload.model_kind = ModelKind::kTabular;
+  r.workload.dataset_gib = 4;
+  r.as_of = "2026-09-26";
+  Proposal vm = MachineP("vm", "n1-standard-8");
+  Proposal t4 = MachineP("t4", "n1-standard-8");
+  t4.hardware->accelerator = "nvidia-tesla-t4";
+  r.proposals = {vm, t4};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[0].plan->hardware.platform, Platform::kCpu);
+  // The GPU shape is judged as N1 + T4 (more than this job needs).
+  EXPECT_THAT(out.verdicts[1].reason, HasSubstr("N1 + T4"));
+}
+
 // A CPU machine type the catalog lists without its memory (Google's
 // CoreMark rows: n2-standard-8) cannot be sized: the verdict says so and
 // names the series' types that can be, instead of "names no hardware in
