@@ -67,11 +67,20 @@ void AppendEstimates(const v1::Estimates& e, const std::string& indent,
     absl::StrAppendFormat(
         out,
         "%smemory/device: %.1f GiB needed of %.1f GiB usable (device %.1f "
-        "GiB, %.0f%% headroom): weights %.1f, gradients %.1f, optimizer "
-        "%.1f, activations %.1f, embeddings %.1f\n",
+        "GiB, %.0f%% headroom)",
         indent, m.total_gib(), m.usable_gib(), m.device_memory_gib(),
-        m.headroom_fraction() * 100, m.weights_gib(), m.gradients_gib(),
-        m.optimizer_gib(), m.activations_gib(), m.embeddings_gib());
+        m.headroom_fraction() * 100);
+    // The parts exist only where the planner modelled them (not for a
+    // stated per-device need or a classical working set).
+    if (m.has_weights_gib()) {
+      absl::StrAppendFormat(
+          out,
+          ": weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, "
+          "embeddings %.1f",
+          m.weights_gib(), m.gradients_gib(), m.optimizer_gib(),
+          m.activations_gib(), m.embeddings_gib());
+    }
+    absl::StrAppend(out, "\n");
     if (m.has_host_offload_gib()) {
       absl::StrAppendFormat(out, "%shost memory/device: %.1f GiB of offloaded "
                             "activations",

@@ -9,6 +9,7 @@
 #include "client/cli/html.h"
 #include "client/cli/plan_view.h"
 #include "client/cli/summary.h"
+#include "client/cli/table.h"
 #include "client/cli/units.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -338,6 +339,25 @@ TEST(PlanSummaryTest, NoViablePlanListsTheOptionsItNames) {
   const std::string many = PlanSummary(BuildPlanView(Request(0, 1000), r));
   EXPECT_THAT(many, HasSubstr(" more options (--verbose)"));
   EXPECT_THAT(many, Not(HasSubstr("viable")));
+}
+
+// A memory breakdown prints only the parts the planner modelled: a
+// classical working set (or a stated per-device need) has a total and no
+// parts, which are absent on the wire, never zeros.
+TEST(ReviewTableTest, MemoryPartsPrintOnlyWhenModelled) {
+  v1::ReviewPlanResponse r;
+  v1::ProposalVerdict* v = r.add_verdicts();
+  v->set_label("vm");
+  v->set_verdict(v1::RECOMMENDED);
+  v1::MemoryBreakdown* m =
+      v->mutable_plan()->mutable_estimates()->mutable_memory_per_device();
+  m->set_total_gib(25);
+  m->set_usable_gib(27);
+  m->set_device_memory_gib(30);
+  EXPECT_THAT(ReviewTable(r), HasSubstr("25.0 GiB needed of 27.0 GiB usable"));
+  EXPECT_THAT(ReviewTable(r), Not(HasSubstr("weights")));
+  m->set_weights_gib(1);
+  EXPECT_THAT(ReviewTable(r), HasSubstr("weights 1.0, gradients 0.0"));
 }
 
 TEST(PlanHtmlTest, SelfContainedWithAPointPerOptionAndTheMarker) {
