@@ -34,9 +34,6 @@ int Tier(const Job& job, const Candidate& c) {
       c.family->sparse_cores <= 0) {
     t += 2;
   }
-  if (job.classical && !GpuAskedFor(job) && c.family->platform != Platform::kCpu) {
-    t += 1;
-  }
   return t;
 }
 

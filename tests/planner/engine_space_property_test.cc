@@ -121,6 +121,11 @@ std::function<bool(const Config&)> ListSizing(const Case& c, const Candidate& e,
                                               const Config& best) {
   if (e.family->platform != Platform::kGpu || e.on_workload_list)
     return nullptr;
+  // Classical ML: the CPU profile rejects a GPU family that does not beat
+  // the CPU point before the lists are read (planner/relative_rules.cc).
+  if (c.job.classical && Has(e, ReasonCode::kOversizedForWorkload)) {
+    return nullptr;
+  }
   const Candidate* listed = nullptr;
   for (const Candidate& o : c.space.candidates) {
     if (o.has_point() && o.family->platform == Platform::kGpu &&

@@ -418,9 +418,35 @@ TEST_F(PlannerRulesTest, SendsSmallXgboostJobToCpuWhenGpuNotAsked) {
   EXPECT_THAT(Codes(r, "tpu-v5e"), Contains(ReasonCode::kFrameworkUnsupported));
 }
 
+// A GPU plan that costs less than the CPU one is not "more than the job
+// needs": 500 GiB of XGBoost over 300 rounds trains on L4s for a fraction
+// of the CPU cost. Before, the CPU profile rejected it whenever a CPU plan
+// fit, so a $150 budget (which the CPU plan misses) got the GPU plan and a
+// larger budget or none the dearer CPU one.
+TEST_F(PlannerRulesTest, AGpuPlanThatCostsLessThanTheCpuOneIsNotOversized) {
+  Workload big = Tabular(Framework::kXgboost);
+  big.dataset_gib = 500;
+  big.epochs = 300;
+  std::optional<Hardware> first;
+  for (double budget : {150.0, 1000.0, 0.0}) {
+    PlanRequest q = Req(big);
+    q.goal.budget_usd = budget;
+    const PlanResponse r = Plan(q);
+    ASSERT_TRUE(r.recommendation.has_value()) << budget << r.no_plan_reason;
+    const Hardware& h = r.recommendation->hardware;
+    EXPECT_EQ(h.platform, Platform::kGpu) << budget;
+    EXPECT_THAT(Codes(r, h.accelerator),
+                Not(Contains(ReasonCode::kOversizedForWorkload)));
+    if (!first) first = h;
+    EXPECT_EQ(h.machine_type, first->machine_type) << budget;
+    EXPECT_EQ(h.total_accelerators, first->total_accelerators) << budget;
+  }
+}
+
 // The OVERSIZED line names the CPU point the plan recommends: one VM for a
-// small job, "N x <type> VMs" when distributed XGBoost spans several (a
-// 50 GiB data set over 500 rounds).
+// small job, "N x <type> VMs" when distributed LightGBM spans several (a
+// 30 GiB data set over 500 rounds, which one G4 GPU holds at a higher
+// cost; XGBoost's GPUs would cost less there, and are not oversized).
 TEST_F(PlannerRulesTest, TheCpuProfileLineNamesTheRecommendedVms) {
   const auto line = [](const PlanResponse& r) {
     for (const Rejection* rej :
@@ -435,8 +461,8 @@ TEST_F(PlannerRulesTest, TheCpuProfileLineNamesTheRecommendedVms) {
   EXPECT_THAT(line(small),
               HasSubstr("a " + small.recommendation->hardware.machine_type +
                         " VM finishes in"));
-  Workload big = Tabular(Framework::kXgboost);
-  big.dataset_gib = 50;
+  Workload big = Tabular(Framework::kLightgbm);
+  big.dataset_gib = 30;
   big.epochs = 500;
   const PlanResponse large = Plan(Req(big));
   ASSERT_TRUE(large.recommendation.has_value()) << large.no_plan_reason;
