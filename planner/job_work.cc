@@ -93,13 +93,25 @@ bool ResolveClassicalWork(const Workload& w, Job& job) {
   return false;
 }
 
-// Steps with a stated batch fix the run's length, as a training loop's step
-// limit overrides its epochs (Hugging Face TrainingArguments.max_steps:
-// "Overrides num_train_epochs"). A data set stated beside them that gives
-// another length is said. The units the steps train; 0 without them.
+// Steps fix the run's length (of the stated batch, else the assumed one), as a
+// training loop's step limit overrides its epochs (Hugging Face
+// TrainingArguments.max_steps: "Overrides num_train_epochs"). A data set stated
+// beside them that gives another length is said. The units the steps train; 0
+// without them.
 double StepsWork(const Workload& w, double dataset_units, Job& job) {
-  if (w.steps <= 0 || !job.batch_given) return 0;
+  if (w.steps <= 0) return 0;
   const double units = static_cast<double>(w.steps) * job.tokens_per_step;
+  if (!job.batch_given) {
+    // Steps of an unstated batch train the batch the plan assumes (said
+    // beside it): the run's length is then known and its deadline and
+    // budget are checked, where before the steps were dropped unsaid.
+    job.assumptions.push_back(absl::StrFormat(
+        "workload.steps without a global batch: %s steps of the assumed "
+        "batch (%s %s each) train %.3g %s; state global_batch_size if the "
+        "job's batch differs.",
+        Grouped(static_cast<double>(w.steps)), Grouped(job.tokens_per_step),
+        job.unit, units, job.unit));
+  }
   if (dataset_units > 0 && std::abs(units - dataset_units) > 0.01 * units) {
     job.warnings.push_back(
         {ReasonCode::kAssumption,

@@ -323,6 +323,36 @@ TEST_F(PlannerRulesTest, StatedStepsDecideTheRunAndADisagreeingDataSetIsSaid) {
   EXPECT_GT(flops(plan(0, 1e11)), 10 * flops(by_steps));
 }
 
+// Steps without a stated batch train the batch the plan assumes, said in
+// an assumption: the run's length is known, so the deadline and budget are
+// checked (before, the steps were dropped and NO_DATASET_SIZE said "no
+// deadline check"). Twice the steps is twice the work.
+TEST_F(PlannerRulesTest, StepsWithoutABatchTrainTheAssumedBatch) {
+  const auto plan = [](int64_t steps) {
+    PlanRequest r = Req(Small());
+    r.workload.global_batch_size = 0;
+    r.workload.dataset_tokens = 0;
+    r.workload.dataset_examples = 0;
+    r.workload.steps = steps;
+    return Plan(r);
+  };
+  const PlanResponse none = plan(0);
+  EXPECT_THAT(WarningCodes(none), Contains(ReasonCode::kNoDatasetSize));
+  const PlanResponse some = plan(1000);
+  const PlanResponse more = plan(2000);
+  ASSERT_TRUE(some.recommendation && more.recommendation)
+      << some.no_plan_reason;
+  EXPECT_THAT(WarningCodes(some), Not(Contains(ReasonCode::kNoDatasetSize)));
+  EXPECT_TRUE(some.recommendation->estimates.hours_known);
+  EXPECT_DOUBLE_EQ(more.recommendation->estimates.training_flops,
+                   2 * some.recommendation->estimates.training_flops);
+  bool said = false;
+  for (const std::string& a : some.assumptions) {
+    said |= absl::StrContains(a, "workload.steps without a global batch");
+  }
+  EXPECT_TRUE(said);
+}
+
 // One chip under two catalog ids (A3 Mega's H100 is GCP's
 // nvidia-h100-mega-80gb, the same H100 SXM as A3 High's) takes the chip's
 // own measured band on both; a different chip (A100) does not share it.
