@@ -195,6 +195,13 @@ const Candidate* ClosestMiss(const std::vector<Candidate>& cands,
   return out;
 }
 
+// The point sits at its family's search cap (kPolicy.max_gpus and the
+// like): more devices were not tried.
+bool AtTheSearchCap(const Candidate& c) {
+  return c.search_cap_devices > 0 && c.config &&
+         c.config->devices >= c.search_cap_devices;
+}
+
 // What would give a plan: the budget the cheapest option needs, the
 // deadline the fastest one meets, when those alone stood in the way.
 std::string WhatWouldGiveAPlan(const Job& job,
@@ -208,11 +215,18 @@ std::string WhatWouldGiveAPlan(const Job& job,
                     FormatUsd(job.goal.budget_usd), " budget.");
   }
   if (const Candidate* c = ClosestMiss(cands, ReasonCode::kMissesDeadline)) {
-    absl::StrAppend(&out, " The fastest option that meets every other "
-                          "rule, ", c->family->name, " at ",
-                    c->config->devices, " device(s), takes ",
-                    FormatHours(c->config->hours.expected), ", past the ",
-                    FormatHours(job.deadline_hours), " deadline.");
+    absl::StrAppend(
+        &out,
+        " The fastest option that meets every other "
+        "rule, ",
+        c->family->name, " at ", c->config->devices, " device(s), takes ",
+        FormatHours(c->config->hours.expected), ", past the ",
+        FormatHours(job.deadline_hours), " deadline",
+        AtTheSearchCap(*c)
+            ? absl::StrFormat("; %d devices is the planner's search cap "
+                              "(planner/policy.h), and more might meet it.",
+                              c->search_cap_devices)
+            : ".");
   }
   return out;
 }

@@ -353,6 +353,26 @@ TEST_F(PlannerRulesTest, StepsWithoutABatchTrainTheAssumedBatch) {
   EXPECT_TRUE(said);
 }
 
+// "No viable plan" names the fastest option past the deadline; when that
+// option sits at the planner's search cap it says so (more devices were
+// not tried), and not otherwise.
+TEST_F(PlannerRulesTest, ANoPlanAtTheSearchCapSaysSo) {
+  PlanRequest big = Req(Llm(405e9, 2e12, Shape(126, 16384, 128, 2048)));
+  big.workload.framework = Framework::kPytorch;
+  big.constraints.allowed_platforms = {Platform::kGpu};
+  big.goal.deadline_hours = 720;
+  const PlanResponse capped = Plan(big);
+  ASSERT_FALSE(capped.recommendation.has_value());
+  EXPECT_THAT(capped.no_plan_reason,
+              HasSubstr("devices is the planner's search cap"));
+  PlanRequest small = Req(Small());
+  small.goal.deadline_hours = 0.05;
+  const PlanResponse quick = Plan(small);
+  ASSERT_FALSE(quick.recommendation.has_value());
+  EXPECT_THAT(quick.no_plan_reason, HasSubstr("past the"));
+  EXPECT_THAT(quick.no_plan_reason, Not(HasSubstr("search cap")));
+}
+
 // One chip under two catalog ids (A3 Mega's H100 is GCP's
 // nvidia-h100-mega-80gb, the same H100 SXM as A3 High's) takes the chip's
 // own measured band on both; a different chip (A100) does not share it.
