@@ -1287,6 +1287,17 @@ TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   }
 }
 
+// XGBoost on 4 GiB of tabular data, reviewed with `proposals`.
+ReviewRequest XgboostReview(std::vector<Proposal> proposals) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kXgboost;
+  r.workload.model_kind = ModelKind::kTabular;
+  r.workload.dataset_gib = 4;
+  r.as_of = "2026-09-26";
+  r.proposals = std::move(proposals);
+  return r;
+}
+
 // A TPU topology the accelerator has no slice of (a typo) is rejected with
 // the slices of that many chips (v6e's 128 chips are 8x16, not 8x8x2),
 // else the nearest below and above (v5p has no 80-chip 4x4x5: 4x4x4 or
@@ -1315,16 +1326,10 @@ TEST_F(ReviewRulesTest, ATpuTopologyTypoNamesTheNearestSlices) {
 // accelerator named it is the GPU shape. (The VM was rejected END_OF_SUPPORT
 // as N1's P100.)
 TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
-  ReviewRequest r;
-  r.workload.framework = Framework::kXgboost;
-  r.workload.model_kind = ModelKind::kTabular;
-  r.workload.dataset_gib = 4;
-  r.as_of = "2026-09-26";
-  Proposal vm = MachineP("vm", "n1-standard-8");
   Proposal t4 = MachineP("t4", "n1-standard-8");
   t4.hardware->accelerator = "nvidia-tesla-t4";
-  r.proposals = {vm, t4};
-  const ReviewResponse out = Review(r);
+  const ReviewResponse out =
+      Review(XgboostReview({MachineP("vm", "n1-standard-8"), t4}));
   ASSERT_EQ(out.verdicts.size(), 2u);
   ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
   EXPECT_EQ(out.verdicts[0].plan->hardware.platform, Platform::kCpu);
@@ -1337,14 +1342,9 @@ TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
 // names the series' types that can be, instead of "names no hardware in
 // the catalog". A sized type of the same series is judged.
 TEST_F(ReviewRulesTest, AnUnsizedCpuTypeSaysWhyAndNamesSizedOnes) {
-  ReviewRequest r;
-  r.workload.framework = Framework::kXgboost;
-  r.workload.model_kind = ModelKind::kTabular;
-  r.workload.dataset_gib = 4;
-  r.as_of = "2026-09-26";
-  r.proposals = {MachineP("unsized", "n2-standard-8"),
-                 MachineP("sized", "n2-standard-16")};
-  const ReviewResponse out = Review(r);
+  const ReviewResponse out =
+      Review(XgboostReview({MachineP("unsized", "n2-standard-8"),
+                            MachineP("sized", "n2-standard-16")}));
   ASSERT_EQ(out.verdicts.size(), 2u);
   ExpectNotApplicable(out.verdicts[0],
                       "n2-standard-8 is in the catalog without its memory");
