@@ -563,6 +563,7 @@ void NeverRecommendPipelineOverDcn(Judged& j) {
 
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j) {
+  if (JudgeClassicalLayout(ctx, d, j)) return;
   if (JudgeMultislice(ctx, d, j)) return;
   JudgeLayout(ctx, d, j);
 }

@@ -58,6 +58,12 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate = false);
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
+// Classical ML (planner/review_classical.cc): tree boosting trains data
+// parallel only, so a data-parallel or single-device proposal selects that
+// many workers on the best hardware for it and a model-parallel one is
+// NOT_APPLICABLE. Returns whether it judged `d` (false for deep learning).
+bool JudgeClassicalLayout(const ReviewContext& ctx,
+                          const DistributionProposal& d, Judged& j);
 // SPEC §4: pipeline stages over DCN are viable, never RECOMMENDED, and rank
 // after every other layout.
 void NeverRecommendPipelineOverDcn(Judged& j);

@@ -1337,6 +1337,44 @@ TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
   EXPECT_THAT(out.verdicts[1].reason, HasSubstr("N1 + T4"));
 }
 
+// Tree boosting trains data parallel only: a data-parallel proposal is
+// that many workers (2 VMs, each holding half the working set, not a
+// "full replica" that must be sharded), one device is one VM, a degree-less
+// data-parallel proposal is the plan's own point, and FSDP or a parameter
+// server are NOT_APPLICABLE (they were judged with deep-learning rules).
+TEST_F(ReviewRulesTest, ClassicalDistributionProposalsAreDataParallelOnly) {
+  const auto dist = [](const std::string& label, Strategy s, int data) {
+    Proposal p = DistP(label, s, DcnParallelism::kUnspecified, 0);
+    p.distribution->data_parallelism = data;
+    return p;
+  };
+  ReviewRequest r = XgboostReview({dist("dp2", Strategy::kDataParallel, 2),
+                                   dist("one", Strategy::kSingleDevice, 0),
+                                   dist("dp", Strategy::kDataParallel, 0),
+                                   dist("fsdp", Strategy::kFsdp, 0),
+                                   dist("ps", Strategy::kParameterServer, 0)});
+  r.workload.dataset_gib = 100;
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 5u);
+  for (int i : {0, 1, 2}) {
+    ASSERT_TRUE(out.verdicts[i].plan.has_value()) << out.verdicts[i].reason;
+    EXPECT_EQ(out.verdicts[i].plan->hardware.platform, Platform::kCpu);
+  }
+  EXPECT_EQ(out.verdicts[0].plan->hardware.hosts, 2);
+  EXPECT_EQ(out.verdicts[1].plan->hardware.hosts, 1);
+  PlanRequest q;
+  q.workload = r.workload;
+  q.as_of = r.as_of;
+  const PlanResponse plan = Plan(q);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  EXPECT_EQ(out.verdicts[2].plan->hardware.machine_type,
+            plan.recommendation->hardware.machine_type);
+  EXPECT_EQ(out.verdicts[2].plan->hardware.hosts,
+            plan.recommendation->hardware.hosts);
+  ExpectNotApplicable(out.verdicts[3], "XGBoost trains data parallel only");
+  ExpectNotApplicable(out.verdicts[4], "it has no parameter server");
+}
+
 // A CPU machine type the catalog lists without its memory (Google's
 // CoreMark rows: n2-standard-8) cannot be sized: the verdict says so and
 // names the series' types that can be, instead of "names no hardware in
