@@ -57,7 +57,37 @@ std::optional<Candidate> BestWithWorkers(const ReviewContext& ctx,
   return best;
 }
 
+// The job's library, as a sentence's subject.
+std::string Library(const Job& job) {
+  return job.framework == Framework::kUnspecified
+             ? "Tree boosting"
+             : FrameworkLabel(job.framework);
+}
+
 }  // namespace
+
+std::optional<std::string> NotABoostingRemedy(const Job& job, RemedyKind k) {
+  if (!job.classical) return std::nullopt;
+  switch (k) {
+    case RemedyKind::kShardOptimizerState:
+      return absl::StrCat(Library(job),
+                          " has no optimizer state to shard: it keeps "
+                          "gradient statistics per row, not per parameter.");
+    case RemedyKind::kActivationRecompute:
+      return absl::StrCat(Library(job), " has no activations to recompute.");
+    case RemedyKind::kFixTensorShapes:
+      return absl::StrCat(Library(job),
+                          " has no layer widths or batch to pad to the "
+                          "accelerator's tiles.");
+    case RemedyKind::kUseHorovod:
+      return absl::StrCat("Horovod distributes TensorFlow, PyTorch and MXNet; ",
+                          Library(job),
+                          " distributes itself (Dask, Spark or its own "
+                          "collective).");
+    default:
+      return std::nullopt;
+  }
+}
 
 bool JudgeClassicalLayout(const ReviewContext& ctx,
                           const DistributionProposal& d, Judged& j) {

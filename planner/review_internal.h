@@ -64,6 +64,10 @@ void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
 // NOT_APPLICABLE. Returns whether it judged `d` (false for deep learning).
 bool JudgeClassicalLayout(const ReviewContext& ctx,
                           const DistributionProposal& d, Judged& j);
+// A deep-learning remedy tree boosting has nothing for (optimizer state,
+// activations, tile padding, Horovod): why, for classical ML; nullopt
+// otherwise.
+std::optional<std::string> NotABoostingRemedy(const Job& job, RemedyKind k);
 // SPEC §4: pipeline stages over DCN are viable, never RECOMMENDED, and rank
 // after every other layout.
 void NeverRecommendPipelineOverDcn(Judged& j);

@@ -251,6 +251,9 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
              "back to the CPU are ones the Edge TPU compiler does not map.");
   }
   if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
+  if (auto why = NotABoostingRemedy(job, m.kind)) {
+    j.Reject(ReasonCode::kNotApplicable, *why);
+  }
   if (auto why = AlreadyInPlace(job, m.kind)) {
     j.Reject(ReasonCode::kNotApplicable, *why);
   }

@@ -1375,6 +1375,31 @@ TEST_F(ReviewRulesTest, ClassicalDistributionProposalsAreDataParallelOnly) {
   ExpectNotApplicable(out.verdicts[4], "it has no parameter server");
 }
 
+// Deep-learning remedies tree boosting has nothing for are NOT_APPLICABLE
+// for it (XGBoost has no optimizer state or activations); the same
+// remedies for a deep model are not rejected for that reason.
+TEST_F(ReviewRulesTest, ClassicalMLHasNoOptimizerStateOrActivations) {
+  ReviewRequest r =
+      XgboostReview({RemedyP(RemedyKind::kShardOptimizerState, "zero"),
+                     RemedyP(RemedyKind::kActivationRecompute, "recompute")});
+  r.workload.dataset_gib = 50;
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 2;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ExpectNotApplicable(out.verdicts[0], "XGBoost has no optimizer state");
+  ExpectNotApplicable(out.verdicts[1], "XGBoost has no activations");
+  r.workload = Llm(Framework::kPytorch, 6.7e9, Shape(32, 4096, 32, 2048));
+  const ReviewResponse deep = Review(r);
+  ASSERT_EQ(deep.verdicts.size(), 2u);
+  for (const ProposalVerdict& v : deep.verdicts) {
+    EXPECT_THAT(v.reason, Not(HasSubstr("has no optimizer state")));
+    EXPECT_THAT(v.reason, Not(HasSubstr("has no activations")));
+  }
+}
+
 // A CPU machine type the catalog lists without its memory (Google's
 // CoreMark rows: n2-standard-8) cannot be sized: the verdict says so and
 // names the series' types that can be, instead of "names no hardware in
