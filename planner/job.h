@@ -3,6 +3,7 @@
 #ifndef ACCELPLAN_PLANNER_JOB_H_
 #define ACCELPLAN_PLANNER_JOB_H_
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,6 +152,12 @@ inline bool GpuAskedFor(const Job& job) {
     if (p == Platform::kGpu) return true;
   }
   return false;
+}
+
+// The request allows CPUs: it lists no platforms, or CPU among them.
+inline bool CpuAllowed(const Job& job) {
+  const auto& a = job.constraints.allowed_platforms;
+  return a.empty() || std::find(a.begin(), a.end(), Platform::kCpu) != a.end();
 }
 
 struct Index;

@@ -93,14 +93,24 @@ bool ResolveClassicalWork(const Workload& w, Job& job) {
   return false;
 }
 
-// Steps fix the run's length (of the stated batch, else the assumed one), as a
-// training loop's step limit overrides its epochs (Hugging Face
-// TrainingArguments.max_steps: "Overrides num_train_epochs"). A data set stated
-// beside them that gives another length is said. The units the steps train; 0
-// without them.
+// Steps of a stated batch fix the run's length, as a training loop's step
+// limit overrides its epochs (Hugging Face TrainingArguments.max_steps:
+// "Overrides num_train_epochs"); a data set stated beside them that gives
+// another length is said. Steps without a batch train the assumed batch,
+// unless a data set gives the length. The units the steps train; 0 when
+// they do not decide it.
 double StepsWork(const Workload& w, double dataset_units, Job& job) {
   if (w.steps <= 0) return 0;
   const double units = static_cast<double>(w.steps) * job.tokens_per_step;
+  if (!job.batch_given && dataset_units > 0) {
+    // The data set's length is stated; an assumed batch's is not.
+    job.assumptions.push_back(absl::StrFormat(
+        "workload.steps without a global batch: the data set and epochs "
+        "give the run's length (%.3g %s), not %s steps of an assumed batch; "
+        "state global_batch_size to plan on the steps.",
+        dataset_units, job.unit, Grouped(static_cast<double>(w.steps))));
+    return 0;
+  }
   if (!job.batch_given) {
     // Steps of an unstated batch train the batch the plan assumes (said
     // beside it): the run's length is then known and its deadline and

@@ -437,7 +437,8 @@ void FillMemoryEstimate(const Job& job, const Config& c, Estimates& e) {
 void FillTimeAndCostEstimates(const Job& job, const Config& c, Estimates& e) {
   e.flops_known = job.has_dataset && FinitePositive(job.training_flops);
   e.training_flops = job.training_flops;
-  // Classical ML has no training step (its time comes from its FLOPs).
+  // Classical ML has no training step (its time is boosting rounds,
+  // planner/tree_boosting.h); its nominal step is not reported.
   e.step_known = !job.classical && FinitePositive(c.step.step_seconds_expected);
   e.step_time_seconds = c.step.step_seconds_expected;
   e.hours_known = job.has_dataset && FinitePositive(c.hours.expected) &&

@@ -20,14 +20,15 @@
 namespace accelplan::planner::internal {
 namespace {
 
-std::vector<const Family*> ProposedFamilies(const Index& index,
+std::vector<const Family*> ProposedFamilies(const Index& index, const Job& job,
                                             const HardwareProposal& h) {
   std::vector<const Family*> fams = MatchFamilies(
       index, h.platform, h.series, h.accelerator, h.machine_type);
   if (h.platform != Platform::kUnspecified) return fams;
   // A machine type named exactly as a CPU VM, with no accelerator
-  // ("n1-standard-8"), is that VM, not the GPU shapes built on it.
-  if (!h.machine_type.empty() && h.accelerator.empty()) {
+  // ("n1-standard-8"), is that VM, not the GPU shapes built on it, where
+  // the request allows CPUs (with GPUs only, N1's GPUs ride that VM).
+  if (!h.machine_type.empty() && h.accelerator.empty() && CpuAllowed(job)) {
     std::vector<const Family*> vm;
     for (const Family* f : fams) {
       if (f->platform != Platform::kCpu) continue;
@@ -297,7 +298,7 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
       return;
     }
   }
-  const std::vector<const Family*> fams = ProposedFamilies(ctx.index, h);
+  const std::vector<const Family*> fams = ProposedFamilies(ctx.index, job, h);
   if (fams.empty()) {
     RejectUnknownHardware(ctx.catalog, h, j);
     return;

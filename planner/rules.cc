@@ -99,8 +99,6 @@ void ConstraintRules(const Job& job, const Family& f, Candidate& cand) {
   }
 }
 
-// The catalog's framework support rows: unsupported rejects, unverified
-// warns, a version below the minimum rejects (SPEC §4).
 // The catalog marks every classical library unsupported on the family's
 // platform (XGBoost, LightGBM and scikit-learn have no TPU backend).
 bool NoTreeLibraryRuns(const Family& f) {
@@ -119,6 +117,8 @@ bool NoTreeLibraryRuns(const Family& f) {
   return true;
 }
 
+// The catalog's framework support rows: unsupported rejects, unverified
+// warns, a version below the minimum rejects (SPEC §4).
 void FrameworkRules(const Catalog& catalog, const Job& job, const Family& f,
                     Candidate& cand) {
   const Workload& w = job.workload;

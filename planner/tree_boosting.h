@@ -8,9 +8,10 @@
 // Cost of one boosting round: `ns_per_cell` per row·feature cell of the
 // data set (its float32 size / 4 bytes), for one CPU core or one GPU. On a
 // CPU VM the cores share the round by Amdahl's law with the library's
-// serial fraction; VMs and GPUs (Dask, one worker each) split the rows, as
-// LightGBM's parallel experiment measured (627.8 s per tree on one
-// machine, 42 s on 16: docs/Experiments.rst).
+// serial fraction; VMs split the rows, as LightGBM's parallel experiment
+// measured on CPU servers (627.8 s per tree on one machine, 42 s on 16:
+// docs/Experiments.rst), and GPUs (Dask, one worker each) are assumed to
+// split them alike.
 #ifndef ACCELPLAN_PLANNER_TREE_BOOSTING_H_
 #define ACCELPLAN_PLANNER_TREE_BOOSTING_H_
 

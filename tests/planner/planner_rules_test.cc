@@ -351,6 +351,17 @@ TEST_F(PlannerRulesTest, StepsWithoutABatchTrainTheAssumedBatch) {
     said |= absl::StrContains(a, "workload.steps without a global batch");
   }
   EXPECT_TRUE(said);
+  // A data set stated beside them gives the length instead (its own is
+  // stated; an assumed batch's is not).
+  PlanRequest with_data = Req(Small());
+  with_data.workload.global_batch_size = 0;
+  PlanRequest steps_too = with_data;
+  steps_too.workload.steps = 30000;
+  const PlanResponse data = Plan(with_data);
+  const PlanResponse both = Plan(steps_too);
+  ASSERT_TRUE(data.recommendation && both.recommendation);
+  EXPECT_DOUBLE_EQ(both.recommendation->estimates.training_flops,
+                   data.recommendation->estimates.training_flops);
 }
 
 // "No viable plan" names the fastest option past the deadline; when that
@@ -469,10 +480,11 @@ TEST_F(PlannerRulesTest, SendsSmallXgboostJobToCpuWhenGpuNotAsked) {
 }
 
 // A GPU plan that costs less than the CPU one is not "more than the job
-// needs": 500 GiB of XGBoost over 300 rounds trains on L4s for a fraction
-// of the CPU cost. Before, the CPU profile rejected it whenever a CPU plan
-// fit, so a $150 budget (which the CPU plan misses) got the GPU plan and a
-// larger budget or none the dearer CPU one.
+// needs": 500 GiB of XGBoost over 300 rounds in 0.8 h trains on L4s for
+// about $17, and on CPUs for about $139 (many VMs to meet the deadline).
+// Before, the CPU profile rejected the GPUs whenever a CPU plan fit, so a
+// $150 budget (which the CPU plan misses) got the GPU plan and a larger
+// budget or none the dearer, slower CPU plan.
 TEST_F(PlannerRulesTest, AGpuPlanThatCostsLessThanTheCpuOneIsNotOversized) {
   Workload big = Tabular(Framework::kXgboost);
   big.dataset_gib = 500;
@@ -480,17 +492,23 @@ TEST_F(PlannerRulesTest, AGpuPlanThatCostsLessThanTheCpuOneIsNotOversized) {
   std::optional<Hardware> first;
   for (double budget : {150.0, 1000.0, 0.0}) {
     PlanRequest q = Req(big);
+    q.goal.deadline_hours = 0.8;
     q.goal.budget_usd = budget;
     const PlanResponse r = Plan(q);
     ASSERT_TRUE(r.recommendation.has_value()) << budget << r.no_plan_reason;
     const Hardware& h = r.recommendation->hardware;
     EXPECT_EQ(h.platform, Platform::kGpu) << budget;
-    EXPECT_THAT(Codes(r, h.accelerator),
-                Not(Contains(ReasonCode::kOversizedForWorkload)));
     if (!first) first = h;
     EXPECT_EQ(h.machine_type, first->machine_type) << budget;
     EXPECT_EQ(h.total_accelerators, first->total_accelerators) << budget;
   }
+  // MIN_TIME does not exempt a GPU plan for being faster alone: with no
+  // GPUs asked for, a classical job stays on CPUs unless a GPU costs less.
+  PlanRequest fast = Req(Tabular(Framework::kXgboost));
+  fast.goal.objective = Objective::kMinTime;
+  const PlanResponse t = Plan(fast);
+  ASSERT_TRUE(t.recommendation.has_value()) << t.no_plan_reason;
+  EXPECT_EQ(t.recommendation->hardware.platform, Platform::kCpu);
 }
 
 // The OVERSIZED line names the CPU point the plan recommends: one VM for a

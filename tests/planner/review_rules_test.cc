@@ -1323,8 +1323,8 @@ TEST_F(ReviewRulesTest, ATpuTopologyTypoNamesTheNearestSlices) {
 
 // A machine type named exactly as a CPU VM, with no accelerator
 // ("n1-standard-8"), is that VM, not N1's GPU shapes built on it; with an
-// accelerator named it is the GPU shape. (The VM was rejected END_OF_SUPPORT
-// as N1's P100.)
+// accelerator named, or with only GPUs allowed, it is the GPU shape. (The
+// VM was rejected END_OF_SUPPORT as N1's P100.)
 TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
   Proposal t4 = MachineP("t4", "n1-standard-8");
   t4.hardware->accelerator = "nvidia-tesla-t4";
@@ -1334,7 +1334,17 @@ TEST_F(ReviewRulesTest, AMachineTypeWithoutAnAcceleratorIsTheCpuVm) {
   ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
   EXPECT_EQ(out.verdicts[0].plan->hardware.platform, Platform::kCpu);
   // The GPU shape is judged as N1 + T4 (more than this job needs).
+  EXPECT_THAT(out.verdicts[1].codes,
+              Contains(ReasonCode::kOversizedForWorkload));
   EXPECT_THAT(out.verdicts[1].reason, HasSubstr("N1 + T4"));
+  // With GPUs only, N1's GPUs ride that VM: it is not read as the CPU VM.
+  ReviewRequest gpus = XgboostReview({MachineP("vm", "n1-standard-8")});
+  gpus.constraints.allowed_platforms = {Platform::kGpu};
+  const ReviewResponse on_gpus = Review(gpus);
+  ASSERT_EQ(on_gpus.verdicts.size(), 1u);
+  EXPECT_THAT(on_gpus.verdicts[0].codes,
+              Not(Contains(ReasonCode::kNotInAllowedSet)))
+      << on_gpus.verdicts[0].reason;
 }
 
 // Tree boosting trains data parallel only: a data-parallel proposal is
