@@ -314,11 +314,16 @@ void ApplyPaceFloor(Job& job) {
                          " deadline cannot be checked without the job's "
                          "length, so it does not lift the floor")
           : "no deadline check";
-  // Observed hours within the start-up give no work to infer.
-  const char* given = job.current.observed_hours > 0
-                          ? "No dataset size given, and the observed hours "
-                            "end within the job's start-up: "
-                          : "No dataset size or observed hours given: ";
+  // Observed hours within the start-up give no work to infer; nor do any
+  // for classical ML, whose memory follows a data size they do not give.
+  const char* given =
+      job.current.observed_hours <= 0
+          ? "No dataset size or observed hours given: "
+      : job.classical
+          ? "No dataset size given (observed hours do not give a classical "
+            "job's data size, which its memory follows): "
+          : "No dataset size given, and the observed hours end within the "
+            "job's start-up: ";
   job.assumptions.push_back(absl::StrCat(
       given, floor, "; ", deadline,
       ". State current_setup.observed_hours or the dataset size to plan on "

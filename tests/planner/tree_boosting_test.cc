@@ -218,5 +218,26 @@ TEST_F(TreeBoostingPlanTest, AnExampleCountSizesTheWorkingSetToo) {
   EXPECT_TRUE(a.recommendation->estimates.memory_known);
 }
 
+// Observed hours give a classical job no data size (its memory follows
+// one), and the plan says that, not that they "end within the job's
+// start-up" (3 hours do not).
+TEST_F(TreeBoostingPlanTest, ObservedHoursGiveAClassicalJobNoDataSize) {
+  PlanRequest q;
+  q.workload.framework = Framework::kXgboost;
+  q.current_setup.hardware = "c2-standard-8";
+  q.current_setup.node_count = 1;
+  q.current_setup.observed_hours = 3;
+  q.as_of = "2026-09-26";
+  const PlanResponse r = planner_->Plan(q);
+  bool data_size = false, start_up = false;
+  for (const std::string& a : r.assumptions) {
+    data_size |=
+        a.find("do not give a classical job's data size") != std::string::npos;
+    start_up |= a.find("end within the job's start-up") != std::string::npos;
+  }
+  EXPECT_TRUE(data_size);
+  EXPECT_FALSE(start_up);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
