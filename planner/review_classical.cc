@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "planner/engine_common.h"
 #include "planner/review_internal.h"
-#include "planner/scorer.h"
 #include "planner/space.h"
 
 namespace accelplan::planner::internal {
@@ -46,15 +45,7 @@ std::optional<Candidate> BestWithWorkers(const ReviewContext& ctx,
     return EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current, pins,
                            /*compare_families=*/false);
   }
-  std::optional<Candidate> best;
-  for (const Candidate& field : ctx.space.candidates) {
-    if (!field.viable()) continue;
-    Candidate c =
-        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
-    if (!c.viable() || !c.config) continue;
-    if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
-  }
-  return best;
+  return BestFamilyWith(ctx, pins);
 }
 
 // The job's library, as a sentence's subject.

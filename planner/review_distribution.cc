@@ -432,15 +432,7 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     }
     return c;
   }
-  std::optional<Candidate> best;
-  for (const Candidate& field : ctx.space.candidates) {
-    if (!field.viable()) continue;
-    Candidate c =
-        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
-    if (!c.viable() || !c.config) continue;
-    if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
-  }
-  return best;
+  return BestFamilyWith(ctx, pins);
 }
 
 // No family has a point with a model-parallel layout: rejected with why,
@@ -555,6 +547,19 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
 }
 
 }  // namespace
+
+std::optional<Candidate> BestFamilyWith(const ReviewContext& ctx,
+                                        const Pins& pins) {
+  std::optional<Candidate> best;
+  for (const Candidate& field : ctx.space.candidates) {
+    if (!field.viable()) continue;
+    Candidate c =
+        EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *field.family, pins);
+    if (!c.viable() || !c.config) continue;
+    if (!best || RanksBefore(ctx.job, c, *best)) best = std::move(c);
+  }
+  return best;
+}
 
 void NeverRecommendPipelineOverDcn(Judged& j) {
   j.tier = 3;

@@ -58,6 +58,11 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate = false);
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
+// The best point with `pins` over the space's viable families (each
+// evaluated in the space), first in RanksBefore order; nullopt when none
+// has one.
+std::optional<Candidate> BestFamilyWith(const ReviewContext& ctx,
+                                        const Pins& pins);
 // Classical ML (planner/review_classical.cc): tree boosting trains data
 // parallel only, so a data-parallel or single-device proposal selects that
 // many workers on the best hardware for it and a model-parallel one is
