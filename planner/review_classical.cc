@@ -87,12 +87,12 @@ bool JudgeClassicalLayout(const ReviewContext& ctx,
   const Strategy s = PinOf(d).strategy;
   if (const char* lacks = NotABoostingLayout(s)) {
     j.Reject(ReasonCode::kNotApplicable,
-             absl::StrCat(job.framework == Framework::kUnspecified
-                              ? "Tree boosting"
-                              : FrameworkLabel(job.framework),
-                          " trains data parallel only (each worker holds "
-                          "part of the rows): it has no ",
-                          lacks, "."));
+             absl::StrCat(Library(job),
+                          job.framework == Framework::kScikitLearn
+                              ? " trains on one machine"
+                              : " trains data parallel only (each worker "
+                                "holds part of the rows)",
+                          ": it has no ", lacks, "."));
     return true;
   }
   if (s != Strategy::kDataParallel && s != Strategy::kSingleDevice) {

@@ -22,6 +22,10 @@
 
 namespace accelplan::planner::internal {
 
+// Bytes of one row·feature cell: a float32 feature value, as XGBoost's
+// DMatrix and LightGBM's Dataset take dense input.
+inline constexpr double kBytesPerCell = 4;
+
 // One library's cost on one platform: the min, median and max over its
 // published runs of the single-core (CPU) or single-GPU time per cell per
 // round, and the serial fraction of a round on a CPU VM.

@@ -128,7 +128,7 @@ TEST_F(TreeBoostingPlanTest, AVmsHoursFollowItsCoresByAmdahl) {
   const std::optional<Plan> large = OnVm(w, "n2-highmem-64");
   ASSERT_TRUE(small && large);
   const BoostingCost cost = BoostingCostOf(Framework::kLightgbm, false);
-  const double cells = 1.1 * kGiB / 4;
+  const double cells = 1.1 * kGiB / internal::kBytesPerCell;
   EXPECT_NEAR(Training(*small) * 3600,
               500 * cells * ParallelShare(cost.serial_fraction, 4) *
                   cost.ns_expected * 1e-9,
