@@ -178,20 +178,22 @@ std::string NoShapeLine(const Family& f, const std::string& topology) {
     auto& side = t->chips == chips ? same : t->chips < chips ? below : above;
     side.push_back(t);
   }
-  const auto names = [](const std::vector<const catalog::TpuTopology*>& ts) {
+  // "4x4x4 or 4x8x2", with each slice's chip count when `chips_too`.
+  const auto names = [](const std::vector<const catalog::TpuTopology*>& ts,
+                        bool chips_too) {
     std::vector<std::string> out;
     for (const catalog::TpuTopology* t : ts) {
-      out.push_back(absl::StrFormat("%s (%d chips)", t->topology, t->chips));
+      out.push_back(
+          chips_too ? absl::StrFormat("%s (%d chips)", t->topology, t->chips)
+                    : t->topology);
     }
     return absl::StrJoin(out, " or ");
   };
   std::string line = absl::StrCat(f.name, " has no ", topology, " slice");
   if (!same.empty()) {
-    std::vector<std::string> written;
-    for (const catalog::TpuTopology* t : same) written.push_back(t->topology);
     return absl::StrCat(line, "; its ", chips, "-chip ",
                         same.size() > 1 ? "slices are " : "slice is ",
-                        absl::StrJoin(written, " or "), ".");
+                        names(same, false), ".");
   }
   const auto by_chips = [](const catalog::TpuTopology* a,
                            const catalog::TpuTopology* b) {
@@ -206,7 +208,7 @@ std::string NoShapeLine(const Family& f, const std::string& topology) {
   }
   if (nearest.empty()) return generic;
   return absl::StrCat(line, " of ", chips, " chips; the nearest are ",
-                      names(nearest), ".");
+                      names(nearest, true), ".");
 }
 
 // Nothing fits: the codes that say why (a size the constraints excluded

@@ -216,9 +216,7 @@ std::string WhatWouldGiveAPlan(const Job& job,
   }
   if (const Candidate* c = ClosestMiss(cands, ReasonCode::kMissesDeadline)) {
     absl::StrAppend(
-        &out,
-        " The fastest option that meets every other "
-        "rule, ",
+        &out, " The fastest option that meets every other rule, ",
         c->family->name, " at ", c->config->devices, " device(s), takes ",
         FormatHours(c->config->hours.expected), ", past the ",
         FormatHours(job.deadline_hours), " deadline",

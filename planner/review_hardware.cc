@@ -29,11 +29,12 @@ std::vector<const Family*> ProposedFamilies(const Index& index, const Job& job,
   // ("n1-standard-8"), is that VM, not the GPU shapes built on it, where
   // the request allows CPUs (with GPUs only, N1's GPUs ride that VM).
   if (!h.machine_type.empty() && h.accelerator.empty() && CpuAllowed(job)) {
+    const std::string named = NormalizeName(h.machine_type);
     std::vector<const Family*> vm;
     for (const Family* f : fams) {
       if (f->platform != Platform::kCpu) continue;
       for (const Shape& s : f->shapes) {
-        if (NormalizeName(s.machine->id) == NormalizeName(h.machine_type)) {
+        if (NormalizeName(s.machine->id) == named) {
           vm.push_back(f);
           break;
         }
