@@ -396,6 +396,34 @@ void WarnIfDearerThanToday(const internal::Job& job, PlanResponse& out) {
            internal::FormatHours(job.deadline_hours))});
 }
 
+// MIN_TIME's band (Score): said when it, not the time alone, chose the
+// recommendation.
+std::optional<std::string> MinTimeBandAssumption(const internal::Job& job,
+                                                 const internal::Norm& norm,
+                                                 const Candidate& best) {
+  if (job.objective != Objective::kMinTime || !best.config ||
+      !std::isfinite(norm.min_time)) {
+    return std::nullopt;
+  }
+  const double time = internal::TimeMetric(job, *best.config);
+  if (!(time > norm.min_time * (1 + kPolicy.tie_tolerance.value))) {
+    return std::nullopt;
+  }
+  // Hours to three digits: a band of minutes is lost at FormatHours' 0.1 h.
+  const std::string compared =
+      job.has_dataset ? absl::StrFormat("takes %.3g h, this one %.3g h",
+                                        norm.min_time, time)
+                      : absl::StrFormat("trains %.4g %s/s, this one %.4g",
+                                        1 / norm.min_time, job.unit, 1 / time);
+  return absl::StrFormat(
+      "MIN_TIME counts every option within %.0f%% of the fastest as equally "
+      "fast and recommends the cheapest of them (%s): the fastest option "
+      "found %s, a lead the time model cannot tell apart from its own "
+      "spread.",
+      100 * kPolicy.min_time_equal_fraction.value,
+      kPolicy.min_time_equal_fraction.source, compared);
+}
+
 }  // namespace
 
 PlanResponse Planner::Plan(const PlanRequest& request,
@@ -439,6 +467,9 @@ PlanResponse Planner::Plan(const PlanRequest& request,
           internal::DescribeTreeBoosting(job, *best->family));
     } else if (best->family->platform != Platform::kEdge) {
       out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
+    }
+    if (auto band = MinTimeBandAssumption(job, space->norm, *best)) {
+      out.assumptions.push_back(*std::move(band));
     }
     if (best->config && best->config->layout.optimizer_offload) {
       out.assumptions.push_back(internal::OptimizerOffloadAssumption());

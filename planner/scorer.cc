@@ -198,12 +198,35 @@ Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
   return n;
 }
 
+namespace {
+
+// MIN_TIME: the time, except that every point within
+// kPolicy.min_time_equal_fraction of the fastest point of the space is as
+// fast as it: those score in [band * (1 - fraction), band), lower the
+// cheaper they are (an unknown price at band), so the cheapest of them
+// wins and each still ranks before every slower point, which scores its
+// time (> band).
+double MinTimeScore(const Norm& norm, double cost, double time) {
+  if (!std::isfinite(norm.min_time) || !(norm.min_time > 0)) return time;
+  const double fraction = kPolicy.min_time_equal_fraction.value;
+  const double band = norm.min_time * (1 + fraction);
+  if (time > band) return time;
+  const double cheapness =
+      std::isfinite(cost) && cost > 0 && std::isfinite(norm.min_cost)
+          ? std::min(1.0, norm.min_cost / cost)
+          : 0;
+  return band * (1 - fraction * cheapness);
+}
+
+}  // namespace
+
 double Score(const Job& job, const Norm& norm, const Config& c, double keep) {
   if (job.on_device) return 0;
   const double cost = CostMetric(job, c) * keep;
   const double time = TimeMetric(job, c) * keep;
   switch (job.objective) {
-    case Objective::kMinTime: return time;
+    case Objective::kMinTime:
+      return MinTimeScore(norm, cost, time);
     case Objective::kBalanced: {
       const bool priced = std::isfinite(cost) && std::isfinite(norm.min_cost) &&
                           norm.min_cost > 0;

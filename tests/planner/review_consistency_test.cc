@@ -1035,9 +1035,18 @@ TEST_F(ReviewConsistencyTest, LargerBudgetIsNeverSlowerUnderMinTime) {
         ++steps;
         const double before = prev->estimates.total_hours.expected;
         const double after = p.recommendation->estimates.total_hours.expected;
-        EXPECT_LE(after, before * (1 + 1e-9))
+        // Options within the band of the fastest are equally fast
+        // (kPolicy.min_time_equal_fraction): a larger budget may take a
+        // cheaper one of them, never a slower one that costs more.
+        EXPECT_LE(after, before * (1 + kPolicy.min_time_equal_fraction.value))
             << what << "\n  before: " << Brief(*prev)
             << "\n  after:  " << Brief(*p.recommendation);
+        if (after > before * (1 + 1e-9)) {
+          EXPECT_LE(p.recommendation->estimates.on_demand_cost_usd.expected,
+                    prev->estimates.on_demand_cost_usd.expected * (1 + 1e-9))
+              << what << "\n  before: " << Brief(*prev)
+              << "\n  after:  " << Brief(*p.recommendation);
+        }
         faster += after < before * (1 - 1e-9);
       }
       if (p.recommendation) prev = p.recommendation;
