@@ -543,13 +543,23 @@ double JobBytesWith(const Job& job, int devices, int zero_stage,
 
 double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
   if (!job.model_size_known || job.classical) return 0;
-  ShardingLayout l;
-  l.fsdp = std::max(1, chips_per_slice);
-  l.data = l.fsdp * std::max(1, slices);
-  l.zero_stage = 3;
-  return Memory(job, l, Recompute::kFull,
-                job.workload.global_batch_size > 0 ? l.data : 0)
-      .total_bytes;
+  const int chips = std::max(1, chips_per_slice);
+  double least = std::numeric_limits<double>::infinity();
+  // Tensor parallelism inside the slice (up to the layouts' degree) shards
+  // the activations too: the planner's own TP+FSDP points use it.
+  for (int tp = 1; tp <= kPolicy.max_tensor_parallel.value && chips % tp == 0;
+       tp *= 2) {
+    ShardingLayout l;
+    l.tensor = tp;
+    l.fsdp = chips / tp;
+    l.data = l.fsdp * std::max(1, slices);
+    l.zero_stage = 3;
+    least =
+        std::min(least, Memory(job, l, Recompute::kFull,
+                               job.workload.global_batch_size > 0 ? l.data : 0)
+                            .total_bytes);
+  }
+  return least;
 }
 
 double JobBytesOnOneDevice(const Job& job) {

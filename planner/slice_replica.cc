@@ -21,8 +21,9 @@ std::optional<std::string> ReplicaExceedsSlice(const Job& job,
   if (need <= 0 || need <= s.usable_bytes_per_chip) return std::nullopt;
   return absl::StrFormat(
       "Data parallelism across slices keeps a whole replica in each %s "
-      "slice: %.1f GiB per chip even with FSDP over its %d chips and full "
-      "recompute, over the %.1f GiB usable. Shard across slices too: FSDP "
+      "slice: %.1f GiB per chip even with FSDP and tensor parallelism over "
+      "its %d chips and full recompute, over the %.1f GiB usable. Shard across "
+      "slices too: FSDP "
       "over DCN (FSDP across the %d slices, dcn_fsdp_parallelism = %d).",
       s.slice, need / kGiB, s.chips_per_slice, s.usable_bytes_per_chip / kGiB,
       slices, slices);

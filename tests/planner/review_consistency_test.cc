@@ -672,6 +672,42 @@ TEST_F(ReviewConsistencyTest, PlansOptionsAreNotRejectedWhenProposed) {
   }
 }
 
+// A 70B model on TPU v5e (16 GB chips): PlanTraining fits a replica in
+// each 16x16 slice with tensor parallelism inside it (activations sharded
+// 8 ways) and data parallelism across the slices. Proposed as exactly that
+// hardware and layout, ReviewPlan rejected it HBM_TOO_SMALL, because its
+// replica-per-slice bound took FSDP alone over the slice's chips.
+TEST_F(ReviewConsistencyTest, PlansMultisliceLayoutIsNotRejectedWhenProposed) {
+  PlanRequest job = Llm(Framework::kJax, 70e9, Shape(80, 8192, 64, 8192, 28672),
+                        Objective::kMinCost);
+  job.workload.transformer_shape.num_kv_heads = 8;
+  job.workload.transformer_shape.gated_ffn = true;
+  job.workload.transformer_shape.vocab_size = 128256;
+  job.workload.dataset_tokens = 1e12;
+  job.workload.global_batch_size = 1024;
+  job.goal.deadline_hours = 720;
+  job.constraints.allowed_series = {"TPU v5e"};
+  const PlanResponse plan = planner_->Plan(job);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  const Plan& rec = *plan.recommendation;
+  ASSERT_TRUE(rec.distribution.multislice.has_value()) << Brief(rec);
+  ASSERT_GT(rec.distribution.multislice->dcn_data_parallelism, 1) << Brief(rec);
+  // The case needs tensor parallelism inside the slice to fit.
+  ASSERT_GT(rec.distribution.tensor_parallelism, 1) << Brief(rec);
+
+  Proposal p = FromPlan("as planned", rec);
+  p.hardware->layout = DistributionProposal{};
+  p.hardware->layout->strategy = Strategy::kMultislice;
+  p.hardware->layout->across_slices = DcnParallelism::kData;
+  p.hardware->layout->slices = rec.hardware.slices;
+  const ReviewResponse out = Review(ReviewOf(job, {p}));
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const ProposalVerdict& v = out.verdicts[0];
+  EXPECT_FALSE(testutil::Has(v, ReasonCode::kHbmTooSmall)) << v.reason;
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ExpectSamePlan(rec, *v.plan, "70B on v5e slices, data across DCN");
+}
+
 CurrentSetup OnA2(int nodes, Strategy today, Symptom symptom);  // below
 PlanRequest SyncBound(Strategy today);                          // below
 
