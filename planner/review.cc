@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/model_presets.h"
+#include "planner/plan_assembly.h"
 #include "planner/planner.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
@@ -188,6 +189,13 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
       j.why.push_back(absl::StrCat("Works, but proposal ",
                                    Name(proposals, best),
                                    " is better for this job."));
+    }
+  }
+  // An estimate no one would schedule (PlanTraining warns the same way)
+  // is said in the verdict's codes, not only inside its plan.
+  if (hw != nullptr && hw->config && !j.rejected) {
+    if (auto implausible = internal::ImplausibleEstimate(job, *hw->config)) {
+      j.Add(implausible->code, std::move(implausible->message));
     }
   }
   v.codes = j.codes;

@@ -1258,6 +1258,28 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
 // rejected NOT_APPLICABLE with the nearest size above, instead of being
 // judged, and possibly RECOMMENDED, at that size (16) as if proposed.
 // Counts that are sizes are judged.
+// A proposal whose estimate no one would schedule (decades on a CPU VM)
+// carries IMPLAUSIBLE_ESTIMATE in its verdict's codes, as PlanTraining
+// warns; it was only inside the verdict's plan. A GPU proposal timed in
+// hours carries none.
+TEST_F(ReviewRulesTest, AnImplausibleEstimateIsInTheVerdictsCodes) {
+  ReviewRequest r = GpuCluster({});
+  r.current_setup = CurrentSetup{};
+  r.workload.dataset_tokens = 5e10;
+  r.proposals = {HwP("cpu", Platform::kCpu, ""),
+                 HwP("h100", Platform::kGpu, "nvidia-h100-80gb")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& cpu = out.verdicts[0];
+  ASSERT_TRUE(cpu.plan.has_value()) << cpu.reason;
+  ASSERT_GT(cpu.plan->estimates.total_hours.expected, 24 * 365) << cpu.reason;
+  EXPECT_TRUE(Has(cpu, ReasonCode::kImplausibleEstimate)) << cpu.reason;
+  EXPECT_THAT(cpu.reason, testing::HasSubstr("not as a schedule"));
+  const ProposalVerdict& gpu = out.verdicts[1];
+  ASSERT_TRUE(gpu.plan.has_value()) << gpu.reason;
+  EXPECT_FALSE(Has(gpu, ReasonCode::kImplausibleEstimate)) << gpu.reason;
+}
+
 TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   ReviewRequest r;
   r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));
