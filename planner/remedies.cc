@@ -89,10 +89,19 @@ bool CurrentlyOnTpu(const Job& job) {
          !job.current.tpu_topology.empty();
 }
 
-std::string BatchRounding(const CurrentSetup& current, const ShapeRule& rule) {
-  if (current.current_global_batch_size <= 0) return "";
-  return absl::StrFormat("batch %d -> %d", current.current_global_batch_size,
-                         rule.batch);
+std::string ShapeRounding(const CurrentSetup& current, const ShapeRule& rule) {
+  std::vector<std::string> rounding;
+  if (current.current_global_batch_size > 0) {
+    rounding.push_back(absl::StrFormat(
+        "batch %d -> %d", current.current_global_batch_size, rule.batch));
+  }
+  std::string widths;
+  for (size_t i = 0; i < rule.widths.size(); ++i) {
+    absl::StrAppend(&widths, i ? ", " : "", current.layer_widths[i], " -> ",
+                    rule.widths[i]);
+  }
+  if (!widths.empty()) rounding.push_back(absl::StrCat("widths ", widths));
+  return absl::StrJoin(rounding, ", ");
 }
 
 ShapeRule TpuShapeRule(const CurrentSetup& current) {
@@ -204,22 +213,12 @@ void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
   r.global_batch_size =
       job.current.current_global_batch_size > 0 ? rule.batch : 0;
   r.layer_widths = rule.widths;
-  std::vector<std::string> rounding;
-  if (std::string b = BatchRounding(job.current, rule); !b.empty()) {
-    rounding.push_back(std::move(b));
-  }
-  std::string widths;
-  for (size_t i = 0; i < rule.widths.size(); ++i) {
-    absl::StrAppend(&widths, i ? ", " : "", job.current.layer_widths[i],
-                    " -> ", rule.widths[i]);
-  }
-  if (!widths.empty()) rounding.push_back(absl::StrCat("widths ", widths));
+  const std::string rounding = ShapeRounding(job.current, rule);
   r.summary = absl::StrFormat(
       "Tile the MXU: global batch a multiple of %d and feature "
       "dimensions multiples of %d%s.",
       rule.batch_multiple, rule.width_multiple,
-      rounding.empty() ? ""
-                       : absl::StrCat(" — round ", absl::StrJoin(rounding, ", ")));
+      rounding.empty() ? "" : absl::StrCat(" — round ", rounding));
   out.push_back(std::move(r));
 }
 

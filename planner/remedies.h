@@ -42,8 +42,9 @@ struct ShapeRule {
 };
 ShapeRule TpuShapeRule(const CurrentSetup& current);
 
-// "batch 100 -> 128", or "" when today's batch is not given.
-std::string BatchRounding(const CurrentSetup& current, const ShapeRule& rule);
+// "batch 100 -> 128, widths 300 -> 384": each stated size and what the rule
+// rounds it to; "" when neither today's batch nor widths are given.
+std::string ShapeRounding(const CurrentSetup& current, const ShapeRule& rule);
 
 // The request's own shapes (today's widths and batch, or the transformer
 // shape it states) pad on a TPU: evidence for a tensor-shape fix.

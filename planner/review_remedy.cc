@@ -412,11 +412,13 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
         acted.empty() ? SymptomsText(job) : absl::StrJoin(acted, " and "), ".");
     if (m.kind == RemedyKind::kFixTensorShapes) {
       const ShapeRule rule = TpuShapeRule(job.current);
-      const std::string batch = BatchRounding(job.current, rule);
-      absl::StrAppend(&line, absl::StrFormat(
-          " Batch a multiple of %d, feature dimensions multiples of %d%s.",
-          rule.batch_multiple, rule.width_multiple,
-          batch.empty() ? "" : absl::StrCat(" (", batch, ")")));
+      const std::string rounding = ShapeRounding(job.current, rule);
+      absl::StrAppend(
+          &line,
+          absl::StrFormat(
+              " Batch a multiple of %d, feature dimensions multiples of %d%s.",
+              rule.batch_multiple, rule.width_multiple,
+              rounding.empty() ? "" : absl::StrCat(" (", rounding, ")")));
     }
     j.why.push_back(std::move(line));
   }

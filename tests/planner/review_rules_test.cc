@@ -231,6 +231,9 @@ TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
   r.current_setup.layer_widths = {300};
   const ProposalVerdict v = One(r, RemedyKind::kFixTensorShapes);
   EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  // The advice names every size to change: the batch alone (128 with
+  // width 300) still pads, and proposing it is rejected.
+  EXPECT_THAT(v.reason, HasSubstr("batch 100 -> 128, widths 300 -> 384"));
 }
 
 // Low utilisation is the MXU tiling's to fix on a TPU only (as the plan's
