@@ -57,6 +57,13 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
           "Training method not given: pre-training assumed (SPEC §4: the "
           "pre-training list applies).");
     }
+    if (w.zero_stage.has_value()) {
+      job.assumptions.push_back(absl::StrFormat(
+          "workload.zero_stage pins ZeRO stage %d: every layout searched "
+          "shards its model states at that stage (a pipeline only at 0 or "
+          "1: DeepSpeed's pipeline engine rejects ZeRO-2 and ZeRO-3).",
+          *w.zero_stage));
+    }
   }
   if (g.objective == Objective::kUnspecified) {
     job.assumptions.push_back(

@@ -16,6 +16,7 @@
 #include "planner/slice_layouts.h"
 #include "planner/slice_replica.h"
 #include "planner/util.h"
+#include "planner/zero_stage_pin.h"
 
 namespace accelplan::planner::internal {
 
@@ -554,7 +555,8 @@ void ChooseLayout(const Job& job, const Family& f, Config& c,
     return;
   }
   LayoutChooser chooser(job, f, c);
-  const LayoutList layouts = LayoutsFor(job, f, c, only);
+  const LayoutList layouts =
+      AtPinnedZeroStage(job, LayoutsFor(job, f, c, only));
   for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
   chooser.Finish(c);
 }

@@ -109,11 +109,22 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
     case Framework::kPytorch:
       if (f.platform == Platform::kTpu) return "PyTorch/XLA SPMD (torch_xla)";
       if (c.layout.pipeline > 1) {
-        return "Megatron-style tensor + pipeline parallel with ZeRO-1 "
-               "(distributed optimizer)";
+        return c.layout.zero_stage == 1
+                   ? "Megatron-style tensor + pipeline parallel with ZeRO-1 "
+                     "(distributed optimizer)"
+                   : "Megatron-style tensor + pipeline parallel";
       }
       if (c.layout.tensor > 1) {
-        return "torch.distributed.tensor parallel (DTensor) + FSDP";
+        // Stage 0 is a pinned workload.zero_stage (planner/zero_stage_pin.h).
+        if (c.layout.zero_stage == 0) {
+          return "torch.distributed.tensor parallel (DTensor)";
+        }
+        return c.layout.zero_stage == 3
+                   ? "torch.distributed.tensor parallel (DTensor) + FSDP"
+                   : absl::StrFormat(
+                         "torch.distributed.tensor parallel (DTensor) + "
+                         "DeepSpeed ZeRO-%d",
+                         c.layout.zero_stage);
       }
       if (c.layout.optimizer_offload) {
         return absl::StrFormat(
@@ -122,6 +133,13 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
             c.layout.zero_stage);
       }
       if (c.layout.zero_stage == 3) return "torch.distributed.fsdp (FSDP)";
+      if (c.layout.zero_stage > 0) {
+        return absl::StrFormat(
+            "DeepSpeed, %s sharded over the data-parallel ranks (ZeRO-%d)",
+            c.layout.zero_stage == 1 ? "optimizer states"
+                                     : "optimizer states and gradients",
+            c.layout.zero_stage);
+      }
       return multi ? "torch.nn.parallel.DistributedDataParallel (DDP)"
                    : "PyTorch (single device)";
     case Framework::kXgboost:
