@@ -509,6 +509,36 @@ void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
   }
 }
 
+// ACTIVATION_RECOMPUTE where today's setup already fits without full
+// recompute and no out-of-memory is stated: it only re-runs each layer's
+// forward pass in the backward pass. The time model takes model FLOPs at a
+// measured efficiency band (StepInputs), which cannot show that cost, so
+// the rule says it and never recommends the change.
+void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
+                                const std::optional<Candidate>& today,
+                                Judged& j) {
+  if (m.kind != RemedyKind::kActivationRecompute ||
+      HasSymptom(job, Symptom::kOutOfMemory) || !today || !today->has_point()) {
+    return;
+  }
+  const Config& t = *today->config;
+  if (t.recompute == Recompute::kFull || t.recompute == Recompute::kOffload ||
+      t.required_bytes > t.usable_bytes) {
+    return;
+  }
+  j.recommendable = false;
+  j.Add(ReasonCode::kSlower,
+        absl::StrFormat(
+            "Today's setup already fits without it (%.1f of %.1f GiB per "
+            "device): full recompute only re-runs every layer's forward pass "
+            "during the backward pass, about a third more compute (8·P·D "
+            "against 6·P·D per step; Korthikanti et al. 2022, "
+            "arXiv:2205.05198, measure 30-40%% overhead), which the model's "
+            "efficiency band does not show. Turn it on to fit a larger model "
+            "or micro-batch, not for speed.",
+            t.required_bytes / kGiB, t.usable_bytes / kGiB));
+}
+
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
   return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
 }
@@ -536,6 +566,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
   const std::optional<Candidate>& today = TodayOf(ctx);
+  MarkIfRecomputeIsNotNeeded(ctx.job, m, today, j);
   if (const Config* c = after->config ? &*after->config : nullptr;
       c != nullptr && c->required_bytes > c->usable_bytes) {
     j.why.push_back(ObservedMemoryLine(*c));

@@ -225,6 +225,29 @@ TEST_F(ReviewRulesTest, RejectsFasterInputPipelineForGradientSyncBoundJob) {
   EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
 }
 
+// Activation recompute trades compute for memory: where today's setup
+// already fits without it and no out-of-memory is stated, it is never
+// RECOMMENDED and says why (the time model's efficiency band cannot show
+// the recomputed forward). With OUT_OF_MEMORY stated the rule stays out.
+TEST_F(ReviewRulesTest, RecomputeForAJobThatFitsIsNotRecommended) {
+  ReviewRequest r = GpuCluster({});
+  r.workload.recompute = Recompute::kNone;
+  r.proposals = {RemedyP(RemedyKind::kActivationRecompute, "recompute"),
+                 RemedyP(RemedyKind::kUseSpot, "spot")};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& v = out.verdicts[0];
+  EXPECT_NE(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kSlower)) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("already fits without it"));
+
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_THAT(out.verdicts[0].reason,
+              Not(HasSubstr("already fits without it")));
+}
+
 TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   r.current_setup.current_global_batch_size = 100;
