@@ -281,18 +281,21 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
 bool AssumeTodaysRuntime(Job& job) {
   if (!job.has_dataset || !(job.current_hours > 0)) return false;
   const bool observed = job.current.observed_hours > 0;
-  job.deadline_hours = job.current_hours;
+  // A time within equal_time_fraction of today's is as fast as today's.
+  job.deadline_hours =
+      job.current_hours * (1 + kPolicy.equal_time_fraction.value);
   job.assumed_deadline_label = absl::StrFormat(
       "today's runtime (%s on %s), the deadline assumed because none was "
       "given", FormatHours(job.current_hours), job.current_label);
   job.assumptions.push_back(absl::StrFormat(
       "No deadline given: today's runtime, %s on %s (%s), assumed for %s "
-      "instead of 30 days; a configuration slower than today is kept, "
-      "ranked after those that are not (a deadline in the request "
-      "replaces it).",
+      "instead of 30 days; a configuration slower than today by more than "
+      "%.0f%% (%s) is kept, ranked after those that are not (a deadline in "
+      "the request replaces it).",
       FormatHours(job.current_hours), job.current_label,
       observed ? "observed" : "modelled on the stated work",
-      ObjectiveLabel(job.objective)));
+      ObjectiveLabel(job.objective), 100 * kPolicy.equal_time_fraction.value,
+      kPolicy.equal_time_fraction.source));
   return true;
 }
 
@@ -366,9 +369,10 @@ void TodayReasons(const Job& job, const Candidate& best,
   // assumed deadline); without one, a lower throughput than today's.
   const double tol = kPolicy.tie_tolerance.value;
   const bool by_hours = job.has_dataset && job.current_hours > 0;
-  const bool slower = by_hours
-                          ? c.hours.expected > job.current_hours * (1 + tol)
-                          : rate < today * (1 - tol);
+  const bool slower =
+      by_hours ? c.hours.expected >
+                     job.current_hours * (1 + kPolicy.equal_time_fraction.value)
+               : rate < today * (1 - tol);
   if (c.hosts < job.current_hosts && job.current_comm_fraction > 0 &&
       !slower) {
     // Why the plan leaves today's multi-host setup.

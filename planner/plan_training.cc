@@ -420,8 +420,8 @@ std::optional<std::string> MinTimeBandAssumption(const internal::Job& job,
       "fast and recommends the cheapest of them (%s): the fastest option "
       "found %s, a lead the time model cannot tell apart from its own "
       "spread.",
-      100 * kPolicy.min_time_equal_fraction.value,
-      kPolicy.min_time_equal_fraction.source, compared);
+      100 * kPolicy.equal_time_fraction.value,
+      kPolicy.equal_time_fraction.source, compared);
 }
 
 }  // namespace

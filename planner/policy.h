@@ -152,13 +152,15 @@ struct PlannerPolicy {
   // devices, then the tie-breaks below.
   SourcedDefault tie_tolerance{
       1e-9, "product choice: float noise, not a difference"};
-  // MIN_TIME: a point within this fraction of the fastest point's time is
-  // as fast as it, and the cheapest of those wins (Score): the time model's
+  // Two times within this fraction are equally fast: the time model's
   // checks against published runs hold to about ±20% (mfu_run_spread), so
-  // a lead of a few percent is not one it can tell apart, and paying for
-  // it spread short jobs over thousands of devices to save seconds of a
-  // start-up.
-  SourcedDefault min_time_equal_fraction{
+  // a lead of a few percent is not one it can tell apart. MIN_TIME: a
+  // point within it of the fastest point is as fast, and the cheapest of
+  // those wins (Score; paying for the lead spread short jobs over
+  // thousands of devices to save seconds of a start-up). Today's runtime
+  // as the assumed deadline: a point within it of today's is not slower
+  // (Spot's restarts cost a checkpointed job a few percent).
+  SourcedDefault equal_time_fraction{
       0.05,
       "product choice: a twentieth of the fastest time, a quarter of "
       "the time model's run spread"};

@@ -201,14 +201,14 @@ Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
 namespace {
 
 // MIN_TIME: the time, except that every point within
-// kPolicy.min_time_equal_fraction of the fastest point of the space is as
+// kPolicy.equal_time_fraction of the fastest point of the space is as
 // fast as it: those score in [band * (1 - fraction), band), lower the
 // cheaper they are (an unknown price at band), so the cheapest of them
 // wins and each still ranks before every slower point, which scores its
 // time (> band).
 double MinTimeScore(const Norm& norm, double cost, double time) {
   if (!std::isfinite(norm.min_time) || !(norm.min_time > 0)) return time;
-  const double fraction = kPolicy.min_time_equal_fraction.value;
+  const double fraction = kPolicy.equal_time_fraction.value;
   const double band = norm.min_time * (1 + fraction);
   if (time > band) return time;
   const double cheapness =

@@ -2070,7 +2070,7 @@ TEST_F(PlannerRulesTest, MinTimeRecommendsTheFastestOption) {
   }
 }
 
-// MIN_TIME counts options within kPolicy.min_time_equal_fraction of the
+// MIN_TIME counts options within kPolicy.equal_time_fraction of the
 // fastest as equally fast and takes the cheapest of them: one ImageNet
 // epoch of a ResNet-50-sized CNN is about the start-up on any GPU shape, and
 // before the band the fastest (152 H100s, $281) won by seconds over 48 L4s
@@ -2090,7 +2090,7 @@ TEST_F(PlannerRulesTest, MinTimeTakesTheCheapestOptionAsFastAsTheFastest) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const Estimates& rec = r.recommendation->estimates;
   ASSERT_TRUE(rec.price_known);
-  const double band = 1 + kPolicy.min_time_equal_fraction.value;
+  const double band = 1 + kPolicy.equal_time_fraction.value;
   double fastest = rec.total_hours.expected;
   int faster_but_dearer = 0;
   for (const struct Plan& alt : r.alternatives) {

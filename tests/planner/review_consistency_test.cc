@@ -1072,9 +1072,9 @@ TEST_F(ReviewConsistencyTest, LargerBudgetIsNeverSlowerUnderMinTime) {
         const double before = prev->estimates.total_hours.expected;
         const double after = p.recommendation->estimates.total_hours.expected;
         // Options within the band of the fastest are equally fast
-        // (kPolicy.min_time_equal_fraction): a larger budget may take a
+        // (kPolicy.equal_time_fraction): a larger budget may take a
         // cheaper one of them, never a slower one that costs more.
-        EXPECT_LE(after, before * (1 + kPolicy.min_time_equal_fraction.value))
+        EXPECT_LE(after, before * (1 + kPolicy.equal_time_fraction.value))
             << what << "\n  before: " << Brief(*prev)
             << "\n  after:  " << Brief(*p.recommendation);
         if (after > before * (1 + 1e-9)) {

@@ -248,6 +248,37 @@ TEST_F(ReviewRulesTest, RecomputeForAJobThatFitsIsNotRecommended) {
               Not(HasSubstr("already fits without it")));
 }
 
+// MIN_COST with no deadline assumes today's runtime. Spot with checkpoints
+// costs ~40% less and restarts add a few percent of time; within
+// equal_time_fraction of today it is not "slower than today", so it wins
+// over more GPUs that cost more (before, its 1.7% of restarts ranked it
+// after them). Llama 3 8B fully fine-tuned on one a3-highgpu-8g.
+TEST_F(ReviewRulesTest, CheckpointedSpotIsNotSlowerThanTodayByItsRestarts) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-3-8b";
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 5e9;
+  r.workload.checkpoints = true;
+  r.workload.checkpoint_interval_minutes = 30;
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more");
+  more.remedy->target = HardwareProposal{};
+  more.remedy->target->count = 16;
+  r.proposals = {RemedyP(RemedyKind::kUseSpot, "spot"), more};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& spot = out.verdicts[0];
+  ASSERT_TRUE(spot.plan.has_value()) << spot.reason;
+  EXPECT_EQ(spot.plan->hardware.provisioning, Provisioning::kSpot);
+  EXPECT_EQ(spot.verdict, Verdict::kRecommended) << spot.reason << "\n"
+                                                 << out.verdicts[1].reason;
+}
+
 TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
   ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
   r.current_setup.current_global_batch_size = 100;
