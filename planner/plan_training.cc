@@ -398,23 +398,35 @@ void WarnIfDearerThanToday(const internal::Job& job, PlanResponse& out) {
 
 // MIN_TIME's band (Score): said when it, not the time alone, chose the
 // recommendation.
-std::optional<std::string> MinTimeBandAssumption(const internal::Job& job,
-                                                 const internal::Norm& norm,
-                                                 const Candidate& best) {
-  if (job.objective != Objective::kMinTime || !best.config ||
-      !std::isfinite(norm.min_time)) {
+std::optional<std::string> MinTimeBandAssumption(
+    const internal::Job& job, const internal::Norm& norm,
+    const std::vector<Candidate>& cands, const Candidate& best) {
+  if (job.objective != Objective::kMinTime || !best.config) {
     return std::nullopt;
   }
   const double time = internal::TimeMetric(job, *best.config);
-  if (!(time > norm.min_time * (1 + kPolicy.tie_tolerance.value))) {
+  // Outside the band (or with none) the time alone chose it.
+  if (!(time <= internal::EqualTimeBand(norm))) {
+    return std::nullopt;
+  }
+  // The fastest option the plan could have listed (a family the relative
+  // rules rejected may have set the band, and is no option).
+  double fastest = time;
+  for (const Candidate& c : cands) {
+    if (!c.has_point()) continue;
+    for (const internal::Config& p : c.points) {
+      fastest = std::min(fastest, internal::TimeMetric(job, p));
+    }
+  }
+  if (!(fastest < time * (1 - kPolicy.tie_tolerance.value))) {
     return std::nullopt;
   }
   // Hours to three digits: a band of minutes is lost at FormatHours' 0.1 h.
   const std::string compared =
-      job.has_dataset ? absl::StrFormat("takes %.3g h, this one %.3g h",
-                                        norm.min_time, time)
-                      : absl::StrFormat("trains %.4g %s/s, this one %.4g",
-                                        1 / norm.min_time, job.unit, 1 / time);
+      job.has_dataset
+          ? absl::StrFormat("takes %.3g h, this one %.3g h", fastest, time)
+          : absl::StrFormat("trains %.4g %s/s, this one %.4g", 1 / fastest,
+                            job.unit, 1 / time);
   return absl::StrFormat(
       "MIN_TIME counts every option within %.0f%% of the fastest as equally "
       "fast and recommends the cheapest of them (%s): the fastest option "
@@ -468,7 +480,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     } else if (best->family->platform != Platform::kEdge) {
       out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
     }
-    if (auto band = MinTimeBandAssumption(job, space->norm, *best)) {
+    if (auto band = MinTimeBandAssumption(job, space->norm, cands, *best)) {
       out.assumptions.push_back(*std::move(band));
     }
     if (best->config && best->config->layout.optimizer_offload) {

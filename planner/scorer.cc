@@ -187,12 +187,15 @@ std::string MetricsText(const Job& job, const Config& c) {
 }
 
 Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
-  Norm n{kInf, kInf};
+  Norm n{kInf, kInf, kInf};
   for (const Candidate& c : space) {
     if (!c.viable()) continue;
     for (const Config& p : c.points) {
-      n.min_cost = std::min(n.min_cost, CostMetric(job, p));
-      n.min_time = std::min(n.min_time, TimeMetric(job, p));
+      const double cost = CostMetric(job, p), time = TimeMetric(job, p);
+      n.min_cost = std::min(n.min_cost, cost);
+      n.min_time = std::min(n.min_time, time);
+      if (std::isfinite(cost))
+        n.min_priced_time = std::min(n.min_priced_time, time);
     }
   }
   return n;
@@ -201,16 +204,15 @@ Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
 namespace {
 
 // MIN_TIME: the time, except that every point within
-// kPolicy.equal_time_fraction of the fastest point of the space is as
+// kPolicy.equal_time_fraction of the fastest priced point of the space is as
 // fast as it: those score in [band * (1 - fraction), band), lower the
 // cheaper they are (an unknown price at band), so the cheapest of them
 // wins and each still ranks before every slower point, which scores its
 // time (> band).
 double MinTimeScore(const Norm& norm, double cost, double time) {
-  if (!std::isfinite(norm.min_time) || !(norm.min_time > 0)) return time;
+  const double band = EqualTimeBand(norm);
+  if (!(time <= band)) return time;  // NaN: no band
   const double fraction = kPolicy.equal_time_fraction.value;
-  const double band = norm.min_time * (1 + fraction);
-  if (time > band) return time;
   const double cheapness =
       std::isfinite(cost) && cost > 0 && std::isfinite(norm.min_cost)
           ? std::min(1.0, norm.min_cost / cost)
@@ -219,6 +221,16 @@ double MinTimeScore(const Norm& norm, double cost, double time) {
 }
 
 }  // namespace
+
+double EqualTimeBand(const Norm& norm) {
+  const double fastest = std::isfinite(norm.min_priced_time)
+                             ? norm.min_priced_time
+                             : norm.min_time;
+  if (!std::isfinite(fastest) || !(fastest > 0)) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return fastest * (1 + kPolicy.equal_time_fraction.value);
+}
 
 double Score(const Job& job, const Norm& norm, const Config& c, double keep) {
   if (job.on_device) return 0;

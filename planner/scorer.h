@@ -27,8 +27,15 @@ std::string MetricsText(const Job& job, const Config& c);
 struct Norm {
   double min_cost;
   double min_time;
+  // MIN_TIME's band (equal_time_fraction) is taken from the fastest priced
+  // point: an unpriced one ranks after every priced one (SPEC §4), so it
+  // must not decide which priced points are as fast as the fastest.
+  double min_priced_time;
 };
 Norm NormOver(const Job& job, const std::vector<Candidate>& space);
+// The time up to which MIN_TIME counts a point as fast as the fastest
+// priced point (else the fastest) of the space; NaN when there is none.
+double EqualTimeBand(const Norm& norm);
 
 // The objective's value of a point (lower is better); `keep` scales its
 // time and cost (1 - its exposed communication fraction: what it would

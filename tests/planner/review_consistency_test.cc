@@ -1488,12 +1488,17 @@ TEST_F(ReviewConsistencyTest, TheSamePointTwiceTiesWithoutACommunicationClaim) {
   job.workload.training_method = TrainingMethod::kLora;
   job.workload.dataset_tokens = 2e8;
   job.goal.objective = Objective::kMinTime;
-  // A budget that 768 GPUs meet and the next size searched does not, so
-  // the unsized proposal lands on 768 too.
   job.goal.budget_usd = 2020;
-  const ReviewResponse out = Review(ReviewOf(
-      job, {Hw("A", "a3-megagpu-8g", 768), Hw("B", "a3-highgpu-8g", 768),
-            Hw("again", "a3-megagpu-8g")}));
+  // The size the unsized proposal selects, proposed again as A (and B on
+  // the other machine type).
+  const ReviewResponse alone =
+      Review(ReviewOf(job, {Hw("again", "a3-megagpu-8g")}));
+  ASSERT_EQ(alone.verdicts.size(), 1u);
+  ASSERT_TRUE(alone.verdicts[0].plan.has_value()) << alone.verdicts[0].reason;
+  const int n = alone.verdicts[0].plan->hardware.total_accelerators;
+  const ReviewResponse out = Review(
+      ReviewOf(job, {Hw("A", "a3-megagpu-8g", n), Hw("B", "a3-highgpu-8g", n),
+                     Hw("again", "a3-megagpu-8g")}));
   const ProposalVerdict* a = ByLabel(out, "A");
   const ProposalVerdict* b = ByLabel(out, "B");
   const ProposalVerdict* again = ByLabel(out, "again");
