@@ -157,6 +157,16 @@ namespace {
 // and priced as the plan's pool), the ICI/DCN split on TPUs.
 void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
                           bool on_tpu, Symptom s, std::vector<Remedy>& out) {
+  if (job.current.strategy == Strategy::kParameterServer) {
+    // Ring all-reduce is the published fix for parameter servers'
+    // bottleneck (Sergeev & Del Balso 2018, arXiv:1802.05799).
+    out.push_back(MakeRemedy(
+        RemedyKind::kUseHorovod, s,
+        "Replace the parameter servers with ring all-reduce (Horovod, or "
+        "tf.distribute.MultiWorkerMirroredStrategy over NCCL): each worker "
+        "then sends about twice its gradient whatever the number of "
+        "workers, instead of every gradient crossing the servers' links."));
+  }
   if (CurrentIsMultiHostNcclGpu(job)) {
     const int nodes = std::max(1, job.current.node_count);
     const std::optional<ReducerPool> rs =

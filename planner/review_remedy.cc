@@ -354,6 +354,14 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
          });
 }
 
+// USE_HOROVOD for a job on parameter servers that waits on gradient sync:
+// ring all-reduce is the published fix for parameter servers' bottleneck.
+bool LeavesParameterServers(const Job& job, const RemedyProposal& m) {
+  return m.kind == RemedyKind::kUseHorovod &&
+         job.current.strategy == Strategy::kParameterServer &&
+         HasSymptom(job, Symptom::kGradientSyncBound);
+}
+
 // With stated symptoms: a remedy that acts on none is rejected; one that
 // does ranks in tier 0, most direct first, with the line saying why.
 // `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
@@ -383,6 +391,11 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
       HasSymptom(job, Symptom::kOutOfMemory)) {
     addresses = true;  // more memory per device can fix OOM
   }
+  const bool leaves_parameter_servers = LeavesParameterServers(job, m);
+  if (leaves_parameter_servers) {
+    addresses = true;
+    acted.push_back(SymptomLabel(Symptom::kGradientSyncBound));
+  }
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
                             HasSymptom(job, Symptom::kLowUtilization);
@@ -407,6 +420,11 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
                       : Directness(m.kind) + UnevidencedCause(job, m.kind);
+    // Leaving the parameter servers comes first: a Reduction Server serves
+    // the NCCL all-reduce Horovod brings, not parameter servers.
+    if (leaves_parameter_servers) {
+      j.secondary = Directness(RemedyKind::kAddReductionServer) - 0.5;
+    }
     std::string line = absl::StrCat(
         RemedyLabel(m.kind), " acts directly on the problem: the job is ",
         acted.empty() ? SymptomsText(job) : absl::StrJoin(acted, " and "), ".");
@@ -419,6 +437,17 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
               " Batch a multiple of %d, feature dimensions multiples of %d%s.",
               rule.batch_multiple, rule.width_multiple,
               rounding.empty() ? "" : absl::StrCat(" (", rounding, ")")));
+    }
+    if (leaves_parameter_servers) {
+      absl::StrAppend(
+          &line,
+          " It replaces today's parameter servers with ring all-reduce over "
+          "NCCL, in which each worker sends about twice its gradient "
+          "whatever the number of workers, instead of every gradient "
+          "crossing the servers' links (Sergeev & Del Balso 2018, "
+          "arXiv:1802.05799: about twice the throughput of parameter "
+          "servers at 128 GPUs). A Reduction Server serves that all-reduce, "
+          "not parameter servers.");
     }
     j.why.push_back(std::move(line));
   }

@@ -509,6 +509,25 @@ void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
   }
 }
 
+// ADD_REDUCTION_SERVER for a job on parameter servers: the pool serves the
+// NCCL all-reduce of data parallelism, so it needs the move off parameter
+// servers first; its point assumes that move, and it is never recommended
+// on its own.
+void MarkIfParameterServers(const Job& job, const RemedyProposal& m,
+                            Judged& j) {
+  if (m.kind != RemedyKind::kAddReductionServer ||
+      job.current.strategy != Strategy::kParameterServer) {
+    return;
+  }
+  j.recommendable = false;
+  j.why.push_back(
+      "Today's job runs parameter servers, and a Reduction Server serves "
+      "multi-host data-parallel training with NCCL all-reduce (Vertex AI's "
+      "distributed-training guide), so it needs the move to all-reduce "
+      "first (USE_HOROVOD, or tf.distribute.MultiWorkerMirroredStrategy); "
+      "the estimate assumes that move.");
+}
+
 // ACTIVATION_RECOMPUTE where today's setup already fits without full
 // recompute and no out-of-memory is stated: it only re-runs each layer's
 // forward pass in the backward pass. The time model takes model FLOPs at a
@@ -567,6 +586,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
   const std::optional<Candidate>& today = TodayOf(ctx);
   MarkIfRecomputeIsNotNeeded(ctx.job, m, today, j);
+  MarkIfParameterServers(ctx.job, m, j);
   if (const Config* c = after->config ? &*after->config : nullptr;
       c != nullptr && c->required_bytes > c->usable_bytes) {
     j.why.push_back(ObservedMemoryLine(*c));

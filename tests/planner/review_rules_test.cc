@@ -576,6 +576,41 @@ TEST_F(ReviewRulesTest, RoundsLargeTpuBatchTo1024AndWidthsTo8) {
   EXPECT_THAT(m->layer_widths, ElementsAre(304, 1000));
 }
 
+// Parameter servers bound by gradient sync: ring all-reduce (Horovod) is
+// the published fix (arXiv:1802.05799) and ranks first; a Reduction Server
+// serves NCCL all-reduce, so on parameter servers it needs that move first
+// and is not recommended on its own. On all-reduce data parallelism today
+// Horovod changes nothing and is rejected.
+TEST_F(ReviewRulesTest, HorovodLeavesParameterServersBoundBySync) {
+  ReviewRequest r =
+      GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm);
+  r.workload.framework = Framework::kTensorflow;
+  r.current_setup.strategy = Strategy::kParameterServer;
+  r.proposals = {RemedyP(RemedyKind::kAddReductionServer, "pool"),
+                 RemedyP(RemedyKind::kUseHorovod, "horovod")};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[1].reason, HasSubstr("parameter servers"));
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_THAT(out.verdicts[0].reason,
+              HasSubstr("needs the move to all-reduce"));
+  // PlanTraining lists the same remedy for the same job.
+  EXPECT_NE(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
+
+  r.current_setup.strategy = Strategy::kDataParallel;
+  EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+  EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kDoesNotAddressBottleneck));
+  EXPECT_THAT(out.verdicts[0].reason,
+              Not(HasSubstr("needs the move to all-reduce")));
+}
+
 // A batch that rounds up to a multiple of 1024 on the multiple-of-64 rule
 // (990 -> 1024) meets the other documented tiling, so the widths need only
 // be multiples of 8: 360 stays, 300 -> 304. A batch that rounds to anything
