@@ -57,6 +57,9 @@ Job TodaysJob(const Job& job) {
   today.pace_floor_units_per_s = 0;
   today.what_if = true;  // no provisioning what-ifs
   today.explain_rejections = false;
+  // A stated FSDP is FSDP: no optimizer offload the team did not state.
+  today.optimizer_offload_excluded =
+      job.current.strategy != Strategy::kUnspecified;
   return today;
 }
 

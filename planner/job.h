@@ -128,6 +128,9 @@ struct Job {
   // memory: it fits whatever the model's assumed optimizer or precision
   // would need (planner/current_evidence.h ObservedToFit).
   bool memory_observed = false;
+  // Today's stated layout as the team runs it: an optimizer offload it did
+  // not state is not one of its layouts (OptimizerOffloadOffered).
+  bool optimizer_offload_excluded = false;
   // The layouts a rejection's what-ifs share (planner/layout_memo.h); null
   // outside them. Owned by the caller that sets it.
   LayoutMemo* layout_memo = nullptr;

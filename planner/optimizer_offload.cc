@@ -25,7 +25,8 @@ bool OptimizerOffloadOffered(const Job& job, const Family& f) {
   // Horovod (framework-agnostic distribution) has no ZeRO partitions.
   return f.platform == Platform::kGpu && job.model_size_known && pytorch &&
          every_weight && mixed && adam &&
-         !job.constraints.framework_agnostic_distribution;
+         !job.constraints.framework_agnostic_distribution &&
+         !job.optimizer_offload_excluded;
 }
 
 double HostStepSeconds(double params_per_device, double weight_bytes_per_param,

@@ -84,6 +84,10 @@ bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,
       return true;
     case RemedyKind::kActivationRecompute:
       job.workload.recompute = Recompute::kFull;
+      // Today's stated layout, recomputing: not an optimizer offload the
+      // team did not state (the fit would come from the offload).
+      job.optimizer_offload_excluded =
+          job.current.strategy != Strategy::kUnspecified;
       return true;
     case RemedyKind::kAddAccelerators: {
       // The same machine type at the size the remedy states (its count,
@@ -135,6 +139,11 @@ Job TodayUnconstrained(const Job& job) {
   today.goal.budget_usd = 0;
   today.goal.hard_deadline = false;
   today.pace_floor_units_per_s = 0;
+  // A stated FSDP is FSDP: no optimizer offload the team did not state
+  // (as today's point in planner/current_evidence.cc; a remedy or a move
+  // may offload).
+  today.optimizer_offload_excluded =
+      job.current.strategy != Strategy::kUnspecified;
   return today;
 }
 

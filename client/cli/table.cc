@@ -60,8 +60,10 @@ std::string WrapAt120(const std::string& text, size_t indent) {
   return out;
 }
 
-void AppendEstimates(const v1::Estimates& e, const std::string& indent,
-                     std::string* out) {
+// `optimizer_offload`: the host memory holds the optimizer partition
+// (Distribution.optimizer_offload), else offloaded activations.
+void AppendEstimates(const v1::Estimates& e, bool optimizer_offload,
+                     const std::string& indent, std::string* out) {
   const v1::MemoryBreakdown& m = e.memory_per_device();
   if (Known(m.total_gib())) {  // unknown memory is omitted, never 0.0
     absl::StrAppendFormat(
@@ -82,9 +84,10 @@ void AppendEstimates(const v1::Estimates& e, const std::string& indent,
     }
     absl::StrAppend(out, "\n");
     if (m.has_host_offload_gib()) {
-      absl::StrAppendFormat(out, "%shost memory/device: %.1f GiB of offloaded "
-                            "activations",
-                            indent, m.host_offload_gib());
+      absl::StrAppendFormat(out, "%shost memory/device: %.1f GiB of %s", indent,
+                            m.host_offload_gib(),
+                            optimizer_offload ? "offloaded optimizer state"
+                                              : "offloaded activations");
       if (m.has_host_usable_gib()) {
         absl::StrAppendFormat(out, " of %.1f GiB usable", m.host_usable_gib());
       }
@@ -233,7 +236,8 @@ std::string PlanTable(const v1::PlanTrainingResponse& response) {
     absl::StrAppend(&out, "RECOMMENDED: ", HardwareLabel(plan.hardware()),
                     "\n");
     AppendDistribution(plan.distribution(), "  ", &out);
-    AppendEstimates(plan.estimates(), "  ", &out);
+    AppendEstimates(plan.estimates(), plan.distribution().optimizer_offload(),
+                    "  ", &out);
     AppendReasons(plan.reasons(), "  ", &out);
   } else {
     absl::StrAppend(&out, "NO VIABLE PLAN: ",
@@ -263,7 +267,8 @@ std::string PlanTable(const v1::PlanTrainingResponse& response) {
     for (const v1::Plan& plan : response.alternatives()) {
       absl::StrAppend(&out, "  #", plan.rank(), " ",
                       HardwareLabel(plan.hardware()), "\n");
-      AppendEstimates(plan.estimates(), "      ", &out);
+      AppendEstimates(plan.estimates(), plan.distribution().optimizer_offload(),
+                      "      ", &out);
       AppendReasons(plan.reasons(), "      ", &out);
     }
   }
@@ -299,7 +304,9 @@ std::string ReviewTable(const v1::ReviewPlanResponse& response) {
     if (v.has_plan()) {
       absl::StrAppend(
           &out, "         plan: ", HardwareLabel(v.plan().hardware()), "\n");
-      AppendEstimates(v.plan().estimates(), "           ", &out);
+      AppendEstimates(v.plan().estimates(),
+                      v.plan().distribution().optimizer_offload(),
+                      "           ", &out);
     }
   }
   if (!response.warnings().empty()) {

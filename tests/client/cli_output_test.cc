@@ -360,6 +360,26 @@ TEST(ReviewTableTest, MemoryPartsPrintOnlyWhenModelled) {
   EXPECT_THAT(ReviewTable(r), HasSubstr("weights 1.0, gradients 0.0"));
 }
 
+// Host memory holds offloaded activations (RECOMPUTE_OFFLOAD) or, under
+// Distribution.optimizer_offload, the optimizer partition: the line says
+// which.
+TEST(ReviewTableTest, HostMemorySaysWhatWasOffloaded) {
+  v1::ReviewPlanResponse r;
+  v1::ProposalVerdict* v = r.add_verdicts();
+  v->set_label("offload");
+  v->set_verdict(v1::RECOMMENDED);
+  v1::MemoryBreakdown* m =
+      v->mutable_plan()->mutable_estimates()->mutable_memory_per_device();
+  m->set_total_gib(25);
+  m->set_usable_gib(27);
+  m->set_device_memory_gib(30);
+  m->set_host_offload_gib(190);
+  EXPECT_THAT(ReviewTable(r), HasSubstr("190.0 GiB of offloaded activations"));
+  v->mutable_plan()->mutable_distribution()->set_optimizer_offload(true);
+  EXPECT_THAT(ReviewTable(r),
+              HasSubstr("190.0 GiB of offloaded optimizer state"));
+}
+
 TEST(PlanHtmlTest, SelfContainedWithAPointPerOptionAndTheMarker) {
   v1::PlanTrainingResponse r = BusyResponse();
   r.mutable_recommendation()->mutable_hardware()->set_machine_type(

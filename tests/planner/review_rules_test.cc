@@ -611,6 +611,48 @@ TEST_F(ReviewRulesTest, HorovodLeavesParameterServersBoundBySync) {
               Not(HasSubstr("needs the move to all-reduce")));
 }
 
+// A stated FSDP is FSDP: today's point takes no optimizer offload the team
+// did not state. Llama 2 70B fully fine-tuned under FSDP on 8 x 80 GB H100s
+// needs ~1.1 TB of model states, over the 640 GB; before, today's point
+// fitted by offloading Adam to the host, so the stated out-of-memory was
+// "memory the model does not count" and recompute was VIABLE.
+TEST_F(ReviewRulesTest, TodaysStatedFsdpTakesNoUnstatedOffload) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-2-70b";
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 1e9;
+  r.workload.global_batch_size = 64;
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more");
+  more.remedy->target = HardwareProposal{};
+  more.remedy->target->count = 16;
+  r.proposals = {more, RemedyP(RemedyKind::kActivationRecompute, "recompute")};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
+  EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kHbmTooSmall))
+      << out.verdicts[1].reason;
+  for (const Reason& w : out.warnings) {
+    EXPECT_THAT(w.message, Not(HasSubstr("does not count"))) << w.message;
+  }
+  // Unstated, today's layout is the planner's fastest that fits, which may
+  // offload.
+  r.current_setup.strategy = Strategy::kUnspecified;
+  const ReviewResponse unstated = Review(r);
+  ASSERT_EQ(unstated.verdicts.size(), 2u);
+  EXPECT_NE(unstated.verdicts[1].verdict, Verdict::kRejected)
+      << unstated.verdicts[1].reason;
+}
+
 // A batch that rounds up to a multiple of 1024 on the multiple-of-64 rule
 // (990 -> 1024) meets the other documented tiling, so the widths need only
 // be multiples of 8: 360 stays, 300 -> 304. A batch that rounds to anything
