@@ -555,8 +555,8 @@ void ChooseLayout(const Job& job, const Family& f, Config& c,
     return;
   }
   LayoutChooser chooser(job, f, c);
-  const LayoutList layouts =
-      AtPinnedZeroStage(job, LayoutsFor(job, f, c, only));
+  LayoutList layouts = LayoutsFor(job, f, c, only);
+  PinZeroStage(job, layouts);
   for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
   chooser.Finish(c);
 }

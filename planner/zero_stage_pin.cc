@@ -40,8 +40,8 @@ std::optional<std::pair<ShardingLayout, Strategy>> AtStage(ShardingLayout l,
 
 }  // namespace
 
-LayoutList AtPinnedZeroStage(const Job& job, const LayoutList& layouts) {
-  if (!job.workload.zero_stage.has_value()) return layouts;
+void PinZeroStage(const Job& job, LayoutList& layouts) {
+  if (!job.workload.zero_stage.has_value()) return;
   LayoutList out;
   for (const auto& [layout, strategy] : layouts) {
     const auto pinned = AtStage(layout, strategy, *job.workload.zero_stage);
@@ -52,7 +52,7 @@ LayoutList AtPinnedZeroStage(const Job& job, const LayoutList& layouts) {
         });
     if (!listed) out.push_back(*pinned);
   }
-  return out;
+  layouts = out;
 }
 
 }  // namespace accelplan::planner::internal

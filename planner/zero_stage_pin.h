@@ -7,16 +7,17 @@
 
 namespace accelplan::planner::internal {
 
-// The layouts at the pinned stage, unchanged when none is pinned. A layout
-// with more than one data-parallel rank shards its model states at that
+// Holds the layouts to the pinned stage; unchanged when none is pinned. A
+// layout with more than one data-parallel rank shards its model states at that
 // stage over the group it already shards over (its FSDP group, else every
 // data-parallel rank); a pipeline keeps stage 0 or 1 only (DeepSpeed's
 // pipeline engine asserts "ZeRO-2 and ZeRO-3 are incompatible with
 // pipeline parallelism", deepspeed/runtime/pipe/engine.py,
 // https://github.com/microsoft/DeepSpeed); optimizer offload keeps its own
 // stage (2 on one device, 3 over several); one replica shards nothing and
-// is kept as it is. Layouts the pin makes identical are listed once.
-LayoutList AtPinnedZeroStage(const Job& job, const LayoutList& layouts);
+// is kept as it is. Layouts the pin makes identical are listed once. In
+// place: this runs for every point searched.
+void PinZeroStage(const Job& job, LayoutList& layouts);
 
 }  // namespace accelplan::planner::internal
 
