@@ -372,23 +372,27 @@ void TodayReasons(const Job& job, const Candidate& best,
   // assumed deadline); without one, a lower throughput than today's.
   const double tol = kPolicy.tie_tolerance.value;
   const bool by_hours = job.has_dataset && job.current_hours > 0;
-  const bool slower =
-      by_hours ? c.hours.expected >
-                     job.current_hours * (1 + kPolicy.equal_time_fraction.value)
-               : rate < today * (1 - tol);
+  // Today's runtime as the assumed deadline keeps anything within the
+  // equal-time band (AssumeTodaysRuntime); otherwise slower is slower.
+  const bool assumed =
+      !job.deadline_given && job.objective != Objective::kMinTime;
+  const double slack = assumed ? kPolicy.equal_time_fraction.value : tol;
+  const bool slower = by_hours
+                          ? c.hours.expected > job.current_hours * (1 + slack)
+                          : rate < today * (1 - tol);
   if (c.hosts < job.current_hosts && job.current_comm_fraction > 0 &&
       !slower) {
     // Why the plan leaves today's multi-host setup.
-    why.push_back({ReasonCode::kUnspecified,
-                   absl::StrFormat(
-                       "Fewer hosts than today (%d vs %d): %.0f%% of today's "
-                       "modelled step is exposed communication between its "
-                       "hosts, and %d host(s) keep today's pace %s.",
-                       c.hosts, job.current_hosts,
-                       100 * job.current_comm_fraction, c.hosts,
-                       job.objective == Objective::kMinTime
-                           ? "and are the fastest option"
-                           : "for less per unit of work")});
+    why.push_back(
+        {ReasonCode::kUnspecified,
+         absl::StrFormat("Fewer hosts than today (%d vs %d): %.0f%% of today's "
+                         "modelled step is exposed communication between its "
+                         "hosts, and %d host(s) keep today's pace %s.",
+                         c.hosts, job.current_hosts,
+                         100 * job.current_comm_fraction, c.hosts,
+                         job.objective == Objective::kMinTime
+                             ? "and are as fast as the fastest option"
+                             : "for less per unit of work")});
   }
   if (!slower) return;
   std::string because;
@@ -399,7 +403,7 @@ void TodayReasons(const Job& job, const Candidate& best,
     because = absl::StrCat("the ", FormatHours(job.deadline_hours),
                            " deadline given allows it");
   } else if (job.objective == Objective::kMinTime) {
-    because = "it is the fastest option the request allows";
+    because = "it is as fast as the fastest option the request allows";
   } else {
     because = "the objective and deadline allow it";
   }

@@ -196,10 +196,9 @@ double JobBytesOnOneDevice(const Job& job);
 double JobBytesPerReplica(const Job& job, int replicas);
 // Bytes per chip of a Multislice layout that replicates the model in each
 // slice: FSDP (ZeRO-3) over one slice's chips, data parallel across the
-// slices, tensor parallel inside the slice up to the layouts' degree where
-// it divides the chips, full recompute (the least memory a slice can get
-// by with); 0 when
-// the model size is unknown.
+// slices, with or without tensor parallelism inside the slice at the
+// layouts' degree (a stated shape only), full recompute (the least memory a
+// slice can get by with); 0 when the model size is unknown.
 double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
 
 // Bytes per device with `devices` devices sharing the job under ZeRO

@@ -552,10 +552,12 @@ double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
   if (!job.model_size_known || job.classical) return 0;
   const int chips = std::max(1, chips_per_slice);
   double least = std::numeric_limits<double>::infinity();
-  // Tensor parallelism inside the slice (up to the layouts' degree) shards
-  // the activations too: the planner's own TP+FSDP points use it.
-  for (int tp = 1; tp <= kPolicy.max_tensor_parallel.value && chips % tp == 0;
-       tp *= 2) {
+  // Tensor parallelism inside the slice shards the activations too: the
+  // planner's own TP+FSDP slice layouts use its one degree (layouts.cc:
+  // the policy's maximum, for a stated shape only).
+  const int max_tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
+  for (int tp : {1, max_tp}) {
+    if (chips % tp != 0 || (tp > 1 && ModelParallelLayers(job) <= 0)) continue;
     ShardingLayout l;
     l.tensor = tp;
     l.fsdp = chips / tp;

@@ -166,6 +166,10 @@ bool OfStrategy(const ShardingLayout& l, Strategy s, Strategy only) {
       return l.tensor <= 1 && l.pipeline <= 1 &&
              (l.zero_stage == 0 || (l.optimizer_offload && l.data <= 1));
     case Strategy::kDataParallel:
+      // ZeRO-1/2 shard optimizer state and gradients of data parallelism
+      // (a pinned workload.zero_stage, planner/zero_stage_pin.h).
+      return l.tensor <= 1 && l.pipeline <= 1 &&
+             (l.zero_stage == 0 || (l.zero_stage < 3 && !l.optimizer_offload));
     case Strategy::kHorovod:
       return l.tensor <= 1 && l.pipeline <= 1 && l.zero_stage == 0;
     case Strategy::kFsdp:
@@ -556,7 +560,7 @@ void ChooseLayout(const Job& job, const Family& f, Config& c,
   }
   LayoutChooser chooser(job, f, c);
   LayoutList layouts = LayoutsFor(job, f, c, only);
-  PinZeroStage(job, layouts);
+  PinZeroStage(job, only.strategy, layouts);
   for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
   chooser.Finish(c);
 }

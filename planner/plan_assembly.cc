@@ -122,8 +122,7 @@ std::string FrameworkApi(const Job& job, const Family& f, const Config& c,
         return c.layout.zero_stage == 3
                    ? "torch.distributed.tensor parallel (DTensor) + FSDP"
                    : absl::StrFormat(
-                         "torch.distributed.tensor parallel (DTensor) + "
-                         "DeepSpeed ZeRO-%d",
+                         "Megatron-DeepSpeed: tensor parallel with ZeRO-%d",
                          c.layout.zero_stage);
       }
       if (c.layout.optimizer_offload) {

@@ -107,15 +107,19 @@ void RecommendationReasons(const Job& job, const Candidate& best,
                                    c.required_bytes / kGiB, c.usable_bytes / kGiB)});
   }
   if (job.has_dataset && c.price_known) {
-    why.push_back({ReasonCode::kUnspecified,
-                   absl::StrFormat("%s for %s on %d device(s) (%s).",
-                                   FormatHours(c.hours.expected),
-                                   FormatUsd(c.cost.expected), c.devices,
-                                   job.objective == Objective::kMinTime
-                                       ? "fastest within budget"
-                                   : job.objective == Objective::kBalanced
-                                       ? "best cost+time balance"
-                                       : "cheapest that meets the deadline")});
+    const std::string chosen =
+        job.objective == Objective::kMinTime
+            ? absl::StrFormat(
+                  "the cheapest within %.0f%% of the fastest within budget",
+                  100 * kPolicy.equal_time_fraction.value)
+        : job.objective == Objective::kBalanced
+            ? "best cost+time balance"
+            : "cheapest that meets the deadline";
+    why.push_back(
+        {ReasonCode::kUnspecified,
+         absl::StrFormat("%s for %s on %d device(s) (%s).",
+                         FormatHours(c.hours.expected),
+                         FormatUsd(c.cost.expected), c.devices, chosen)});
   }
   internal::TodayReasons(job, best, why);  // planner/current_evidence.h
   if (job.sparsecore_ranking && best.family->sparse_cores > 0) {
@@ -409,12 +413,13 @@ std::optional<std::string> MinTimeBandAssumption(
   if (!(time <= internal::EqualTimeBand(norm))) {
     return std::nullopt;
   }
-  // The fastest option the plan could have listed (a family the relative
-  // rules rejected may have set the band, and is no option).
+  // The fastest priced option the plan kept (the band is taken among
+  // priced points; a family the relative rules rejected is no option).
   double fastest = time;
   for (const Candidate& c : cands) {
     if (!c.has_point()) continue;
     for (const internal::Config& p : c.points) {
+      if (!std::isfinite(internal::CostMetric(job, p))) continue;
       fastest = std::min(fastest, internal::TimeMetric(job, p));
     }
   }

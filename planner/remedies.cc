@@ -139,16 +139,24 @@ bool AnySymptom(const Job& job) {
   return EdgeOpsOnCpu(job);
 }
 
+bool CurrentlyOnGpu(const Job& job) {
+  return (job.current_accelerator != nullptr &&
+          job.current_accelerator->platform == catalog::Platform::kGpu) ||
+         (job.current_accelerator == nullptr && job.current_series != nullptr &&
+          job.current_series->platform == catalog::Platform::kGpu) ||
+         (job.current_accelerator == nullptr && job.current_series == nullptr &&
+          job.current.hardware.empty() && job.current.tpu_topology.empty() &&
+          job.current.uses_nccl);
+}
+
+bool OnGpuParameterServers(const Job& job) {
+  return job.current.strategy == Strategy::kParameterServer &&
+         CurrentlyOnGpu(job);
+}
+
 bool CurrentIsMultiHostNcclGpu(const Job& job) {
-  const bool gpu =
-      (job.current_accelerator != nullptr &&
-       job.current_accelerator->platform == catalog::Platform::kGpu) ||
-      (job.current_accelerator == nullptr && job.current_series != nullptr &&
-       job.current_series->platform == catalog::Platform::kGpu) ||
-      (job.current_accelerator == nullptr && job.current_series == nullptr &&
-       job.current.hardware.empty() && job.current.tpu_topology.empty() &&
-       job.current.uses_nccl);
-  return gpu && job.current.node_count > 1 && job.nccl_framework;
+  return CurrentlyOnGpu(job) && job.current.node_count > 1 &&
+         job.nccl_framework;
 }
 
 namespace {
@@ -157,7 +165,7 @@ namespace {
 // and priced as the plan's pool), the ICI/DCN split on TPUs.
 void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
                           bool on_tpu, Symptom s, std::vector<Remedy>& out) {
-  if (job.current.strategy == Strategy::kParameterServer) {
+  if (OnGpuParameterServers(job)) {
     // Ring all-reduce is the published fix for parameter servers'
     // bottleneck (Sergeev & Del Balso 2018, arXiv:1802.05799).
     out.push_back(MakeRemedy(

@@ -58,6 +58,11 @@ std::optional<std::string> ShapesAlreadyTile(const Job& job);
 // Today's hardware is a TPU (its accelerator, or a stated slice topology):
 // low utilisation there is the MXU tiling's to fix, not elsewhere.
 bool CurrentlyOnTpu(const Job& job);
+// Today's hardware is GPUs (named, or NCCL stated with no hardware named).
+bool CurrentlyOnGpu(const Job& job);
+// Today's job on GPU parameter servers: ring all-reduce over NCCL (Horovod)
+// is the published fix for their gradient-sync bottleneck.
+bool OnGpuParameterServers(const Job& job);
 
 bool HasSymptom(const Job& job, Symptom s);
 bool AnySymptom(const Job& job);

@@ -357,8 +357,7 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
 // USE_HOROVOD for a job on parameter servers that waits on gradient sync:
 // ring all-reduce is the published fix for parameter servers' bottleneck.
 bool LeavesParameterServers(const Job& job, const RemedyProposal& m) {
-  return m.kind == RemedyKind::kUseHorovod &&
-         job.current.strategy == Strategy::kParameterServer &&
+  return m.kind == RemedyKind::kUseHorovod && OnGpuParameterServers(job) &&
          HasSymptom(job, Symptom::kGradientSyncBound);
 }
 

@@ -525,7 +525,7 @@ void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m,
                             Judged& j) {
   if (m.kind != RemedyKind::kAddReductionServer ||
-      job.current.strategy != Strategy::kParameterServer) {
+      !OnGpuParameterServers(job)) {
     return;
   }
   j.recommendable = false;

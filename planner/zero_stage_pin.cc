@@ -26,8 +26,9 @@ std::optional<std::pair<ShardingLayout, Strategy>> AtStage(ShardingLayout l,
   }
   if (l.pipeline > 1 && stage >= 2) return std::nullopt;
   if (l.data <= 1) {
-    // One replica shards nothing: the stage is only what the plan reports.
-    l.zero_stage = stage;
+    // A single device is kept as it is; one replica of a model-parallel
+    // layout shards nothing by ZeRO, and reports the stage it runs.
+    if (l.tensor > 1 || l.pipeline > 1) l.zero_stage = stage;
     return std::make_pair(l, s);
   }
   const int group = l.zero_stage > 0 ? l.fsdp : l.data;
@@ -40,19 +41,20 @@ std::optional<std::pair<ShardingLayout, Strategy>> AtStage(ShardingLayout l,
 
 }  // namespace
 
-void PinZeroStage(const Job& job, LayoutList& layouts) {
+void PinZeroStage(const Job& job, Strategy only, LayoutList& layouts) {
   if (!job.workload.zero_stage.has_value()) return;
   LayoutList out;
   for (const auto& [layout, strategy] : layouts) {
     const auto pinned = AtStage(layout, strategy, *job.workload.zero_stage);
-    if (!pinned) continue;
+    // A stated strategy the pinned stage turns into another is not run.
+    if (!pinned || !OfStrategy(pinned->first, pinned->second, only)) continue;
     const bool listed =
         std::any_of(out.begin(), out.end(), [&](const auto& item) {
           return SameLayout(item.first, pinned->first);
         });
     if (!listed) out.push_back(*pinned);
   }
-  layouts = out;
+  layouts = std::move(out);
 }
 
 }  // namespace accelplan::planner::internal

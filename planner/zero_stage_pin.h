@@ -14,10 +14,13 @@ namespace accelplan::planner::internal {
 // pipeline engine asserts "ZeRO-2 and ZeRO-3 are incompatible with
 // pipeline parallelism", deepspeed/runtime/pipe/engine.py,
 // https://github.com/microsoft/DeepSpeed); optimizer offload keeps its own
-// stage (2 on one device, 3 over several); one replica shards nothing and
-// is kept as it is. Layouts the pin makes identical are listed once. In
-// place: this runs for every point searched.
-void PinZeroStage(const Job& job, LayoutList& layouts);
+// stage (2 on one device, 3 over several); a single device is kept as it
+// is, and one replica of a model-parallel layout (nothing for ZeRO to
+// shard) reports the pinned stage. A layout the pin turns into another
+// strategy than `only` (a stated DDP pinned at stage 3) is dropped, and
+// layouts the pin makes identical are listed once. Rewrites the list it is
+// given (no copy when nothing is pinned: this runs for every point).
+void PinZeroStage(const Job& job, Strategy only, LayoutList& layouts);
 
 }  // namespace accelplan::planner::internal
 

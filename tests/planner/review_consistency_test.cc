@@ -1078,8 +1078,14 @@ TEST_F(ReviewConsistencyTest, LargerBudgetIsNeverSlowerUnderMinTime) {
             << what << "\n  before: " << Brief(*prev)
             << "\n  after:  " << Brief(*p.recommendation);
         if (after > before * (1 + 1e-9)) {
-          EXPECT_LE(p.recommendation->estimates.on_demand_cost_usd.expected,
-                    prev->estimates.on_demand_cost_usd.expected * (1 + 1e-9))
+          // The cost the plan is provisioned at (Spot or on-demand): the
+          // one the scorer ranked.
+          const auto cost = [](const Plan& plan) {
+            return plan.hardware.provisioning == Provisioning::kSpot
+                       ? plan.estimates.spot_cost_usd.expected
+                       : plan.estimates.on_demand_cost_usd.expected;
+          };
+          EXPECT_LE(cost(*p.recommendation), cost(*prev) * (1 + 1e-9))
               << what << "\n  before: " << Brief(*prev)
               << "\n  after:  " << Brief(*p.recommendation);
         }

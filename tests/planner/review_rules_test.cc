@@ -600,6 +600,15 @@ TEST_F(ReviewRulesTest, HorovodLeavesParameterServersBoundBySync) {
   // PlanTraining lists the same remedy for the same job.
   EXPECT_NE(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
 
+  // On CPU VMs there is no NCCL and no Reduction Server to speak of.
+  ReviewRequest cpu = r;
+  cpu.current_setup.hardware = "n2-standard-32";
+  cpu.current_setup.accelerator_count = 0;
+  cpu.current_setup.uses_nccl = false;
+  const ReviewResponse on_cpu = Review(cpu);
+  ASSERT_EQ(on_cpu.verdicts.size(), 2u);
+  EXPECT_THAT(on_cpu.verdicts[1].reason, Not(HasSubstr("over NCCL")));
+
   r.current_setup.strategy = Strategy::kDataParallel;
   EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
   out = Review(r);
@@ -1387,11 +1396,6 @@ Proposal HwP(const std::string& label, Platform p, const std::string& accel,
   return out;
 }
 
-// A stated count that no obtainable size has exactly (12 on a3-highgpu-8g,
-// whose VMs hold 8; 12 TPU v6e chips, no slice of which exists) is
-// rejected NOT_APPLICABLE with the nearest size above, instead of being
-// judged, and possibly RECOMMENDED, at that size (16) as if proposed.
-// Counts that are sizes are judged.
 // A proposal whose estimate no one would schedule (decades on a CPU VM)
 // carries IMPLAUSIBLE_ESTIMATE in its verdict's codes, as PlanTraining
 // warns; it was only inside the verdict's plan. A GPU proposal timed in
@@ -1414,6 +1418,11 @@ TEST_F(ReviewRulesTest, AnImplausibleEstimateIsInTheVerdictsCodes) {
   EXPECT_FALSE(Has(gpu, ReasonCode::kImplausibleEstimate)) << gpu.reason;
 }
 
+// A stated count that no obtainable size has exactly (12 on a3-highgpu-8g,
+// whose VMs hold 8; 12 TPU v6e chips, no slice of which exists) is
+// rejected NOT_APPLICABLE with the nearest size above, instead of being
+// judged, and possibly RECOMMENDED, at that size (16) as if proposed.
+// Counts that are sizes are judged.
 TEST_F(ReviewRulesTest, ACountThatIsNoSizeIsRejectedNotRounded) {
   ReviewRequest r;
   r.workload = Llm(Framework::kJax, 6.7e9, Shape(32, 4096, 32, 2048));

@@ -72,6 +72,21 @@ TEST_F(ZeroStagePinTest, APinnedStageIsThePlansStage) {
   EXPECT_THAT(Assumptions(FineTune8B()), Not(Contains(HasSubstr("pins ZeRO"))));
 }
 
+// One device shards nothing: a pinned stage leaves its plan as it is.
+TEST_F(ZeroStagePinTest, OneDeviceIsKeptAsItIs) {
+  PlanRequest r = FineTune8B();
+  r.workload.parameter_count = 1.1e9;  // TinyLlama's size, on one GPU
+  r.workload.transformer_shape = {22, 2048, 32, 2048, 32000, 5632};
+  r.workload.transformer_shape.num_kv_heads = 4;
+  r.constraints.max_accelerators = 1;
+  r.constraints.allowed_series = {"A2 Ultra"};  // a2-ultragpu-1g: one A100
+  r.workload.zero_stage = 1;
+  const Plan p = Planned(r, "1.1B on one GPU, stage 1");
+  EXPECT_EQ(p.hardware.total_accelerators, 1);
+  EXPECT_EQ(p.distribution.zero_stage, 0) << p.distribution.framework_api;
+  EXPECT_THAT(p.distribution.framework_api, Not(HasSubstr("ZeRO")));
+}
+
 // Stage 0 keeps every weight, gradient and optimizer state whole on each
 // data-parallel rank: 8B at 16 B/param does not fit an 80 GB H100, so the
 // model is split by tensor parallelism instead of sharded by ZeRO.
