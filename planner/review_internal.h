@@ -148,6 +148,16 @@ bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
 // sentence ("" when nothing).
 std::string UnmodelledMeshAxes(const DistributionProposal& d);
 
+// Remedies held back from RECOMMENDED (planner/review_remedy_holds.cc):
+// ADD_REDUCTION_SERVER on GPU parameter servers (the pool serves NCCL
+// all-reduce, so it needs that move first); ACTIVATION_RECOMPUTE where
+// `today` already fits without full recompute and no out-of-memory is
+// stated (it only re-runs the forward pass, which the estimate cannot show).
+void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);
+void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
+                                const std::optional<Candidate>& today,
+                                Judged& j);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_REVIEW_INTERNAL_H_
