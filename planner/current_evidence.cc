@@ -284,6 +284,7 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
 bool AssumeTodaysRuntime(Job& job) {
   if (!job.has_dataset || !(job.current_hours > 0)) return false;
   const bool observed = job.current.observed_hours > 0;
+  job.deadline_is_todays_runtime = true;
   // A time within equal_time_fraction of today's is as fast as today's.
   job.deadline_hours =
       job.current_hours * (1 + kPolicy.equal_time_fraction.value);
@@ -374,9 +375,8 @@ void TodayReasons(const Job& job, const Candidate& best,
   const bool by_hours = job.has_dataset && job.current_hours > 0;
   // Today's runtime as the assumed deadline keeps anything within the
   // equal-time band (AssumeTodaysRuntime); otherwise slower is slower.
-  const bool assumed =
-      !job.deadline_given && job.objective != Objective::kMinTime;
-  const double slack = assumed ? kPolicy.equal_time_fraction.value : tol;
+  const double slack =
+      job.deadline_is_todays_runtime ? kPolicy.equal_time_fraction.value : tol;
   const bool slower = by_hours
                           ? c.hours.expected > job.current_hours * (1 + slack)
                           : rate < today * (1 - tol);

@@ -115,6 +115,9 @@ struct Job {
   // How the deadline assumed when none is given is named in notes ("the
   // 30-day deadline assumed because none was given").
   std::string assumed_deadline_label;
+  // The deadline is today's runtime, assumed (AssumeTodaysRuntime): a
+  // point within kPolicy.equal_time_fraction of it keeps today's pace.
+  bool deadline_is_todays_runtime = false;
   std::vector<std::string> assumptions;
   std::vector<Reason> warnings;
   // The memory model's per-job part, prepared once (MakeJob).

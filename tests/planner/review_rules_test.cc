@@ -248,24 +248,31 @@ TEST_F(ReviewRulesTest, RecomputeForAJobThatFitsIsNotRecommended) {
               Not(HasSubstr("already fits without it")));
 }
 
+// A preset model fully fine-tuned with PyTorch FSDP on one a3-highgpu-8g
+// today (8 x H100 80GB).
+ReviewRequest FullFineTuneOnOneA3High(const std::string& model, double tokens) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = model;
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = tokens;
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
 // MIN_COST with no deadline assumes today's runtime. Spot with checkpoints
 // costs ~40% less and restarts add a few percent of time; within
 // equal_time_fraction of today it is not "slower than today", so it wins
 // over more GPUs that cost more (before, its 1.7% of restarts ranked it
 // after them). Llama 3 8B fully fine-tuned on one a3-highgpu-8g.
 TEST_F(ReviewRulesTest, CheckpointedSpotIsNotSlowerThanTodayByItsRestarts) {
-  ReviewRequest r;
-  r.workload.framework = Framework::kPytorch;
-  r.workload.model_name = "llama-3-8b";
-  r.workload.training_method = TrainingMethod::kFullFineTune;
-  r.workload.dataset_tokens = 5e9;
+  ReviewRequest r = FullFineTuneOnOneA3High("llama-3-8b", 5e9);
   r.workload.checkpoints = true;
   r.workload.checkpoint_interval_minutes = 30;
-  r.current_setup.hardware = "a3-highgpu-8g";
-  r.current_setup.accelerator_count = 8;
-  r.current_setup.node_count = 1;
-  r.current_setup.strategy = Strategy::kFsdp;
-  r.as_of = "2026-09-26";
   Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more");
   more.remedy->target = HardwareProposal{};
   more.remedy->target->count = 16;
@@ -626,18 +633,9 @@ TEST_F(ReviewRulesTest, HorovodLeavesParameterServersBoundBySync) {
 // fitted by offloading Adam to the host, so the stated out-of-memory was
 // "memory the model does not count" and recompute was VIABLE.
 TEST_F(ReviewRulesTest, TodaysStatedFsdpTakesNoUnstatedOffload) {
-  ReviewRequest r;
-  r.workload.framework = Framework::kPytorch;
-  r.workload.model_name = "llama-2-70b";
-  r.workload.training_method = TrainingMethod::kFullFineTune;
-  r.workload.dataset_tokens = 1e9;
+  ReviewRequest r = FullFineTuneOnOneA3High("llama-2-70b", 1e9);
   r.workload.global_batch_size = 64;
-  r.current_setup.hardware = "a3-highgpu-8g";
-  r.current_setup.accelerator_count = 8;
-  r.current_setup.node_count = 1;
-  r.current_setup.strategy = Strategy::kFsdp;
   r.current_setup.symptoms = {Symptom::kOutOfMemory};
-  r.as_of = "2026-09-26";
   Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more");
   more.remedy->target = HardwareProposal{};
   more.remedy->target->count = 16;
