@@ -64,6 +64,13 @@ void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
           "1: DeepSpeed's pipeline engine rejects ZeRO-2 and ZeRO-3).",
           *w.zero_stage));
     }
+    if (job.constraints.framework_agnostic_distribution) {
+      job.assumptions.push_back(
+          "Framework-agnostic distribution: Horovod is plain data "
+          "parallelism (ring all-reduce of gradients), so every device "
+          "holds a whole replica; ZeRO, FSDP, tensor and pipeline sharding "
+          "are not searched.");
+    }
   }
   if (g.objective == Objective::kUnspecified) {
     job.assumptions.push_back(

@@ -96,6 +96,11 @@ std::string VertexUnavailableReason(const RunPlatformInput& input);
 // Why Vertex AI serverless training runs no TPU job on `slices` slices.
 std::string VertexHasNoMultislice(int slices);
 
+// Why a `fw` job cannot run across TPU slices; empty when it can. GKE's
+// Multislice runs JAX and PyTorch jobs [GKE-MS] (catalog-facts §9.3); an
+// unstated framework is not ruled out.
+std::string MultisliceFrameworkReason(Framework fw);
+
 // The requested run platform when it can run the plan; otherwise (and when
 // none is requested) Vertex AI serverless training if it can, else GKE if
 // the catalog offers the hardware there, else Compute Engine.

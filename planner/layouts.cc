@@ -558,9 +558,16 @@ void ChooseLayout(const Job& job, const Family& f, Config& c,
     ChooseFixedFootprint(job, f, c);
     return;
   }
+  // Horovod (constraints.framework_agnostic_distribution) is plain data
+  // parallelism: no ZeRO, tensor or pipeline partitions.
+  LayoutPin pin = only;
+  if (job.constraints.framework_agnostic_distribution &&
+      pin.strategy == Strategy::kUnspecified) {
+    pin.strategy = Strategy::kHorovod;
+  }
   LayoutChooser chooser(job, f, c);
-  LayoutList layouts = LayoutsFor(job, f, c, only);
-  PinZeroStage(job, only.strategy, layouts);
+  LayoutList layouts = LayoutsFor(job, f, c, pin);
+  PinZeroStage(job, pin.strategy, layouts);
   for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
   chooser.Finish(c);
 }

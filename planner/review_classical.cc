@@ -98,6 +98,15 @@ bool JudgeClassicalLayout(const ReviewContext& ctx,
   if (s != Strategy::kDataParallel && s != Strategy::kSingleDevice) {
     return false;
   }
+  // scikit-learn has no distributed training (its n_jobs parallelism stays
+  // on one machine; sizing.cc plans it on one VM).
+  if (job.framework == Framework::kScikitLearn &&
+      s == Strategy::kDataParallel && d.data_parallelism != 1) {
+    j.Reject(ReasonCode::kNotApplicable,
+             "scikit-learn trains on one machine (n_jobs uses that machine's "
+             "cores): it has no data-parallel workers.");
+    return true;
+  }
   const int workers = s == Strategy::kSingleDevice ? 1 : d.data_parallelism;
   std::optional<Candidate> c = BestWithWorkers(ctx, PinOf(d), workers);
   if (c && !c->viable()) {

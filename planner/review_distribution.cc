@@ -234,6 +234,16 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
       tp_groups.fsdp = chips / tp;
       fsdp = CurrentSlicesPoint(ctx, slices, tp_groups);
     }
+    // Neither fits today's slices (or has a rank for each sequence): the
+    // proposal is rejected for what its own point fails.
+    if (!fsdp) {
+      const std::optional<Candidate> failed =
+          CurrentSlicesCandidate(ctx, slices, over_all);
+      if (failed && !failed->codes.empty()) {
+        j.RejectWith(*failed);
+        return;
+      }
+    }
     data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
   }
   const double tol = kPolicy.tie_tolerance.value;
@@ -384,6 +394,11 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
   const SliceLinks links = SliceLinksFor(ctx.index, tpu);
   const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
   if (!multislice) return false;
+  if (const std::string why = MultisliceFrameworkReason(job.framework);
+      !why.empty()) {
+    j.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+    return true;
+  }
   if (job.mixed_current_slices) {
     j.Reject(ReasonCode::kNeedsIdenticalSlices,
              absl::StrCat("Multislice needs identical slices; the current "
@@ -495,11 +510,6 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     j.tier = 2;
     return;
   }
-  if (s == Strategy::kHorovod && CurrentIsTpu(job)) {
-    j.Reject(ReasonCode::kNotApplicable,
-             "Horovod runs over MPI/NCCL/Gloo on GPUs and CPUs, not TPUs.");
-    return;
-  }
   const int replicas = d.data_parallelism > 0 ? d.data_parallelism : job.current_devices;
   const double need = JobBytesPerReplica(job, replicas);
   double usable = 0;
@@ -569,6 +579,10 @@ void NeverRecommendPipelineOverDcn(Judged& j) {
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j) {
   if (JudgeClassicalLayout(ctx, d, j)) return;
+  if (d.strategy == Strategy::kHorovod && CurrentIsTpu(ctx.job)) {
+    j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);
+    return;
+  }
   if (JudgeMultislice(ctx, d, j)) return;
   JudgeLayout(ctx, d, j);
 }

@@ -305,6 +305,13 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     return;
   }
   if (RejectReplicaOverSlice(job, h, fams, j)) return;
+  if (h.layout && h.layout->strategy == Strategy::kHorovod &&
+      std::all_of(fams.begin(), fams.end(), [](const Family* f) {
+        return f->platform == Platform::kTpu;
+      })) {
+    j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);
+    return;
+  }
   const Pins pins = ProposalPins(h);
   const bool pinned = evaluate || pins.sizes() ||
                       !pins.machine_type.empty() || pins.layout.any();

@@ -31,6 +31,10 @@ struct ReviewContext {
 // (tier, candidate rank in the space, secondary): remedies that act on a
 // stated symptom first (tier 0), then hardware and layouts (1), then the
 // rest (2, 3).
+// Horovod proposed where the hardware is a TPU.
+inline constexpr const char* kHorovodIsNotForTpus =
+    "Horovod runs over MPI/NCCL/Gloo on GPUs and CPUs, not TPUs.";
+
 struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
@@ -153,6 +157,21 @@ std::string UnmodelledMeshAxes(const DistributionProposal& d);
 // all-reduce, so it needs that move first); ACTIVATION_RECOMPUTE where
 // `today` already fits without full recompute and no out-of-memory is
 // stated (it only re-runs the forward pass, which the estimate cannot show).
+// The remedy's name in verdict lines, and the symptoms it acts on, most
+// direct first (planner/review_remedy.cc).
+const char* RemedyLabel(RemedyKind k);
+std::vector<Symptom> Addresses(RemedyKind k);
+
+// A remedy the space does not model (no point: the model shows no change)
+// with nothing in the request for it to act on: no symptom stated and no
+// other evidence (padded shapes, an edge model's CPU fallback, a requested
+// framework-agnostic distribution). Never RECOMMENDED.
+void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j);
+// A remedy without a point that acts on none of the stated symptoms leaves
+// the training time as it is: where today's setup misses the stated
+// deadline it still does (MISSES_DEADLINE).
+void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
+                                 Judged& j);
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);
 void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
                                 const std::optional<Candidate>& today,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "planner/engine_common.h"
 #include "planner/job_spec.h"
 
 namespace accelplan::planner {
@@ -70,6 +71,18 @@ std::string VertexHasNoMultislice(int slices) {
       "Vertex AI serverless training documents no Multislice (a TPU job is "
       "one pool with one replica, i.e. one slice), and this plan uses ",
       slices, " slices");
+}
+
+std::string MultisliceFrameworkReason(Framework fw) {
+  if (fw == Framework::kUnspecified || fw == Framework::kJax ||
+      fw == Framework::kPytorch) {
+    return "";
+  }
+  return absl::StrCat(
+      "Multislice runs JAX and PyTorch jobs (GKE's TPU Multislice guide, "
+      "https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-multislice); "
+      "a ",
+      internal::FrameworkLabel(fw), " job trains on one slice");
 }
 
 std::string VertexUnavailableReason(const RunPlatformInput& in) {

@@ -146,7 +146,8 @@ void AddPolicySequences(const Job& job, const Family& f,
       ToCatalogRunPlatform(job.constraints.run_platform) ==
       catalog::RunPlatform::kVertexTraining;
   if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
-      f.largest_multi_host_slice != nullptr && !serverless) {
+      f.largest_multi_host_slice != nullptr && !serverless &&
+      MultisliceFrameworkReason(job.framework).empty()) {
     const Shape* slice = f.largest_multi_host_slice;
     if (std::find(obtainable.begin(), obtainable.end(), slice) !=
         obtainable.end()) {
@@ -301,6 +302,11 @@ bool EnumerateSizes(const Job& job, const Family& f,
   SizeCollector sizes(job, f, pins, out);
   for (const Shape* s : obtainable) sizes.Consider(s, 1);
   if (f.platform == Platform::kTpu && pins.slices > 1) {
+    if (const std::string why = MultisliceFrameworkReason(job.framework);
+        !why.empty()) {
+      cand.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+      return false;
+    }
     // A pinned Multislice setup: that many identical multi-host slices.
     for (const Shape* s : obtainable) {
       if (s->vms > 1) sizes.Consider(s, pins.slices);

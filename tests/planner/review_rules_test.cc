@@ -1054,15 +1054,18 @@ ReviewRequest PipelineOverDcnOnV5p() {
   return r;
 }
 
-// TensorFlow schedules no pipeline (tf.distribute, DTensor): stages over
-// DCN are NOT_APPLICABLE for it, where JAX on the same slices is estimated.
+// TensorFlow schedules no pipeline (tf.distribute, DTensor), and GKE's
+// Multislice runs JAX and PyTorch jobs only (catalog-facts §9.3, [GKE-MS]):
+// stages over DCN are FRAMEWORK_UNSUPPORTED for it (before the Multislice
+// framework rule: NOT_APPLICABLE), where JAX on the same slices is
+// estimated.
 TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
   ReviewRequest r = PipelineOverDcnOnV5p();
   r.workload.framework = Framework::kTensorflow;
   const ReviewResponse tf = Review(r);
   ASSERT_EQ(tf.verdicts.size(), 1u);
   EXPECT_EQ(tf.verdicts[0].verdict, Verdict::kRejected) << tf.verdicts[0].reason;
-  EXPECT_TRUE(Has(tf.verdicts[0], ReasonCode::kNotApplicable));
+  EXPECT_TRUE(Has(tf.verdicts[0], ReasonCode::kFrameworkUnsupported));
   r.workload.framework = Framework::kJax;
   const ReviewResponse jax = Review(r);
   ASSERT_EQ(jax.verdicts.size(), 1u);

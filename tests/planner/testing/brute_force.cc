@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/estimates.h"
+#include "planner/job_spec.h"
 #include "planner/policy.h"
 #include "planner/rules.h"
 #include "planner/sizing.h"
@@ -69,6 +70,7 @@ std::vector<Size> EverySize(const Job& job, const Family& f,
   } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
              f.largest_multi_host_slice != nullptr &&
              job.constraints.run_platform != RunPlatform::kVertexTraining &&
+             MultisliceFrameworkReason(job.framework).empty() &&
              std::find(obtainable.begin(), obtainable.end(),
                        f.largest_multi_host_slice) != obtainable.end()) {
     unit = f.largest_multi_host_slice;
