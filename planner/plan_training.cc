@@ -107,8 +107,13 @@ void RecommendationReasons(const Job& job, const Candidate& best,
                                    c.required_bytes / kGiB, c.usable_bytes / kGiB)});
   }
   if (job.has_dataset && c.price_known) {
+    // Nothing meets the deadline MIN_COST assumes: the scorer took the
+    // option closest to it (scorer.cc RankKey), whatever the objective.
     const std::string chosen =
-        job.objective == Objective::kMinTime
+        best.misses_assumed_deadline
+            ? absl::StrCat("no option meets ", job.assumed_deadline_label,
+                           "; this one comes closest")
+        : job.objective == Objective::kMinTime
             ? absl::StrFormat(
                   "the cheapest within %.0f%% of the fastest within budget",
                   100 * kPolicy.equal_time_fraction.value)

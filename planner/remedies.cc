@@ -91,7 +91,9 @@ bool CurrentlyOnTpu(const Job& job) {
 
 std::string ShapeRounding(const CurrentSetup& current, const ShapeRule& rule) {
   std::vector<std::string> rounding;
-  if (current.current_global_batch_size > 0) {
+  // A batch that already tiles is not advice.
+  if (current.current_global_batch_size > 0 &&
+      current.current_global_batch_size != rule.batch) {
     rounding.push_back(absl::StrFormat(
         "batch %d -> %d", current.current_global_batch_size, rule.batch));
   }

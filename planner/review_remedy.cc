@@ -56,6 +56,8 @@ std::string SymptomsText(const Job& job) {
   return absl::StrJoin(parts, " and ");
 }
 
+}  // namespace
+
 const char* RemedyLabel(RemedyKind k) {
   switch (k) {
     case RemedyKind::kAddReductionServer: return "A Reduction Server pool";
@@ -97,6 +99,8 @@ std::vector<Symptom> Addresses(RemedyKind k) {
       return {};
   }
 }
+
+namespace {
 
 int Directness(RemedyKind k) {
   switch (k) {
@@ -397,7 +401,8 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   }
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
-                            HasSymptom(job, Symptom::kLowUtilization);
+                            HasSymptom(job, Symptom::kLowUtilization) &&
+                            !CurrentlyOnTpu(job);
     j.Reject(ReasonCode::kDoesNotAddressBottleneck,
              absl::StrCat(
                  RemedyLabel(m.kind),
@@ -534,6 +539,8 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   }
   if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
+  RejectIfDeadlineStillMissed(job, m, j);
+  MarkIfNothingToRemedy(job, m, j);
 }
 
 }  // namespace accelplan::planner::internal

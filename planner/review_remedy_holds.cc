@@ -1,9 +1,12 @@
-// ReviewPlan: remedies the space times but that are never RECOMMENDED on
-// their own (planner/review_internal.h), because what they change is not
-// what the model's estimate shows.
+// ReviewPlan: remedies that are never RECOMMENDED on their own
+// (planner/review_internal.h): those the space times but whose change is
+// not what the model's estimate shows, and those it does not time that
+// nothing in the request calls for.
 #include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/edge_rules.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
 #include "planner/util.h"
@@ -57,6 +60,64 @@ void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
             "efficiency band does not show. Turn it on to fit a larger model "
             "or micro-batch, not for speed.",
             t.required_bytes / kGiB, t.usable_bytes / kGiB));
+}
+
+namespace {
+
+// What in a request without a stated symptom can call for a remedy the
+// space does not model.
+bool EvidencedWithoutSymptoms(const Job& job, RemedyKind k) {
+  switch (k) {
+    case RemedyKind::kFixTensorShapes:
+      return ShapesPad(job);
+    case RemedyKind::kUseHorovod:
+      return job.constraints.framework_agnostic_distribution;
+    case RemedyKind::kQuantizeFullInt8:
+      return EdgeCpuFallbackOf(job).not_full_int8;
+    case RemedyKind::kReplaceUnsupportedOp:
+      return EdgeCpuFallbackOf(job).unmapped_ops;
+    default:
+      return false;
+  }
+}
+
+bool ActsOnAStatedSymptom(const Job& job, RemedyKind k) {
+  for (Symptom s : Addresses(k)) {
+    if (HasSymptom(job, s)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j) {
+  if (AnySymptom(job) || j.rejected || j.candidate ||
+      EvidencedWithoutSymptoms(job, m.kind)) {
+    return;
+  }
+  j.recommendable = false;
+  j.why.push_back(absl::StrCat(
+      RemedyLabel(m.kind),
+      " answers a problem the request does not report, and the model shows "
+      "no change to today's time or cost: nothing here calls for it (state "
+      "the symptom it should fix)."));
+}
+
+void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
+                                 Judged& j) {
+  if (j.rejected || j.candidate || !job.deadline_given ||
+      job.deadline_is_todays_runtime || job.current_hours <= 0 ||
+      job.current_hours <= job.deadline_hours ||
+      ActsOnAStatedSymptom(job, m.kind)) {
+    return;
+  }
+  j.Reject(ReasonCode::kMissesDeadline,
+           absl::StrFormat(
+               "After it the current setup still fails: %s leaves the "
+               "training time as it is, and today's setup takes %s, past the "
+               "%s deadline.",
+               RemedyLabel(m.kind), FormatHours(job.current_hours),
+               FormatHours(job.deadline_hours)));
 }
 
 }  // namespace accelplan::planner::internal

@@ -1,0 +1,199 @@
+// What a verdict or a plan may claim from what the request shows: a remedy
+// the model cannot time needs a reported problem to be RECOMMENDED, and
+// leaves a missed deadline missed; a layout that does not fit is rejected
+// however it is proposed; advice and reasons say only what holds. Each rule
+// is checked both ways on the built catalog.
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+#include "planner/types.h"
+#include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/verdicts.h"
+
+namespace accelplan::planner {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testutil::Has;
+
+class RemedyEvidenceTest : public CatalogPlannerTest {
+ public:
+  static ProposalVerdict Sole(ReviewRequest r, const Proposal& p) {
+    r.proposals = {p};
+    EXPECT_TRUE(ValidateReviewRequest(r).empty());
+    const ReviewResponse out = planner_->Review(r);
+    EXPECT_EQ(out.verdicts.size(), 1u);
+    return out.verdicts.empty() ? ProposalVerdict{} : out.verdicts[0];
+  }
+  static PlanResponse Plan(const PlanRequest& r) {
+    EXPECT_TRUE(ValidatePlanRequest(r).empty());
+    return planner_->Plan(r);
+  }
+};
+
+Proposal RemedyP(RemedyKind k) {
+  Proposal p;
+  p.label = "remedy";
+  p.remedy = RemedyProposal{};
+  p.remedy->kind = k;
+  return p;
+}
+
+// A 1.3B PyTorch model on one a2-highgpu-8g, data parallel: about 2.4 days
+// of training for its 3e10 tokens.
+ReviewRequest OneA2Node(std::vector<Symptom> symptoms) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 1.3e9;
+  r.workload.dataset_tokens = 3e10;
+  r.workload.checkpoints = true;
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.symptoms = std::move(symptoms);
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// A faster input pipeline and an evaluator pool change nothing the model
+// times: with no problem reported neither is RECOMMENDED, even alone, and
+// each says why; a reported INPUT_BOUND makes the input pipeline the
+// recommendation.
+TEST_F(RemedyEvidenceTest, AnUntimedRemedyNeedsAReportedProblem) {
+  for (RemedyKind k :
+       {RemedyKind::kFasterInputPipeline, RemedyKind::kAddEvaluatorPool}) {
+    const ProposalVerdict v = Sole(OneA2Node({}), RemedyP(k));
+    EXPECT_NE(v.verdict, Verdict::kRecommended) << v.reason;
+    EXPECT_THAT(v.reason, HasSubstr("does not report")) << v.reason;
+  }
+  const ProposalVerdict input_bound =
+      Sole(OneA2Node({Symptom::kInputBound}),
+           RemedyP(RemedyKind::kFasterInputPipeline));
+  EXPECT_EQ(input_bound.verdict, Verdict::kRecommended) << input_bound.reason;
+}
+
+// Today's setup misses the stated 48-hour deadline: an evaluator pool
+// leaves the training time as it is, so it is MISSES_DEADLINE; with a
+// deadline today's setup meets it is not.
+TEST_F(RemedyEvidenceTest, AnUntimedRemedyLeavesAMissedDeadlineMissed) {
+  ReviewRequest r = OneA2Node({});
+  r.goal.deadline_hours = 48;
+  r.goal.hard_deadline = true;
+  const ProposalVerdict missed =
+      Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
+  EXPECT_EQ(missed.verdict, Verdict::kRejected) << missed.reason;
+  EXPECT_TRUE(Has(missed, ReasonCode::kMissesDeadline)) << missed.reason;
+  r.goal.deadline_hours = 200;
+  const ProposalVerdict met = Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
+  EXPECT_FALSE(Has(met, ReasonCode::kMissesDeadline)) << met.reason;
+}
+
+// A JAX model by its size alone on today's four v5e 16x16 slices, FSDP.
+ReviewRequest FourV5eSlices(double params) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = params;
+  r.workload.global_batch_size = 2048;
+  r.workload.dataset_tokens = 1e11;
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "16x16";
+  r.current_setup.slice_count = 4;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// FSDP across the slices is judged on its own point: 400B does not fit
+// 1,024 v5e chips (HBM_TOO_SMALL, as the same hardware proposed is), where
+// 100B does and is estimated.
+TEST_F(RemedyEvidenceTest, FsdpAcrossSlicesThatDoesNotFitIsRejected) {
+  Proposal across;
+  across.label = "fsdp across slices";
+  across.distribution = DistributionProposal{};
+  across.distribution->strategy = Strategy::kFsdp;
+  across.distribution->across_slices = DcnParallelism::kFsdp;
+  across.distribution->slices = 4;
+  const ProposalVerdict large = Sole(FourV5eSlices(400e9), across);
+  EXPECT_EQ(large.verdict, Verdict::kRejected) << large.reason;
+  EXPECT_TRUE(Has(large, ReasonCode::kHbmTooSmall)) << large.reason;
+  const ProposalVerdict fits = Sole(FourV5eSlices(100e9), across);
+  EXPECT_NE(fits.verdict, Verdict::kRejected) << fits.reason;
+  EXPECT_TRUE(fits.plan.has_value()) << fits.reason;
+}
+
+// A CNN on a v5e 4x4 at batch 4096, which tiles the MXU.
+ReviewRequest CnnOnV5e(std::vector<Symptom> symptoms) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_kind = ModelKind::kCnn;
+  r.workload.parameter_count = 25e6;
+  r.workload.dataset_examples = 12.8e6;
+  r.workload.global_batch_size = 4096;
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "4x4";
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.symptoms = std::move(symptoms);
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// Tensor-shape advice says what holds: on a TPU it never calls today's
+// hardware "not one" (it does on a GPU), and a batch that already tiles is
+// not advised to round to itself.
+TEST_F(RemedyEvidenceTest, TensorShapeAdviceSaysOnlyWhatHolds) {
+  const Proposal fix = RemedyP(RemedyKind::kFixTensorShapes);
+  const ProposalVerdict tpu =
+      Sole(CnnOnV5e({Symptom::kInputBound, Symptom::kLowUtilization}), fix);
+  EXPECT_TRUE(Has(tpu, ReasonCode::kDoesNotAddressBottleneck)) << tpu.reason;
+  EXPECT_THAT(tpu.reason, Not(HasSubstr("is not one")));
+  const ProposalVerdict gpu = Sole(OneA2Node({Symptom::kLowUtilization}), fix);
+  EXPECT_THAT(gpu.reason, HasSubstr("today's hardware is not one"));
+  const ProposalVerdict low = Sole(CnnOnV5e({Symptom::kLowUtilization}), fix);
+  EXPECT_THAT(low.reason, Not(HasSubstr("4096 -> 4096"))) << low.reason;
+  EXPECT_THAT(low.reason, HasSubstr("multiples of")) << low.reason;
+}
+
+// A 7B full fine-tune on at most one accelerator: no option meets the
+// 30-day deadline MIN_COST assumes, and the plan says so instead of
+// calling its pick the cheapest that meets the deadline; given a deadline
+// it meets, it says that.
+TEST_F(RemedyEvidenceTest, APlanPastTheAssumedDeadlineSaysSo) {
+  PlanRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "mistral-7b";
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 2e8;
+  r.workload.global_batch_size = 64;
+  r.constraints.max_accelerators = 1;
+  r.as_of = "2026-09-26";
+  const auto reasons = [](const PlanResponse& p) {
+    std::vector<std::string> out;
+    if (p.recommendation) {
+      for (const Reason& why : p.recommendation->reasons) {
+        out.push_back(why.message);
+      }
+    }
+    return out;
+  };
+  const PlanResponse late = Plan(r);
+  ASSERT_TRUE(late.recommendation.has_value()) << late.no_plan_reason;
+  ASSERT_GT(late.recommendation->estimates.total_hours.expected, 30 * 24);
+  EXPECT_THAT(reasons(late), Contains(HasSubstr("comes closest")));
+  EXPECT_THAT(reasons(late),
+              Not(Contains(HasSubstr("cheapest that meets the deadline"))));
+  r.goal.deadline_hours =
+      4 * late.recommendation->estimates.total_hours.expected;
+  EXPECT_THAT(reasons(Plan(r)),
+              Contains(HasSubstr("cheapest that meets the deadline")));
+}
+
+}  // namespace
+}  // namespace accelplan::planner
