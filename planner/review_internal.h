@@ -62,6 +62,11 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate = false);
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j);
+// A distribution over TPU slices (planner/review_multislice.cc): SPEC §4's
+// Multislice rules, then its point on today's slices. False when the
+// proposal is not a Multislice one (nothing judged).
+bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
+                     Judged& j);
 // The best point with `pins` over the space's viable families (each
 // evaluated in the space), first in RanksBefore order; nullopt when none
 // has one.
