@@ -173,7 +173,11 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it
   if (!ReductionServerApplies(job, f, c)) return;
-  const double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
+  double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
+  // A VM the catalog states no network for: the family's per-accelerator
+  // share its all-reduce is timed with (CrossHostRankLink), for this VM's
+  // accelerators, so that the pool is sized on the traffic it relieves.
+  if (egress <= 0) egress = f.inter_vm_bytes_per_s * 8 * DevicesPerVm(c);
   if (egress <= 0) return;
   ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);
   // Each worker VM sends its (NVLink-reduced) gradient once and receives

@@ -496,11 +496,10 @@ void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
   const double cost = CostMetric(job, t);
   const double time = TimeMetric(job, t);
   if (!std::isfinite(cost) || !std::isfinite(time)) return;
+  // Also for a proposal already held back by another rule: that today's
+  // setup beats it is said all the same.
   for (Judged& j : judged) {
-    if (j.rejected || !j.recommendable || !j.candidate ||
-        !j.candidate->config) {
-      continue;
-    }
+    if (j.rejected || !j.candidate || !j.candidate->config) continue;
     const Config& c = *j.candidate->config;
     // An unknown price is not a higher one (PRICE_UNKNOWN says it).
     if (!c.price_known) continue;

@@ -95,6 +95,60 @@ TEST_F(RemedyEvidenceTest, AnUntimedRemedyLeavesAMissedDeadlineMissed) {
   EXPECT_FALSE(Has(met, ReasonCode::kMissesDeadline)) << met.reason;
 }
 
+// TensorFlow data parallel over eight n1-standard-8 VMs with 8 V100s each,
+// waiting on its gradient sync; the catalog states no network for that VM.
+ReviewRequest SyncBoundV100s() {
+  ReviewRequest r;
+  r.workload.framework = Framework::kTensorflow;
+  r.workload.framework_version = "2.13";
+  r.workload.model_kind = ModelKind::kOther;
+  r.workload.parameter_count = 3e8;
+  r.workload.precision = Precision::kFp16Mixed;
+  r.workload.dataset_examples = 5e7;
+  r.workload.global_batch_size = 2048;
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  r.current_setup.hardware = "n1-standard-8+8xnvidia-tesla-v100";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 8;
+  r.current_setup.strategy = Strategy::kDataParallel;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// The pool is sized on the link the all-reduce is timed with: where the
+// VM states no network, the family's per-accelerator share (it was sized on
+// nothing, and "did not pay").
+TEST_F(RemedyEvidenceTest, ReductionServerIsSizedOnTheLinkItRelieves) {
+  const ProposalVerdict v =
+      Sole(SyncBoundV100s(), RemedyP(RemedyKind::kAddReductionServer));
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_THAT(v.reason, Not(HasSubstr("does not pay")));
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_TRUE(v.plan->distribution.reduction_server.has_value());
+  EXPECT_GT(v.plan->distribution.reduction_server->replica_count, 0);
+}
+
+// FSDP moves more bytes than data parallelism: for a job waiting on its
+// gradient sync it is estimated but not RECOMMENDED, even alone; without
+// that symptom it can be.
+TEST_F(RemedyEvidenceTest, FsdpIsNotTheCureForAGradientSyncBoundJob) {
+  ReviewRequest r = OneA2Node({Symptom::kGradientSyncBound});
+  Proposal fsdp;
+  fsdp.label = "fsdp";
+  fsdp.distribution = DistributionProposal{};
+  fsdp.distribution->strategy = Strategy::kFsdp;
+  const ProposalVerdict bound = Sole(r, fsdp);
+  EXPECT_NE(bound.verdict, Verdict::kRecommended) << bound.reason;
+  EXPECT_TRUE(bound.plan.has_value()) << bound.reason;
+  EXPECT_THAT(bound.reason, HasSubstr("adds to that bottleneck"));
+  r.current_setup.symptoms.clear();
+  const ProposalVerdict free = Sole(r, fsdp);
+  EXPECT_THAT(free.reason, Not(HasSubstr("adds to that bottleneck")));
+  EXPECT_EQ(free.verdict, Verdict::kRecommended) << free.reason;
+}
+
 // A JAX model by its size alone on today's four v5e 16x16 slices, FSDP.
 ReviewRequest FourV5eSlices(double params) {
   ReviewRequest r;
