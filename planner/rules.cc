@@ -397,11 +397,42 @@ void ApplyHardRules(const Catalog& catalog, const Job& job, const Family& f,
   EndOfSupportRule(job, f, cand);
 }
 
+namespace {
+
+// Whether Vertex AI serverless training runs the shape with `p`, as the
+// plan's run platform is chosen (ChooseRunPlatform, job_spec.h).
+bool VertexRuns(const Family& f, const Shape& s, Provisioning p) {
+  RunPlatformInput in;
+  in.requested = RunPlatform::kVertexTraining;
+  in.platform = f.platform;
+  if (f.platform == Platform::kTpu && f.accelerator != nullptr) {
+    in.offerings = &f.accelerator->offerings;
+  } else if (s.machine != nullptr) {
+    in.offerings = &s.machine->offerings;
+    in.machine_type = s.machine->id;
+  }
+  in.provisioning = p;
+  in.vms_per_slice = std::max(1, s.vms);  // Vertex's Spot TPUs: one host
+  return VertexUnavailableReason(in).empty();
+}
+
+}  // namespace
+
 std::optional<Provisioning> ProvisioningFor(const Job& job, const Family& f,
                                             const Shape& s) {
   const bool spot_ok =
       job.constraints.spot_allowed && !SpotUnsafe(job) &&
       ProvisioningOffered(job, f, s, catalog::Provisioning::kSpot);
+  // Vertex AI serverless training requested: Spot only where Vertex runs
+  // it, else the run platform asked for on a provisioning it runs (Spot
+  // would move the plan to GKE).
+  if (spot_ok && RunPlatformOf(job) == catalog::RunPlatform::kVertexTraining &&
+      !VertexRuns(f, s, Provisioning::kSpot)) {
+    if (auto other = ProvisioningWithoutSpot(job, f, s);
+        other && VertexRuns(f, s, *other)) {
+      return other;
+    }
+  }
   if (spot_ok && s.spot_hourly.has_value()) return Provisioning::kSpot;
   if (auto other = ProvisioningWithoutSpot(job, f, s)) return other;
   if (spot_ok) return Provisioning::kSpot;

@@ -465,5 +465,29 @@ TEST_F(ProvisioningRulesTest, KeptHardwarePastEndOfSupportIsAWarning) {
   EXPECT_THAT(RemedyKinds(before), Not(Contains(RemedyKind::kMoveToHardware)));
 }
 
+// Vertex AI serverless training asked for, Spot allowed: Vertex runs Spot
+// TPUs on single-host slices only (AP-spot), so a multi-host v6e slice is
+// planned on Vertex on-demand, not moved to GKE for Spot; asked for GKE,
+// the same job takes Spot.
+TEST_F(ProvisioningRulesTest, SpotDoesNotMoveAPlanOffTheRunPlatformAskedFor) {
+  PlanRequest r = Req(Llm(8e9, 3e10, 32, 4096, 32));
+  r.workload.checkpoints = true;
+  r.constraints.allowed_series = {"TPU v6e"};
+  r.constraints.spot_allowed = true;
+  r.constraints.run_platform = RunPlatform::kVertexTraining;
+  r.goal.objective = Objective::kMinCost;
+  r.goal.deadline_hours = 72;
+  const PlanResponse vertex = Plan(r);
+  ASSERT_TRUE(vertex.recommendation.has_value()) << vertex.no_plan_reason;
+  const Hardware& v = vertex.recommendation->hardware;
+  ASSERT_GT(v.hosts, 1);
+  EXPECT_EQ(v.run_platform, RunPlatform::kVertexTraining);
+  EXPECT_EQ(v.provisioning, Provisioning::kOnDemand);
+  r.constraints.run_platform = RunPlatform::kGke;
+  const PlanResponse gke = Plan(r);
+  ASSERT_TRUE(gke.recommendation.has_value()) << gke.no_plan_reason;
+  EXPECT_EQ(gke.recommendation->hardware.provisioning, Provisioning::kSpot);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
