@@ -223,18 +223,22 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     }
     return false;
   };
-  if (!sizes.excluded_host.empty() && fits_any(sizes.excluded_host)) {
-    cand.Reject(ReasonCode::kExceedsSingleHost,
-                absl::StrCat(name, " needs more than one host to hold the "
-                                   "job; the request allows one."));
-    return;
-  }
+  // The accelerator cap first: a size it alone excludes is on one host
+  // (multi-host sizes are the single-host rule's), so a fit there is
+  // blocked by the cap, not by the host count.
   if (!sizes.excluded_max.empty() && fits_any(sizes.excluded_max)) {
     cand.Reject(ReasonCode::kExceedsMaxAccelerators,
                 absl::StrFormat("%s needs more than the %d accelerators the "
                                 "request allows%s.",
                                 name, job.constraints.max_accelerators,
                                 SmallerShapesUnobtainable(job, f)));
+    return;
+  }
+  if (!sizes.excluded_host.empty() && fits_any(sizes.excluded_host)) {
+    cand.Reject(ReasonCode::kExceedsSingleHost,
+                absl::StrCat(name,
+                             " needs more than one host to hold the "
+                             "job; the request allows one."));
     return;
   }
   if (sizes.options.empty()) {

@@ -1795,6 +1795,28 @@ TEST_F(PlannerRulesTest, MaxAcceleratorsRejectsThoughTheLargestCountOutgrowsTheB
               Contains(ReasonCode::kExceedsMaxAccelerators));
 }
 
+// Both caps at once, one accelerator on one host: A3 High's one-VM shape
+// that holds a 7B LoRA job has 8 GPUs (its 1-GPU VM is Spot-only), so the
+// accelerator cap rejects it, not the host count; a model that needs two
+// of its VMs is rejected by the host count.
+TEST_F(PlannerRulesTest, TheCapThatBindsIsTheOneNamed) {
+  Workload w = Llm(7e9, 5e7, Shape(32, 4096, 32, 2048));
+  w.training_method = TrainingMethod::kLora;
+  w.global_batch_size = 16;
+  PlanRequest q = Req(w);
+  q.constraints.single_host_only = true;
+  q.constraints.max_accelerators = 1;
+  const std::vector<ReasonCode> lora =
+      Codes(Plan(q), "nvidia-h100-80gb", "A3 High");
+  EXPECT_THAT(lora, Contains(ReasonCode::kExceedsMaxAccelerators));
+  EXPECT_THAT(lora, Not(Contains(ReasonCode::kExceedsSingleHost)));
+  PlanRequest huge = Req(Huge());
+  huge.constraints.single_host_only = true;
+  huge.constraints.max_accelerators = 8;
+  EXPECT_THAT(Codes(Plan(huge), "nvidia-h100-80gb", "A3 High"),
+              Contains(ReasonCode::kExceedsSingleHost));
+}
+
 TEST_F(PlannerRulesTest, RespectsGenerousMaxAccelerators) {
   PlanRequest q = Req(Huge());
   q.constraints.max_accelerators = 1024;
