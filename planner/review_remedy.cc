@@ -25,13 +25,19 @@ namespace {
 // Device memory left after the default headroom (planner/policy.h).
 constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
 
-const char* SymptomLabel(Symptom s) {
+const char* SymptomLabel(Symptom s, const Job& job) {
+  // A CPU setup has no accelerators to under-use.
+  const bool on_cpu = job.current_accelerator == nullptr &&
+                      job.current_series != nullptr &&
+                      job.current_series->platform == catalog::Platform::kCpu;
   switch (s) {
     case Symptom::kGradientSyncBound: return "waiting on gradient synchronization";
     case Symptom::kInputBound: return "input-bound";
     case Symptom::kHeavyPadding: return "losing throughput to padding";
     case Symptom::kOutOfMemory: return "running out of memory";
-    case Symptom::kLowUtilization: return "under-utilising its accelerators";
+    case Symptom::kLowUtilization:
+      return on_cpu ? "under-utilising its CPUs"
+                    : "under-utilising its accelerators";
     case Symptom::kEdgeOpsOnCpu:
       return "running part of its model on the host CPU (EDGE_OPS_ON_CPU)";
     default: return "unspecified";
@@ -47,11 +53,11 @@ std::string SymptomsText(const Job& job) {
       if (edge_listed) continue;
       edge_listed = true;
     }
-    parts.push_back(SymptomLabel(s));
+    parts.push_back(SymptomLabel(s, job));
   }
   // Following from the workload (not fully int8, unmapped ops), unstated.
   if (!edge_listed && EdgeOpsOnCpu(job)) {
-    parts.push_back(SymptomLabel(Symptom::kEdgeOpsOnCpu));
+    parts.push_back(SymptomLabel(Symptom::kEdgeOpsOnCpu, job));
   }
   return absl::StrJoin(parts, " and ");
 }
@@ -387,7 +393,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     }
     if (HasSymptom(job, s)) {
       addresses = true;
-      acted.push_back(SymptomLabel(s));
+      acted.push_back(SymptomLabel(s, job));
     }
   }
   if (m.kind == RemedyKind::kMoveToHardware && m.target &&
@@ -397,7 +403,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   const bool leaves_parameter_servers = LeavesParameterServers(job, m);
   if (leaves_parameter_servers) {
     addresses = true;
-    acted.push_back(SymptomLabel(Symptom::kGradientSyncBound));
+    acted.push_back(SymptomLabel(Symptom::kGradientSyncBound, job));
   }
   if (!addresses) {
     const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&

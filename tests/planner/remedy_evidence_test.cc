@@ -183,6 +183,21 @@ TEST_F(RemedyEvidenceTest, FsdpAcrossSlicesThatDoesNotFitIsRejected) {
   EXPECT_TRUE(fits.plan.has_value()) << fits.reason;
 }
 
+// Low utilisation names what is under-used: a CPU setup's CPUs, a GPU
+// setup's accelerators.
+TEST_F(RemedyEvidenceTest, LowUtilisationNamesTheHardwareTheJobRunsOn) {
+  ReviewRequest cpu = OneA2Node({Symptom::kLowUtilization});
+  cpu.workload.parameter_count = 3.5e8;
+  cpu.workload.dataset_tokens = 2e9;
+  cpu.current_setup.hardware = "c3-standard-22";
+  cpu.current_setup.accelerator_count = 0;
+  cpu.current_setup.node_count = 4;
+  const Proposal input = RemedyP(RemedyKind::kFasterInputPipeline);
+  EXPECT_THAT(Sole(cpu, input).reason, HasSubstr("under-utilising its CPUs"));
+  EXPECT_THAT(Sole(OneA2Node({Symptom::kLowUtilization}), input).reason,
+              HasSubstr("under-utilising its accelerators"));
+}
+
 // A CNN on a v5e 4x4 at batch 4096, which tiles the MXU.
 ReviewRequest CnnOnV5e(std::vector<Symptom> symptoms) {
   ReviewRequest r;
