@@ -223,9 +223,8 @@ void RejectNothingFits(const Job& job, const Family& f, const Pins& pins,
     }
     return false;
   };
-  // The accelerator cap first: a size it alone excludes is on one host
-  // (multi-host sizes are the single-host rule's), so a fit there is
-  // blocked by the cap, not by the host count.
+  // The cap first: a size it alone excludes is on one host (multi-host
+  // ones are the single-host rule's), so the cap is what blocks a fit.
   if (!sizes.excluded_max.empty() && fits_any(sizes.excluded_max)) {
     cand.Reject(ReasonCode::kExceedsMaxAccelerators,
                 absl::StrFormat("%s needs more than the %d accelerators the "

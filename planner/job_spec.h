@@ -97,8 +97,9 @@ std::string VertexUnavailableReason(const RunPlatformInput& input);
 std::string VertexHasNoMultislice(int slices);
 
 // Why a `fw` job cannot run across TPU slices; empty when it can. GKE's
-// Multislice runs JAX and PyTorch jobs [GKE-MS] (catalog-facts §9.3); an
-// unstated framework is not ruled out.
+// Multislice runs JAX and PyTorch jobs [GKE-MS] (shared/reference/
+// catalog-facts.md §9.3): TensorFlow is ruled out; an unstated or other
+// framework is not.
 std::string MultisliceFrameworkReason(Framework fw);
 
 // The requested run platform when it can run the plan; otherwise (and when

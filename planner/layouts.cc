@@ -567,6 +567,10 @@ void ChooseLayout(const Job& job, const Family& f, Config& c,
   }
   LayoutChooser chooser(job, f, c);
   LayoutList layouts = LayoutsFor(job, f, c, pin);
+  // Horovod runs over MPI/NCCL/Gloo: no TPU layout is one.
+  if (pin.strategy == Strategy::kHorovod && f.platform == Platform::kTpu) {
+    layouts.size = 0;
+  }
   PinZeroStage(job, pin.strategy, layouts);
   for (const auto& [layout, strategy] : layouts) chooser.Try(layout, strategy);
   chooser.Finish(c);

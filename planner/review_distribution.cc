@@ -91,6 +91,40 @@ void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel,
   }
 }
 
+// A data-parallel layout with no point on any hardware the request allows
+// (with no hardware today, the memory check had no device to read).
+void RejectWithoutDataParallelPoint(Strategy s, double need, Judged& j) {
+  j.Reject(
+      need > 0 ? ReasonCode::kHbmTooSmall : ReasonCode::kNotApplicable,
+      absl::StrCat("No hardware the request allows runs this layout: ",
+                   s == Strategy::kHorovod ? "Horovod" : "data parallelism",
+                   " keeps a whole replica on each device",
+                   need > 0 ? absl::StrFormat(" (%.1f GiB of model states and "
+                                              "activations)",
+                                              need / kGiB)
+                            : "",
+                   "."));
+}
+
+// ZeRO-3/FSDP moves 1.5x plain data parallelism's bytes (Rajbhandari et
+// al. 2019, arXiv:1910.02054 §7.2.2): where a replica fits and FSDP is not
+// today's own layout (`optional`), for a job that waits on its gradient
+// sync it is estimated, never recommended (as the remedy
+// SHARD_OPTIMIZER_STATE does not address that symptom).
+void MarkIfFsdpAddsToTheSync(const Job& job, Strategy kind, bool optional,
+                             Judged& j) {
+  if (kind != Strategy::kFsdp || !optional ||
+      !HasSymptom(job, Symptom::kGradientSyncBound)) {
+    return;
+  }
+  j.recommendable = false;
+  j.why.push_back(
+      "The job waits on its gradient sync, and FSDP sends about 1.5x plain "
+      "data parallelism's bytes per step (two all-gathers and a "
+      "reduce-scatter against one all-reduce; ZeRO, arXiv:1910.02054): it "
+      "adds to that bottleneck.");
+}
+
 // Single-slice / single-cluster layouts.
 void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                  Judged& j) {
@@ -144,6 +178,10 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     RejectWithoutModelParallelPoint(job, d, j);
     return;
   }
+  if (!(c && c->config) && data_parallel) {
+    RejectWithoutDataParallelPoint(s, need, j);
+    return;
+  }
   j.tier = 1;
   if (c && c->config) j.candidate = std::move(c);
   // Ties (the same point) go to the simpler layout; Horovod first when the
@@ -154,18 +192,7 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                 : kind == Strategy::kFsdp ? 1
                                           : 2;
   SayWhatTheLayoutCosts(kind, data_parallel, replica_fits, todays, j);
-  // ZeRO-3/FSDP moves 1.5x plain data parallelism's bytes (Rajbhandari et
-  // al. 2019, arXiv:1910.02054 §7.2.2): for a job that waits on its
-  // gradient sync it is estimated, never recommended (as the remedy
-  // SHARD_OPTIMIZER_STATE does not address that symptom).
-  if (kind == Strategy::kFsdp && HasSymptom(job, Symptom::kGradientSyncBound)) {
-    j.recommendable = false;
-    j.why.push_back(
-        "The job waits on its gradient sync, and FSDP sends about 1.5x plain "
-        "data parallelism's bytes per step (two all-gathers and a "
-        "reduce-scatter against one all-reduce; ZeRO, arXiv:1910.02054): it "
-        "adds to that bottleneck.");
-  }
+  MarkIfFsdpAddsToTheSync(job, kind, replica_fits && !todays, j);
 }
 
 }  // namespace

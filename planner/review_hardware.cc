@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
+#include "planner/job_spec.h"
 #include "planner/layouts.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
@@ -305,6 +306,15 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     return;
   }
   if (RejectReplicaOverSlice(job, h, fams, j)) return;
+  // Slices stated for a framework Multislice does not run (today's own
+  // slices, which run, are not stated here).
+  const int stated_slices =
+      h.slices > 0 ? h.slices : (h.layout ? h.layout->slices : 0);
+  if (const std::string why = MultisliceFrameworkReason(job.framework);
+      stated_slices > 1 && !why.empty()) {
+    j.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+    return;
+  }
   if (h.layout && h.layout->strategy == Strategy::kHorovod &&
       std::all_of(fams.begin(), fams.end(), [](const Family* f) {
         return f->platform == Platform::kTpu;

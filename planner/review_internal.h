@@ -27,14 +27,14 @@ struct ReviewContext {
   mutable std::optional<std::optional<Candidate>> today;
 };
 
-// One proposal's judgement. Non-rejected proposals are ordered by
-// (tier, candidate rank in the space, secondary): remedies that act on a
-// stated symptom first (tier 0), then hardware and layouts (1), then the
-// rest (2, 3).
 // Horovod proposed where the hardware is a TPU.
 inline constexpr const char* kHorovodIsNotForTpus =
     "Horovod runs over MPI/NCCL/Gloo on GPUs and CPUs, not TPUs.";
 
+// One proposal's judgement. Non-rejected proposals are ordered by
+// (tier, candidate rank in the space, secondary): remedies that act on a
+// stated symptom first (tier 0), then hardware and layouts (1), then the
+// rest (2, 3).
 struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
@@ -98,6 +98,10 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
 // judged at today's device count first, by the formula, then as the
 // hardware proposal it names.)
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m);
+// The remedies the space models as a change to the current setup; the
+// others (storage, evaluators, tensor shapes, Horovod, the edge) are
+// judged by their rules alone.
+bool SpaceModels(RemedyKind kind);
 // Today's setup as a candidate of the space: the current family at today's
 // size and stated layout, on today's capacity, with no deadline, budget or
 // pace to meet (it is what runs now). nullopt when the space does not hold
@@ -157,26 +161,27 @@ bool RejectBadMesh(const Job& job, const MultisliceMesh& m, int& slices,
 // sentence ("" when nothing).
 std::string UnmodelledMeshAxes(const DistributionProposal& d);
 
-// Remedies held back from RECOMMENDED (planner/review_remedy_holds.cc):
-// ADD_REDUCTION_SERVER on GPU parameter servers (the pool serves NCCL
-// all-reduce, so it needs that move first); ACTIVATION_RECOMPUTE where
-// `today` already fits without full recompute and no out-of-memory is
-// stated (it only re-runs the forward pass, which the estimate cannot show).
 // The remedy's name in verdict lines, and the symptoms it acts on, most
 // direct first (planner/review_remedy.cc).
 const char* RemedyLabel(RemedyKind k);
 std::vector<Symptom> Addresses(RemedyKind k);
 
-// A remedy the space does not model (no point: the model shows no change)
-// with nothing in the request for it to act on: no symptom stated and no
-// other evidence (padded shapes, an edge model's CPU fallback, a requested
-// framework-agnostic distribution). Never RECOMMENDED.
-void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j);
-// A remedy without a point that acts on none of the stated symptoms leaves
-// the training time as it is: where today's setup misses the stated
-// deadline it still does (MISSES_DEADLINE).
-void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
-                                 Judged& j);
+// Remedies held back from RECOMMENDED (planner/review_remedy_holds.cc):
+// ADD_REDUCTION_SERVER on GPU parameter servers (the pool serves NCCL
+// all-reduce, so it needs that move first); ACTIVATION_RECOMPUTE where
+// `today` already fits without full recompute and no out-of-memory is
+// stated (it only re-runs the forward pass, which the estimate cannot
+// show); a remedy the space does not time (no point: the model shows no
+// change) with nothing in the request for it to act on, no symptom stated
+// and no other evidence (padded shapes, an edge model's CPU fallback, a
+// requested framework-agnostic distribution). One the space does not time
+// that acts on nothing the request shows leaves the training time as it
+// is: where today's setup misses the stated deadline it still does
+// (RejectIfDeadlineStillMissed, MISSES_DEADLINE).
+void MarkIfNothingToRemedy(const ReviewContext& ctx, const RemedyProposal& m,
+                           Judged& j);
+void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
+                                 const RemedyProposal& m, Judged& j);
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);
 void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
                                 const std::optional<Candidate>& today,

@@ -261,6 +261,9 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
              "back to the CPU are ones the Edge TPU compiler does not map.");
   }
   if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
+  if (m.kind == RemedyKind::kUseHorovod && CurrentIsTpu(job)) {
+    j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);
+  }
   if (auto why = NotABoostingRemedy(job, m.kind)) {
     j.Reject(ReasonCode::kNotApplicable, *why);
   }
@@ -545,8 +548,8 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   }
   if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
-  RejectIfDeadlineStillMissed(job, m, j);
-  MarkIfNothingToRemedy(job, m, j);
+  RejectIfDeadlineStillMissed(ctx, m, j);
+  MarkIfNothingToRemedy(ctx, m, j);
 }
 
 }  // namespace accelplan::planner::internal

@@ -81,17 +81,31 @@ bool EvidencedWithoutSymptoms(const Job& job, RemedyKind k) {
   }
 }
 
-bool ActsOnAStatedSymptom(const Job& job, RemedyKind k) {
-  for (Symptom s : Addresses(k)) {
+// What the request shows the remedy acts on: a stated symptom it
+// addresses (USE_HOROVOD: the sync of GPU parameter servers), or other
+// evidence for it.
+bool ActsOnTheJob(const Job& job, const RemedyProposal& m) {
+  for (Symptom s : Addresses(m.kind)) {
     if (HasSymptom(job, s)) return true;
   }
-  return false;
+  return (m.kind == RemedyKind::kUseHorovod && OnGpuParameterServers(job) &&
+          HasSymptom(job, Symptom::kGradientSyncBound)) ||
+         EvidencedWithoutSymptoms(job, m.kind);
+}
+
+// The space times the remedy (or the hardware it moves to): its verdict
+// has numbers, or says why there are none.
+bool Timed(const RemedyProposal& m) {
+  return SpaceModels(m.kind) || MovesToTarget(m) ||
+         m.kind == RemedyKind::kMoreMemoryPerDevice;
 }
 
 }  // namespace
 
-void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j) {
-  if (AnySymptom(job) || j.rejected || j.candidate ||
+void MarkIfNothingToRemedy(const ReviewContext& ctx, const RemedyProposal& m,
+                           Judged& j) {
+  const Job& job = ctx.job;
+  if (AnySymptom(job) || j.rejected || Timed(m) ||
       EvidencedWithoutSymptoms(job, m.kind)) {
     return;
   }
@@ -103,12 +117,12 @@ void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j) {
       "the symptom it should fix)."));
 }
 
-void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
-                                 Judged& j) {
-  if (j.rejected || j.candidate || !job.deadline_given ||
+void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
+                                 const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
+  if (j.rejected || Timed(m) || !job.deadline_given ||
       job.deadline_is_todays_runtime || job.current_hours <= 0 ||
-      job.current_hours <= job.deadline_hours ||
-      ActsOnAStatedSymptom(job, m.kind)) {
+      job.current_hours <= job.deadline_hours || ActsOnTheJob(job, m)) {
     return;
   }
   j.Reject(ReasonCode::kMissesDeadline,

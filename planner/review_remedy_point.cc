@@ -21,11 +21,7 @@
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
-namespace {
 
-// The remedies the space models as a change to the current setup; the
-// others (storage, evaluators, tensor shapes, Horovod, the edge) are
-// judged by their rules alone.
 bool SpaceModels(RemedyKind kind) {
   switch (kind) {
     case RemedyKind::kAddReductionServer:
@@ -38,6 +34,8 @@ bool SpaceModels(RemedyKind kind) {
       return false;
   }
 }
+
+namespace {
 
 // The size an ADD_ACCELERATORS target states: its count, or its topology
 // and slices, an unstated one of these two being today's; all zero when it
@@ -542,6 +540,16 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
     return;
   }
   if (RejectIfNoPoolApplies(ctx.job, m, *after, j)) return;
+  if (m.kind == RemedyKind::kUseSpot &&
+      after->config->provisioning != Provisioning::kSpot) {
+    j.Reject(ReasonCode::kNotApplicable,
+             absl::StrCat("Today's setup gets no Spot capacity where the "
+                          "request runs it (",
+                          RunPlatformLabel(ctx.job.constraints.run_platform),
+                          ": the catalog's offerings), so the remedy "
+                          "changes nothing."));
+    return;
+  }
   MarkIfPoolDoesNotPay(ctx.job, m, *after, j);
   const std::optional<Candidate>& today = TodayOf(ctx);
   MarkIfRecomputeIsNotNeeded(ctx.job, m, today, j);

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "planner/engine_common.h"
 #include "planner/job_spec.h"
 
 namespace accelplan::planner {
@@ -74,15 +73,10 @@ std::string VertexHasNoMultislice(int slices) {
 }
 
 std::string MultisliceFrameworkReason(Framework fw) {
-  if (fw == Framework::kUnspecified || fw == Framework::kJax ||
-      fw == Framework::kPytorch) {
-    return "";
-  }
-  return absl::StrCat(
-      "Multislice runs JAX and PyTorch jobs (GKE's TPU Multislice guide, "
-      "https://cloud.google.com/kubernetes-engine/docs/how-to/tpu-multislice); "
-      "a ",
-      internal::FrameworkLabel(fw), " job trains on one slice");
+  if (fw != Framework::kTensorflow) return "";
+  return "Multislice runs JAX and PyTorch jobs (GKE's TPU Multislice guide, "
+         "https://cloud.google.com/kubernetes-engine/docs/how-to/"
+         "tpu-multislice); a TensorFlow job trains on one slice";
 }
 
 std::string VertexUnavailableReason(const RunPlatformInput& in) {

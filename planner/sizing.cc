@@ -19,6 +19,15 @@
 namespace accelplan::planner::internal {
 namespace {
 
+// scikit-learn trains on one machine: AddPolicySequences searches it on one
+// VM, and a pinned count of VMs is no size of it.
+bool TrainsOnOneMachine(const Job& job) {
+  return job.classical && job.framework == Framework::kScikitLearn;
+}
+constexpr const char* kOneMachineOnly =
+    "scikit-learn trains on one machine (n_jobs uses that machine's cores): "
+    "it has no size of several VMs.";
+
 // Collects the sizes of one family: single units first, then multi-unit
 // sequences (VMs of one shape, or identical TPU slices) whose unit count
 // is searched over [2, max units].
@@ -43,6 +52,10 @@ class SizeCollector {
     }
     if (k.single_host_only && s->vms * units > 1) {
       out_.excluded_host.push_back({s, units});
+      return;
+    }
+    if (TrainsOnOneMachine(job_) && s->vms * units > 1) {
+      out_.excluded_one_machine = true;
       return;
     }
     if (k.max_accelerators > 0 && f_.platform != Platform::kCpu &&
@@ -176,6 +189,10 @@ bool NearestShapeCount(const Job& job, const Family& f,
     const int units = std::max(1, (pins.devices + s->devices - 1) / s->devices);
     const bool spans_vms = units * s->vms > 1;
     if (spans_vms && job.constraints.single_host_only) return true;
+    if (spans_vms && TrainsOnOneMachine(job)) {
+      cand.Reject(ReasonCode::kNotApplicable, kOneMachineOnly);
+      return false;
+    }
     if (f.platform == Platform::kTpu && units > 1 &&
         ToCatalogRunPlatform(job.constraints.run_platform) ==
             catalog::RunPlatform::kVertexTraining) {
@@ -302,12 +319,9 @@ bool EnumerateSizes(const Job& job, const Family& f,
   SizeCollector sizes(job, f, pins, out);
   for (const Shape* s : obtainable) sizes.Consider(s, 1);
   if (f.platform == Platform::kTpu && pins.slices > 1) {
-    if (const std::string why = MultisliceFrameworkReason(job.framework);
-        !why.empty()) {
-      cand.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
-      return false;
-    }
-    // A pinned Multislice setup: that many identical multi-host slices.
+    // A pinned Multislice setup (today's, which runs, or a proposal's,
+    // whose framework review_hardware.cc checks): that many identical
+    // multi-host slices.
     for (const Shape* s : obtainable) {
       if (s->vms > 1) sizes.Consider(s, pins.slices);
     }
@@ -316,6 +330,10 @@ bool EnumerateSizes(const Job& job, const Family& f,
     AddPolicySequences(job, f, obtainable, sizes);
   }
   sizes.ExpandSequences();
+  if (out.options.empty() && out.excluded_one_machine) {
+    cand.Reject(ReasonCode::kNotApplicable, kOneMachineOnly);
+    return false;
+  }
   if (out.options.empty() && pins.devices > 0 && pins.topology.empty() &&
       !NearestShapeCount(job, f, obtainable, pins, cand, out)) {
     return false;

@@ -22,6 +22,9 @@ struct SizeSearch {
   // Sizes the request's constraints excluded, to explain a rejection.
   std::vector<SizeOption> excluded_host;
   std::vector<SizeOption> excluded_max;
+  // A size over several VMs for a library that trains on one (scikit-learn)
+  // was asked for.
+  bool excluded_one_machine = false;
   // The policy's multi-unit sequences (shape, most units): their counts
   // past the dense range are searched on a grid, refined around the best
   // grid point (planner/count_refinement.h).

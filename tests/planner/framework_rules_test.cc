@@ -64,6 +64,20 @@ TEST_F(FrameworkRulesTest, HorovodPlansAWholeReplicaPerDevice) {
               Contains(ReasonCode::kHbmTooSmall));
   EXPECT_THAT(horovod_large.assumptions,
               Contains(HasSubstr("every device holds a whole replica")));
+  // ReviewPlan agrees: Horovod proposed for it has no hardware to run on.
+  ReviewRequest review;
+  review.workload = large.workload;
+  review.goal = large.goal;
+  review.constraints = large.constraints;
+  review.as_of = large.as_of;
+  Proposal horovod;
+  horovod.label = "horovod";
+  horovod.distribution = DistributionProposal{};
+  horovod.distribution->strategy = Strategy::kHorovod;
+  review.proposals = {horovod};
+  const ProposalVerdict v = Review(review).verdicts.at(0);
+  EXPECT_EQ(v.verdict, Verdict::kRejected) << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kHbmTooSmall)) << v.reason;
 
   PlanRequest small = FullFineTune(1.3e9);
   small.constraints.framework_agnostic_distribution = true;
@@ -120,10 +134,26 @@ TEST_F(FrameworkRulesTest, TensorflowTrainsOnOneSlice) {
   const ProposalVerdict tf_two = Review(r).verdicts.at(0);
   EXPECT_EQ(tf_two.verdict, Verdict::kRejected) << tf_two.reason;
   EXPECT_TRUE(Has(tf_two, ReasonCode::kFrameworkUnsupported)) << tf_two.reason;
-  r.workload.framework = Framework::kJax;
-  const ProposalVerdict jax_two = Review(r).verdicts.at(0);
-  EXPECT_FALSE(Has(jax_two, ReasonCode::kFrameworkUnsupported))
-      << jax_two.reason;
+  for (Framework f : {Framework::kJax, Framework::kOther}) {
+    r.workload.framework = f;
+    const ProposalVerdict two_slices = Review(r).verdicts.at(0);
+    EXPECT_FALSE(Has(two_slices, ReasonCode::kFrameworkUnsupported))
+        << two_slices.reason;
+  }
+  // Today's own two TensorFlow slices run: a remedy on them is judged, not
+  // rejected for the slices.
+  r.workload.framework = Framework::kTensorflow;
+  r.workload.checkpoints = true;
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "4x4x4";
+  r.current_setup.slice_count = 2;
+  Proposal spot;
+  spot.label = "spot";
+  spot.remedy = RemedyProposal{};
+  spot.remedy->kind = RemedyKind::kUseSpot;
+  r.proposals = {spot};
+  const ProposalVerdict today = Review(r).verdicts.at(0);
+  EXPECT_FALSE(Has(today, ReasonCode::kFrameworkUnsupported)) << today.reason;
 }
 
 // Two v5e 8x8 slices today (JAX, data parallel across them).
@@ -151,8 +181,9 @@ Proposal DistP(const std::string& label, Strategy s) {
 }
 
 // Horovod on TPUs is NOT_APPLICABLE however it is proposed: as a layout on
-// today's slices (which data parallelism across them is not), and as the
-// layout of a TPU hardware proposal (which the same proposal on GPUs is
+// today's slices (which data parallelism across them is not), as the
+// USE_HOROVOD remedy there, with no hardware today and TPUs only, and as
+// the layout of a TPU hardware proposal (which the same proposal on GPUs is
 // not; a single 1.3B job is oversized for eight H100s, a separate rule).
 TEST_F(FrameworkRulesTest, HorovodIsNotForTpusInAnyProposal) {
   ReviewRequest r = TwoTpuSlices();
@@ -165,8 +196,24 @@ TEST_F(FrameworkRulesTest, HorovodIsNotForTpusInAnyProposal) {
   EXPECT_NE(on_slices.verdicts.at(1).verdict, Verdict::kRejected)
       << on_slices.verdicts.at(1).reason;
 
+  Proposal use_horovod;
+  use_horovod.label = "use horovod";
+  use_horovod.remedy = RemedyProposal{};
+  use_horovod.remedy->kind = RemedyKind::kUseHorovod;
+  r.proposals = {use_horovod};
+  const ProposalVerdict remedy = Review(r).verdicts.at(0);
+  EXPECT_TRUE(Has(remedy, ReasonCode::kNotApplicable)) << remedy.reason;
+
+  // No hardware today, TPUs only: Horovod finds no TPU to run on.
   r = TwoTpuSlices();
-  r.workload.framework = Framework::kPytorch;
+  r.current_setup = CurrentSetup{};
+  r.constraints.allowed_platforms = {Platform::kTpu};
+  r.proposals = {DistP("horovod", Strategy::kHorovod)};
+  const ProposalVerdict tpu_only = Review(r).verdicts.at(0);
+  EXPECT_EQ(tpu_only.verdict, Verdict::kRejected) << tpu_only.reason;
+  EXPECT_FALSE(tpu_only.plan.has_value());
+
+  r = TwoTpuSlices();
   r.current_setup = CurrentSetup{};
   Proposal tpu;
   tpu.label = "v5p";
@@ -205,9 +252,21 @@ TEST_F(FrameworkRulesTest, ScikitLearnHasNoDataParallelWorkers) {
   EXPECT_EQ(sklearn.verdict, Verdict::kRejected) << sklearn.reason;
   EXPECT_TRUE(Has(sklearn, ReasonCode::kNotApplicable)) << sklearn.reason;
   EXPECT_THAT(sklearn.reason, HasSubstr("one machine"));
+  // Four VMs proposed as hardware: the same rule.
+  Proposal four;
+  four.label = "four VMs";
+  four.hardware = HardwareProposal{};
+  four.hardware->machine_type = "n2-standard-16";
+  four.hardware->count = 4;
+  r.proposals = {workers, four};
+  const ReviewResponse sk = Review(r);
+  EXPECT_TRUE(Has(sk.verdicts.at(1), ReasonCode::kNotApplicable))
+      << sk.verdicts.at(1).reason;
   r.workload.framework = Framework::kXgboost;
-  const ProposalVerdict xgboost = Review(r).verdicts.at(0);
-  EXPECT_NE(xgboost.verdict, Verdict::kRejected) << xgboost.reason;
+  const ReviewResponse xgb = Review(r);
+  for (const ProposalVerdict& v : xgb.verdicts) {
+    EXPECT_NE(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+  }
 }
 
 }  // namespace

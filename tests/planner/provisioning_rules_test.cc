@@ -487,6 +487,28 @@ TEST_F(ProvisioningRulesTest, SpotDoesNotMoveAPlanOffTheRunPlatformAskedFor) {
   const PlanResponse gke = Plan(r);
   ASSERT_TRUE(gke.recommendation.has_value()) << gke.no_plan_reason;
   EXPECT_EQ(gke.recommendation->hardware.provisioning, Provisioning::kSpot);
+  // ReviewPlan: USE_SPOT for today's 4x4 changes nothing on Vertex.
+  ReviewRequest review;
+  review.workload = r.workload;
+  review.goal = r.goal;
+  review.constraints = r.constraints;
+  review.constraints.spot_allowed = false;
+  review.as_of = r.as_of;
+  review.current_setup.hardware = "tpu-v6e";
+  review.current_setup.tpu_topology = "4x4";
+  Proposal spot;
+  spot.label = "spot";
+  spot.remedy = RemedyProposal{};
+  spot.remedy->kind = RemedyKind::kUseSpot;
+  review.proposals = {spot};
+  for (RunPlatform rp : {RunPlatform::kVertexTraining, RunPlatform::kGke}) {
+    review.constraints.run_platform = rp;
+    EXPECT_TRUE(ValidateReviewRequest(review).empty());
+    const ProposalVerdict v = planner_->Review(review).verdicts.at(0);
+    EXPECT_EQ(v.verdict == Verdict::kRejected,
+              rp == RunPlatform::kVertexTraining)
+        << v.reason;
+  }
 }
 
 }  // namespace

@@ -77,6 +77,12 @@ TEST_F(RemedyEvidenceTest, AnUntimedRemedyNeedsAReportedProblem) {
       Sole(OneA2Node({Symptom::kInputBound}),
            RemedyP(RemedyKind::kFasterInputPipeline));
   EXPECT_EQ(input_bound.verdict, Verdict::kRecommended) << input_bound.reason;
+  // A remedy the space times is not "unreported" even where today's setup
+  // is not known (no point to time it against).
+  ReviewRequest unknown = OneA2Node({});
+  unknown.current_setup = CurrentSetup{};
+  const ProposalVerdict spot = Sole(unknown, RemedyP(RemedyKind::kUseSpot));
+  EXPECT_THAT(spot.reason, Not(HasSubstr("does not report"))) << spot.reason;
 }
 
 // Today's setup misses the stated 48-hour deadline: an evaluator pool
@@ -90,6 +96,12 @@ TEST_F(RemedyEvidenceTest, AnUntimedRemedyLeavesAMissedDeadlineMissed) {
       Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
   EXPECT_EQ(missed.verdict, Verdict::kRejected) << missed.reason;
   EXPECT_TRUE(Has(missed, ReasonCode::kMissesDeadline)) << missed.reason;
+  // A remedy for a stated symptom may be what meets it.
+  r.current_setup.symptoms = {Symptom::kInputBound};
+  const ProposalVerdict input =
+      Sole(r, RemedyP(RemedyKind::kFasterInputPipeline));
+  EXPECT_FALSE(Has(input, ReasonCode::kMissesDeadline)) << input.reason;
+  r.current_setup.symptoms.clear();
   r.goal.deadline_hours = 200;
   const ProposalVerdict met = Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
   EXPECT_FALSE(Has(met, ReasonCode::kMissesDeadline)) << met.reason;
@@ -147,6 +159,14 @@ TEST_F(RemedyEvidenceTest, FsdpIsNotTheCureForAGradientSyncBoundJob) {
   const ProposalVerdict free = Sole(r, fsdp);
   EXPECT_THAT(free.reason, Not(HasSubstr("adds to that bottleneck")));
   EXPECT_EQ(free.verdict, Verdict::kRecommended) << free.reason;
+  // Where no replica fits a device (13B full training on A100 40GBs) FSDP
+  // is what holds the job: not held back for the sync.
+  r = OneA2Node({Symptom::kGradientSyncBound});
+  r.workload.parameter_count = 13e9;
+  r.current_setup.strategy = Strategy::kFsdp;
+  const ProposalVerdict needed = Sole(r, fsdp);
+  EXPECT_THAT(needed.reason, Not(HasSubstr("adds to that bottleneck")))
+      << needed.reason;
 }
 
 // A JAX model by its size alone on today's four v5e 16x16 slices, FSDP.

@@ -1059,7 +1059,7 @@ ReviewRequest PipelineOverDcnOnV5p() {
 // stages over DCN are FRAMEWORK_UNSUPPORTED for it (before the Multislice
 // framework rule: NOT_APPLICABLE), where JAX on the same slices is
 // estimated.
-TEST_F(ReviewRulesTest, PipelineOverDcnIsNotApplicableForTensorflow) {
+TEST_F(ReviewRulesTest, PipelineOverDcnIsFrameworkUnsupportedForTensorflow) {
   ReviewRequest r = PipelineOverDcnOnV5p();
   r.workload.framework = Framework::kTensorflow;
   const ReviewResponse tf = Review(r);
