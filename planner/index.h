@@ -106,6 +106,18 @@ struct Family {
   std::vector<std::string> chip_words;
 };
 
+// The catalog offerings that say where a point runs: the TPU accelerator's
+// (a slice runs wherever its chips are offered), else its VM's machine
+// type's; null when the point has no machine type.
+inline const std::vector<catalog::Offering>* RunOfferingsOf(const Family& f,
+                                                            const Shape* s) {
+  if (f.platform == Platform::kTpu && f.accelerator != nullptr) {
+    return &f.accelerator->offerings;
+  }
+  return s != nullptr && s->machine != nullptr ? &s->machine->offerings
+                                               : nullptr;
+}
+
 struct Index {
   std::vector<Family> families;
   std::vector<AcceleratorInfo> listing;  // one per machine type

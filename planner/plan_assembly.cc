@@ -207,11 +207,8 @@ void ChooseWhereToRun(const Job& job, const Candidate& cand, Plan& p) {
   where.requested = job.constraints.run_platform;
   where.platform = f.platform;
   where.machine_type = p.hardware.machine_type;
-  if (f.platform == Platform::kTpu && f.accelerator) {
-    where.offerings = &f.accelerator->offerings;
-  } else if (cand.config && cand.config->shape && cand.config->shape->machine) {
-    where.offerings = &cand.config->shape->machine->offerings;
-  }
+  where.offerings =
+      RunOfferingsOf(f, cand.config ? cand.config->shape : nullptr);
   where.provisioning = p.hardware.provisioning;
   where.slices = std::max(1, p.hardware.slices);
   where.vms_per_slice = std::max(1, p.hardware.hosts / where.slices);

@@ -165,6 +165,9 @@ std::string UnmodelledMeshAxes(const DistributionProposal& d);
 // direct first (planner/review_remedy.cc).
 const char* RemedyLabel(RemedyKind k);
 std::vector<Symptom> Addresses(RemedyKind k);
+// USE_HOROVOD for a job on GPU parameter servers that waits on gradient
+// sync: ring all-reduce is the published fix for their bottleneck.
+bool LeavesParameterServers(const Job& job, const RemedyProposal& m);
 
 // Remedies held back from RECOMMENDED (planner/review_remedy_holds.cc):
 // ADD_REDUCTION_SERVER on GPU parameter servers (the pool serves NCCL
@@ -178,10 +181,9 @@ std::vector<Symptom> Addresses(RemedyKind k);
 // that acts on nothing the request shows leaves the training time as it
 // is: where today's setup misses the stated deadline it still does
 // (RejectIfDeadlineStillMissed, MISSES_DEADLINE).
-void MarkIfNothingToRemedy(const ReviewContext& ctx, const RemedyProposal& m,
-                           Judged& j);
-void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
-                                 const RemedyProposal& m, Judged& j);
+void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j);
+void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
+                                 Judged& j);
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);
 void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
                                 const std::optional<Candidate>& today,

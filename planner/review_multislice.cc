@@ -283,17 +283,14 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
 
 // Pipeline stages over groups of slices: the point on today's slices with
 // that many stages (FSDP inside each slice, planner/layouts.h), its step
-// against data parallelism across them. SPEC §4: viable, never
-// recommended, so ranked after the usual choice whatever the numbers;
-// SLOWER only when it is slower (or has no numbers to say otherwise).
+// against data parallelism across them (TensorFlow, which schedules no
+// pipeline, never gets here: JudgeMultislice rejects its slices). SPEC §4:
+// viable, never recommended, so ranked after the usual choice whatever the
+// numbers; SLOWER only when it is slower (or has no numbers to say
+// otherwise).
 void JudgePipelineAcrossSlices(const ReviewContext& ctx,
                                const DistributionProposal& d, int slices,
                                Judged& j) {
-  if (!FrameworkHasPipelines(ctx.job)) {
-    j.Reject(ReasonCode::kNotApplicable,
-             absl::StrCat(kNoTensorflowPipeline, "."));
-    return;
-  }
   NeverRecommendPipelineOverDcn(j);
   std::optional<Candidate> staged, data;
   if (!ctx.job.current.tpu_topology.empty()) {

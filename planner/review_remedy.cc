@@ -367,13 +367,6 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
          });
 }
 
-// USE_HOROVOD for a job on parameter servers that waits on gradient sync:
-// ring all-reduce is the published fix for parameter servers' bottleneck.
-bool LeavesParameterServers(const Job& job, const RemedyProposal& m) {
-  return m.kind == RemedyKind::kUseHorovod && OnGpuParameterServers(job) &&
-         HasSymptom(job, Symptom::kGradientSyncBound);
-}
-
 // With stated symptoms: a remedy that acts on none is rejected; one that
 // does ranks in tier 0, most direct first, with the line saying why.
 // `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
@@ -507,6 +500,11 @@ void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
 
 }  // namespace
 
+bool LeavesParameterServers(const Job& job, const RemedyProposal& m) {
+  return m.kind == RemedyKind::kUseHorovod && OnGpuParameterServers(job) &&
+         HasSymptom(job, Symptom::kGradientSyncBound);
+}
+
 bool CurrentIsTpu(const Job& job) {
   return CurrentlyOnTpu(job) || job.current.slice_count > 0;
 }
@@ -548,8 +546,8 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   }
   if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
-  RejectIfDeadlineStillMissed(ctx, m, j);
-  MarkIfNothingToRemedy(ctx, m, j);
+  RejectIfDeadlineStillMissed(job, m, j);
+  MarkIfNothingToRemedy(job, m, j);
 }
 
 }  // namespace accelplan::planner::internal

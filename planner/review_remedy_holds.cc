@@ -88,8 +88,7 @@ bool ActsOnTheJob(const Job& job, const RemedyProposal& m) {
   for (Symptom s : Addresses(m.kind)) {
     if (HasSymptom(job, s)) return true;
   }
-  return (m.kind == RemedyKind::kUseHorovod && OnGpuParameterServers(job) &&
-          HasSymptom(job, Symptom::kGradientSyncBound)) ||
+  return LeavesParameterServers(job, m) ||
          EvidencedWithoutSymptoms(job, m.kind);
 }
 
@@ -102,9 +101,7 @@ bool Timed(const RemedyProposal& m) {
 
 }  // namespace
 
-void MarkIfNothingToRemedy(const ReviewContext& ctx, const RemedyProposal& m,
-                           Judged& j) {
-  const Job& job = ctx.job;
+void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j) {
   if (AnySymptom(job) || j.rejected || Timed(m) ||
       EvidencedWithoutSymptoms(job, m.kind)) {
     return;
@@ -117,9 +114,8 @@ void MarkIfNothingToRemedy(const ReviewContext& ctx, const RemedyProposal& m,
       "the symptom it should fix)."));
 }
 
-void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
-                                 const RemedyProposal& m, Judged& j) {
-  const Job& job = ctx.job;
+void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
+                                 Judged& j) {
   if (j.rejected || Timed(m) || !job.deadline_given ||
       job.deadline_is_todays_runtime || job.current_hours <= 0 ||
       job.current_hours <= job.deadline_hours || ActsOnTheJob(job, m)) {

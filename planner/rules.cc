@@ -405,12 +405,7 @@ bool VertexRuns(const Family& f, const Shape& s, Provisioning p) {
   RunPlatformInput in;
   in.requested = RunPlatform::kVertexTraining;
   in.platform = f.platform;
-  if (f.platform == Platform::kTpu && f.accelerator != nullptr) {
-    in.offerings = &f.accelerator->offerings;
-  } else if (s.machine != nullptr) {
-    in.offerings = &s.machine->offerings;
-    in.machine_type = s.machine->id;
-  }
+  in.offerings = RunOfferingsOf(f, &s);
   in.provisioning = p;
   in.vms_per_slice = std::max(1, s.vms);  // Vertex's Spot TPUs: one host
   return VertexUnavailableReason(in).empty();
