@@ -18,7 +18,9 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using testutil::Dist;
 using testutil::Has;
+using testutil::Remedy;
 
 class FrameworkRulesTest : public CatalogPlannerTest {
  public:
@@ -145,11 +147,7 @@ TEST_F(FrameworkRulesTest, TensorflowTrainsOnOneSlice) {
   r.current_setup.hardware = "tpu-v5p";
   r.current_setup.tpu_topology = "4x4x4";
   r.current_setup.slice_count = 2;
-  Proposal spot;
-  spot.label = "spot";
-  spot.remedy = RemedyProposal{};
-  spot.remedy->kind = RemedyKind::kUseSpot;
-  r.proposals = {spot};
+  r.proposals = {Remedy("spot", RemedyKind::kUseSpot)};
   const ProposalVerdict today = Review(r).verdicts.at(0);
   EXPECT_FALSE(Has(today, ReasonCode::kFrameworkUnsupported)) << today.reason;
 }
@@ -170,14 +168,6 @@ ReviewRequest TwoTpuSlices() {
   return r;
 }
 
-Proposal DistP(const std::string& label, Strategy s) {
-  Proposal p;
-  p.label = label;
-  p.distribution = DistributionProposal{};
-  p.distribution->strategy = s;
-  return p;
-}
-
 // Horovod on TPUs is NOT_APPLICABLE however it is proposed: as a layout on
 // today's slices (which data parallelism across them is not), as the
 // USE_HOROVOD remedy there, with no hardware today and TPUs only, and as
@@ -185,8 +175,8 @@ Proposal DistP(const std::string& label, Strategy s) {
 // not; a single 1.3B job is oversized for eight H100s, a separate rule).
 TEST_F(FrameworkRulesTest, HorovodIsNotForTpusInAnyProposal) {
   ReviewRequest r = TwoTpuSlices();
-  r.proposals = {DistP("horovod", Strategy::kHorovod),
-                 DistP("data", Strategy::kDataParallel)};
+  r.proposals = {Dist("horovod", Strategy::kHorovod),
+                 Dist("data", Strategy::kDataParallel)};
   const ReviewResponse on_slices = Review(r);
   EXPECT_TRUE(Has(on_slices.verdicts.at(0), ReasonCode::kNotApplicable))
       << on_slices.verdicts.at(0).reason;
@@ -194,11 +184,7 @@ TEST_F(FrameworkRulesTest, HorovodIsNotForTpusInAnyProposal) {
   EXPECT_NE(on_slices.verdicts.at(1).verdict, Verdict::kRejected)
       << on_slices.verdicts.at(1).reason;
 
-  Proposal use_horovod;
-  use_horovod.label = "use horovod";
-  use_horovod.remedy = RemedyProposal{};
-  use_horovod.remedy->kind = RemedyKind::kUseHorovod;
-  r.proposals = {use_horovod};
+  r.proposals = {Remedy("use horovod", RemedyKind::kUseHorovod)};
   const ProposalVerdict remedy = Review(r).verdicts.at(0);
   EXPECT_TRUE(Has(remedy, ReasonCode::kNotApplicable)) << remedy.reason;
 
@@ -206,7 +192,7 @@ TEST_F(FrameworkRulesTest, HorovodIsNotForTpusInAnyProposal) {
   r = TwoTpuSlices();
   r.current_setup = CurrentSetup{};
   r.constraints.allowed_platforms = {Platform::kTpu};
-  r.proposals = {DistP("horovod", Strategy::kHorovod)};
+  r.proposals = {Dist("horovod", Strategy::kHorovod)};
   const ProposalVerdict tpu_only = Review(r).verdicts.at(0);
   EXPECT_EQ(tpu_only.verdict, Verdict::kRejected) << tpu_only.reason;
   EXPECT_FALSE(tpu_only.plan.has_value());
@@ -243,7 +229,7 @@ TEST_F(FrameworkRulesTest, ScikitLearnHasNoDataParallelWorkers) {
   r.current_setup.hardware = "n2-standard-8";
   r.current_setup.node_count = 1;
   r.as_of = "2026-09-26";
-  Proposal workers = DistP("workers", Strategy::kDataParallel);
+  Proposal workers = Dist("workers", Strategy::kDataParallel);
   workers.distribution->data_parallelism = 4;
   r.proposals = {workers};
   const ProposalVerdict sklearn = Review(r).verdicts.at(0);

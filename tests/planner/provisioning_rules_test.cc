@@ -12,6 +12,7 @@
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
 #include "tests/planner/testing/codes.h"
+#include "tests/planner/testing/verdicts.h"
 
 namespace accelplan::planner {
 namespace {
@@ -496,11 +497,7 @@ TEST_F(ProvisioningRulesTest, SpotDoesNotMoveAPlanOffTheRunPlatformAskedFor) {
   review.as_of = r.as_of;
   review.current_setup.hardware = "tpu-v6e";
   review.current_setup.tpu_topology = "4x4";
-  Proposal spot;
-  spot.label = "spot";
-  spot.remedy = RemedyProposal{};
-  spot.remedy->kind = RemedyKind::kUseSpot;
-  review.proposals = {spot};
+  review.proposals = {testutil::Remedy("spot", RemedyKind::kUseSpot)};
   for (RunPlatform rp : {RunPlatform::kVertexTraining, RunPlatform::kGke}) {
     review.constraints.run_platform = rp;
     EXPECT_TRUE(ValidateReviewRequest(review).empty());

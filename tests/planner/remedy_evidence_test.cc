@@ -19,7 +19,9 @@ namespace {
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testutil::Dist;
 using testutil::Has;
+using testutil::Remedy;
 
 class RemedyEvidenceTest : public CatalogPlannerTest {
  public:
@@ -35,14 +37,6 @@ class RemedyEvidenceTest : public CatalogPlannerTest {
     return planner_->Plan(r);
   }
 };
-
-Proposal RemedyP(RemedyKind k) {
-  Proposal p;
-  p.label = "remedy";
-  p.remedy = RemedyProposal{};
-  p.remedy->kind = k;
-  return p;
-}
 
 // A 1.3B PyTorch model on one a2-highgpu-8g, data parallel: about 2.4 days
 // of training for its 3e10 tokens.
@@ -69,19 +63,20 @@ ReviewRequest OneA2Node(std::vector<Symptom> symptoms) {
 TEST_F(RemedyEvidenceTest, AnUntimedRemedyNeedsAReportedProblem) {
   for (RemedyKind k :
        {RemedyKind::kFasterInputPipeline, RemedyKind::kAddEvaluatorPool}) {
-    const ProposalVerdict v = Sole(OneA2Node({}), RemedyP(k));
+    const ProposalVerdict v = Sole(OneA2Node({}), Remedy("remedy", k));
     EXPECT_NE(v.verdict, Verdict::kRecommended) << v.reason;
     EXPECT_THAT(v.reason, HasSubstr("does not report")) << v.reason;
   }
   const ProposalVerdict input_bound =
       Sole(OneA2Node({Symptom::kInputBound}),
-           RemedyP(RemedyKind::kFasterInputPipeline));
+           Remedy("remedy", RemedyKind::kFasterInputPipeline));
   EXPECT_EQ(input_bound.verdict, Verdict::kRecommended) << input_bound.reason;
   // A remedy the space times is not "unreported" even where today's setup
   // is not known (no point to time it against).
   ReviewRequest unknown = OneA2Node({});
   unknown.current_setup = CurrentSetup{};
-  const ProposalVerdict spot = Sole(unknown, RemedyP(RemedyKind::kUseSpot));
+  const ProposalVerdict spot =
+      Sole(unknown, Remedy("remedy", RemedyKind::kUseSpot));
   EXPECT_THAT(spot.reason, Not(HasSubstr("does not report"))) << spot.reason;
 }
 
@@ -93,17 +88,18 @@ TEST_F(RemedyEvidenceTest, AnUntimedRemedyLeavesAMissedDeadlineMissed) {
   r.goal.deadline_hours = 48;
   r.goal.hard_deadline = true;
   const ProposalVerdict missed =
-      Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
+      Sole(r, Remedy("remedy", RemedyKind::kAddEvaluatorPool));
   EXPECT_EQ(missed.verdict, Verdict::kRejected) << missed.reason;
   EXPECT_TRUE(Has(missed, ReasonCode::kMissesDeadline)) << missed.reason;
   // A remedy for a stated symptom may be what meets it.
   r.current_setup.symptoms = {Symptom::kInputBound};
   const ProposalVerdict input =
-      Sole(r, RemedyP(RemedyKind::kFasterInputPipeline));
+      Sole(r, Remedy("remedy", RemedyKind::kFasterInputPipeline));
   EXPECT_FALSE(Has(input, ReasonCode::kMissesDeadline)) << input.reason;
   r.current_setup.symptoms.clear();
   r.goal.deadline_hours = 200;
-  const ProposalVerdict met = Sole(r, RemedyP(RemedyKind::kAddEvaluatorPool));
+  const ProposalVerdict met =
+      Sole(r, Remedy("remedy", RemedyKind::kAddEvaluatorPool));
   EXPECT_FALSE(Has(met, ReasonCode::kMissesDeadline)) << met.reason;
 }
 
@@ -134,7 +130,7 @@ ReviewRequest SyncBoundV100s() {
 // nothing, and "did not pay").
 TEST_F(RemedyEvidenceTest, ReductionServerIsSizedOnTheLinkItRelieves) {
   const ProposalVerdict v =
-      Sole(SyncBoundV100s(), RemedyP(RemedyKind::kAddReductionServer));
+      Sole(SyncBoundV100s(), Remedy("remedy", RemedyKind::kAddReductionServer));
   EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
   EXPECT_THAT(v.reason, Not(HasSubstr("does not pay")));
   ASSERT_TRUE(v.plan.has_value()) << v.reason;
@@ -147,10 +143,7 @@ TEST_F(RemedyEvidenceTest, ReductionServerIsSizedOnTheLinkItRelieves) {
 // that symptom it can be.
 TEST_F(RemedyEvidenceTest, FsdpIsNotTheCureForAGradientSyncBoundJob) {
   ReviewRequest r = OneA2Node({Symptom::kGradientSyncBound});
-  Proposal fsdp;
-  fsdp.label = "fsdp";
-  fsdp.distribution = DistributionProposal{};
-  fsdp.distribution->strategy = Strategy::kFsdp;
+  const Proposal fsdp = Dist("fsdp", Strategy::kFsdp);
   const ProposalVerdict bound = Sole(r, fsdp);
   EXPECT_NE(bound.verdict, Verdict::kRecommended) << bound.reason;
   EXPECT_TRUE(bound.plan.has_value()) << bound.reason;
@@ -212,7 +205,7 @@ TEST_F(RemedyEvidenceTest, LowUtilisationNamesTheHardwareTheJobRunsOn) {
   cpu.current_setup.hardware = "c3-standard-22";
   cpu.current_setup.accelerator_count = 0;
   cpu.current_setup.node_count = 4;
-  const Proposal input = RemedyP(RemedyKind::kFasterInputPipeline);
+  const Proposal input = Remedy("remedy", RemedyKind::kFasterInputPipeline);
   EXPECT_THAT(Sole(cpu, input).reason, HasSubstr("under-utilising its CPUs"));
   EXPECT_THAT(Sole(OneA2Node({Symptom::kLowUtilization}), input).reason,
               HasSubstr("under-utilising its accelerators"));
@@ -238,7 +231,7 @@ ReviewRequest CnnOnV5e(std::vector<Symptom> symptoms) {
 // hardware "not one" (it does on a GPU), and a batch that already tiles is
 // not advised to round to itself.
 TEST_F(RemedyEvidenceTest, TensorShapeAdviceSaysOnlyWhatHolds) {
-  const Proposal fix = RemedyP(RemedyKind::kFixTensorShapes);
+  const Proposal fix = Remedy("remedy", RemedyKind::kFixTensorShapes);
   const ProposalVerdict tpu =
       Sole(CnnOnV5e({Symptom::kInputBound, Symptom::kLowUtilization}), fix);
   EXPECT_TRUE(Has(tpu, ReasonCode::kDoesNotAddressBottleneck)) << tpu.reason;

@@ -33,6 +33,8 @@ namespace accelplan::planner {
 namespace {
 
 using ReviewConsistencyTest = CatalogPlannerTest;
+using testutil::Dist;
+using testutil::Remedy;
 
 // ------------------------------------------------------------ jobs
 
@@ -122,22 +124,6 @@ Proposal FromPlan(const std::string& label, const Plan& plan) {
     p.hardware->count =
         h.platform == Platform::kCpu ? h.hosts : h.total_accelerators;
   }
-  return p;
-}
-
-Proposal Dist(const std::string& label, Strategy s) {
-  Proposal p;
-  p.label = label;
-  p.distribution = DistributionProposal{};
-  p.distribution->strategy = s;
-  return p;
-}
-
-Proposal Remedy(const std::string& label, RemedyKind k) {
-  Proposal p;
-  p.label = label;
-  p.remedy = RemedyProposal{};
-  p.remedy->kind = k;
   return p;
 }
 

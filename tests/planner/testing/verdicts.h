@@ -3,6 +3,7 @@
 #define ACCELPLAN_TESTS_PLANNER_TESTING_VERDICTS_H_
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -13,6 +14,24 @@ namespace accelplan::planner::testutil {
 // Whether the verdict carries the reason code.
 inline bool Has(const ProposalVerdict& v, ReasonCode c) {
   return std::find(v.codes.begin(), v.codes.end(), c) != v.codes.end();
+}
+
+// A distribution proposal of strategy `s`, no degrees stated.
+inline Proposal Dist(const std::string& label, Strategy s) {
+  Proposal p;
+  p.label = label;
+  p.distribution = DistributionProposal{};
+  p.distribution->strategy = s;
+  return p;
+}
+
+// A remedy proposal of kind `k`, no target.
+inline Proposal Remedy(const std::string& label, RemedyKind k) {
+  Proposal p;
+  p.label = label;
+  p.remedy = RemedyProposal{};
+  p.remedy->kind = k;
+  return p;
 }
 
 // Reviews each proposal alone on `r` through `review` (the fixture's
