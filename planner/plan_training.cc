@@ -506,7 +506,8 @@ PlanResponse Planner::Plan(const PlanRequest& request,
         NoPlanReason(job, cands, r.goal.budget_usd, unpriced_under_budget);
   }
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
-  out.remedies = internal::RemediesForSymptoms(cat, job);
+  out.remedies = internal::RemediesForSymptoms(
+      cat, job, internal::CurrentFamily(*index_, job));
   KeepRemediesReviewAccepts(cat, *index_, job, *space, out.remedies);
   if (auto move = internal::MoveOffLegacyRemedy(cat, *index_, job, context, *space)) {
     out.remedies.push_back(*std::move(move));

@@ -84,12 +84,16 @@ ReducerPool MakePool(const catalog::MachineType& r, double egress_bits_per_s,
 }  // namespace
 
 double WorkerEgressBitsPerS(const catalog::MachineType& machine,
-                            const catalog::Series* series) {
+                            const catalog::Series* series, const Family* family,
+                            int devices) {
   double bits = machine.network_bits_per_s.value_or(0);
   if (series != nullptr && series->host_nic_bandwidth.has_value() &&
       series->host_nic_bandwidth->value > 0) {
     bits = bits > 0 ? std::min(bits, series->host_nic_bandwidth->value)
                     : series->host_nic_bandwidth->value;
+  }
+  if (bits <= 0 && family != nullptr) {
+    bits = family->inter_vm_bytes_per_s * 8 * std::max(0, devices);
   }
   return bits;
 }
@@ -111,10 +115,12 @@ void ResolveReducer(const catalog::Catalog& catalog, Job& job) {
 std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
                                            const catalog::MachineType& machine,
                                            const catalog::Series* series,
+                                           const Family* family,
                                            int worker_vms) {
   Job facts;
   ResolveReducer(catalog, facts);
-  const double egress = WorkerEgressBitsPerS(machine, series);
+  const double egress =
+      WorkerEgressBitsPerS(machine, series, family, machine.accelerator_count);
   if (facts.reducer_machine == nullptr || egress <= 0 || worker_vms < 1) {
     return std::nullopt;
   }
@@ -173,11 +179,8 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it
   if (!ReductionServerApplies(job, f, c)) return;
-  double egress = WorkerEgressBitsPerS(*c.shape->machine, f.series);
-  // A VM the catalog states no network for: the family's per-accelerator
-  // share its all-reduce is timed with (CrossHostRankLink), for this VM's
-  // accelerators, so that the pool is sized on the traffic it relieves.
-  if (egress <= 0) egress = f.inter_vm_bytes_per_s * 8 * DevicesPerVm(c);
+  const double egress =
+      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c));
   if (egress <= 0) return;
   ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);
   // Each worker VM sends its (NVLink-reduced) gradient once and receives

@@ -24,16 +24,23 @@
 
 namespace accelplan::planner::internal {
 
-// Bits/s one VM of `machine` can send to a CPU reducer.
+// Bits/s one VM of `machine` can send to a CPU reducer. A VM the catalog
+// states no network for gets its family's per-accelerator share
+// (Family::inter_vm_bytes_per_s, the figure its all-reduce is timed with)
+// for its `devices` accelerators, so that a pool is sized on the traffic it
+// relieves; `family` may be null.
 double WorkerEgressBitsPerS(const catalog::MachineType& machine,
-                            const catalog::Series* series);
+                            const catalog::Series* series, const Family* family,
+                            int devices);
 
 // The pool for `worker_vms` VMs of `machine`: reducers of the catalog's
 // reducer machine type, priced from the catalog. nullopt when the catalog
 // lacks the reducer machine type, its bandwidth or the image.
+// `family` is the machine's family (may be null), for WorkerEgressBitsPerS.
 std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
                                            const catalog::MachineType& machine,
                                            const catalog::Series* series,
+                                           const Family* family,
                                            int worker_vms);
 
 // The job's reducer facts, resolved once (MakeJob).

@@ -166,7 +166,8 @@ namespace {
 // GRADIENT_SYNC_BOUND: a Reduction Server for multi-host NCCL GPUs (sized
 // and priced as the plan's pool), the ICI/DCN split on TPUs.
 void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
-                          bool on_tpu, Symptom s, std::vector<Remedy>& out) {
+                          const Family* current_family, bool on_tpu, Symptom s,
+                          std::vector<Remedy>& out) {
   if (OnGpuParameterServers(job)) {
     // Ring all-reduce is the published fix for parameter servers'
     // bottleneck (Sergeev & Del Balso 2018, arXiv:1802.05799).
@@ -182,8 +183,8 @@ void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
     const std::optional<ReducerPool> rs =
         job.current_machine == nullptr
             ? std::nullopt
-            : SizeReducerPool(catalog, *job.current_machine,
-                              job.current_series, nodes);
+            : SizeReducerPool(catalog, *job.current_machine, job.current_series,
+                              current_family, nodes);
     Remedy r = MakeRemedy(
         RemedyKind::kAddReductionServer, s,
         absl::StrCat("Add a Reduction Server worker pool (pool 2) for the ",
@@ -259,7 +260,8 @@ void OutOfMemoryRemedies(Symptom s, std::vector<Remedy>& out) {
 }  // namespace
 
 std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
-                                        const Job& job) {
+                                        const Job& job,
+                                        const Family* current_family) {
   std::vector<Remedy> out;
   const bool on_tpu = CurrentlyOnTpu(job);
   // A symptom listed twice gets its remedies once.
@@ -269,7 +271,7 @@ std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
     seen.push_back(s);
     switch (s) {
       case Symptom::kGradientSyncBound:
-        GradientSyncRemedies(catalog, job, on_tpu, s, out);
+        GradientSyncRemedies(catalog, job, current_family, on_tpu, s, out);
         break;
       case Symptom::kInputBound:
         InputRemedies(s, out);

@@ -70,8 +70,11 @@ bool AnySymptom(const Job& job);
 // Whether the current setup is multi-host GPU data parallel with NCCL.
 bool CurrentIsMultiHostNcclGpu(const Job& job);
 
+// `current_family` is the family of today's hardware (CurrentFamily; may be
+// null): a Reduction Server pool is sized on its network share.
 std::vector<Remedy> RemediesForSymptoms(const catalog::Catalog& catalog,
-                                        const Job& job);
+                                        const Job& job,
+                                        const Family* current_family);
 
 // The recommendation against today's setup as MakeJob modelled it
 // (job.current_hourly, job.current_hours); nullopt when either is unknown.

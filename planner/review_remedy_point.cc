@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
+#include "planner/estimates.h"
 #include "planner/reduction_server.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
@@ -347,7 +348,9 @@ void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
     links = absl::StrFormat(
         ": its workers would reach the reducers at %.0f Gbps per VM, while "
         "NCCL's all-reduce already crosses %.0f Gbps per VM",
-        WorkerEgressBitsPerS(*vm, after.family->series) / 1e9,
+        WorkerEgressBitsPerS(*vm, after.family->series, after.family,
+                             DevicesPerVm(p)) /
+            1e9,
         *vm->network_bits_per_s / 1e9);
   }
   const bool min_time = job.objective == Objective::kMinTime;

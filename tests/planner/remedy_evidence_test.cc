@@ -3,9 +3,11 @@
 // leaves a missed deadline missed; a layout that does not fit is rejected
 // however it is proposed; advice and reasons say only what holds. Each rule
 // is checked both ways on the built catalog.
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
@@ -136,6 +138,33 @@ TEST_F(RemedyEvidenceTest, ReductionServerIsSizedOnTheLinkItRelieves) {
   ASSERT_TRUE(v.plan.has_value()) << v.reason;
   ASSERT_TRUE(v.plan->distribution.reduction_server.has_value());
   EXPECT_GT(v.plan->distribution.reduction_server->replica_count, 0);
+}
+
+// PlanTraining's remedy line sizes the same pool on the same link: its
+// size is stated, and is the one ReviewPlan prices.
+TEST_F(RemedyEvidenceTest, PlanSizesTheReductionServerAsReviewDoes) {
+  const ReviewRequest review = SyncBoundV100s();
+  PlanRequest r;
+  r.workload = review.workload;
+  r.constraints = review.constraints;
+  r.current_setup = review.current_setup;
+  r.as_of = review.as_of;
+  r.view = View::kFull;
+  const PlanResponse plan = Plan(r);
+  const auto it = std::find_if(
+      plan.remedies.begin(), plan.remedies.end(), [](const auto& remedy) {
+        return remedy.kind == RemedyKind::kAddReductionServer;
+      });
+  ASSERT_NE(it, plan.remedies.end());
+  const ProposalVerdict v =
+      Sole(review, Remedy("remedy", RemedyKind::kAddReductionServer));
+  ASSERT_TRUE(v.plan.has_value() &&
+              v.plan->distribution.reduction_server.has_value())
+      << v.reason;
+  const auto& pool = *v.plan->distribution.reduction_server;
+  EXPECT_THAT(it->summary,
+              HasSubstr(absl::StrFormat("Size: %d x %s", pool.replica_count,
+                                        pool.machine_type)));
 }
 
 // FSDP moves more bytes than data parallelism: for a job waiting on its

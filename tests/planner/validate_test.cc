@@ -605,8 +605,10 @@ TEST(RemediesForSymptoms, RepeatedSymptomAddsItsRemediesOnce) {
     repeated.current.symptoms.push_back(Symptom::kOutOfMemory);
     repeated.current.symptoms.push_back(Symptom::kInputBound);
   }
-  const std::vector<Remedy> a = internal::RemediesForSymptoms(empty, once);
-  const std::vector<Remedy> b = internal::RemediesForSymptoms(empty, repeated);
+  const std::vector<Remedy> a =
+      internal::RemediesForSymptoms(empty, once, nullptr);
+  const std::vector<Remedy> b =
+      internal::RemediesForSymptoms(empty, repeated, nullptr);
   ASSERT_FALSE(a.empty());
   ASSERT_EQ(b.size(), a.size());
   for (size_t i = 0; i < a.size(); ++i) {
