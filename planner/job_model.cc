@@ -489,6 +489,10 @@ void PrepareJobMemoryModel(Job& job) {
                   ? &job.workload.transformer_shape
                   : nullptr;
   mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
+  if (mem.embedding_bytes > 0) {
+    job.assumptions.push_back(
+        TableOptimizerAssumption(mem.method, mem.optimizer));
+  }
   mem.lora_rank = job.workload.lora_rank;
   mem.attention = job.workload.attention;
   if (job.experts > 0) mem.ffn_streams = std::max(1, job.experts_per_token);

@@ -52,6 +52,20 @@ double KeyValueWidth(const TransformerShape& shape);
 // the embedding (V·h) and one MLP matrix (h·F). 0 when the shape is empty.
 double LargestLayerParamsFromShape(const TransformerShape& shape);
 
+// Optimizer state an embedding table keeps per byte of table, as TorchRec's
+// planner sizes a table's storage (`_get_optimizer_multipler`,
+// https://github.com/meta-pytorch/torchrec/blob/main/torchrec/distributed/planner/shard_estimators.py):
+// Adam's two moments in the table's dtype 2 (every Adam variant); SGD with
+// momentum one buffer, 1; 8-bit Adam two 1-byte moments per fp32 (4-byte)
+// element, 0.5; Adafactor's factored moments (rows + columns) and the
+// unstated optimizer's row-wise Adagrad (one value per row, the recommender
+// default in TorchRec's DLRM example), 0. LoRA trains no table: 0.
+double TableOptimizerBytesPerTableByte(TrainingMethod method,
+                                       Optimizer optimizer);
+// The assumption a plan states for it.
+const char* TableOptimizerAssumption(TrainingMethod method,
+                                     Optimizer optimizer);
+
 struct MemoryModelInput {
   double params = 0;
   TrainingMethod method = TrainingMethod::kUnspecified;
@@ -60,7 +74,9 @@ struct MemoryModelInput {
   Recompute recompute = Recompute::kUnspecified;
   const TransformerShape* shape = nullptr;  // nullable; ignored when empty
   int64_t global_batch_size = 0;            // sequences (0 → 1)
-  double embedding_bytes = 0;               // tables held besides `params`
+  // Tables held besides `params`; their optimizer state is added
+  // (TableOptimizerBytesPerTableByte).
+  double embedding_bytes = 0;
   double lora_rank = 0;                     // 0 → 16 (stated)
   // ZeRO-3/FSDP gathers one module whole before using it (DeepSpeed counts
   // 16-bit weights + 16-bit grads of the largest layer). 0 → derived from the
@@ -234,7 +250,7 @@ struct PreparedMemoryModel {
   double gathered_weight_bytes_per_param = 0;
   double gathered_grad_bytes_per_param = 0;
   double largest_layer_params = 0;
-  double embedding_bytes = 0;
+  double embedding_bytes = 0;  // the tables with their optimizer state
   double activation_word_scale = 1;
   bool score_tensor = false;  // attention STANDARD
   double ffn_streams = 1;     // MemoryModelInput::ffn_streams

@@ -483,20 +483,45 @@ TEST(MemoryModelTest, QloraBaseWeightsAreFourBitPlusQuantConstants) {
 TEST(MemoryModelTest, EmbeddingTablesShardLikeWeights) {
   MemoryModelInput in = Full(1e8, Optimizer::kAdam);
   in.embedding_bytes = 64 * kGB;
+  const double with_moments = 3 * 64 * kGB;  // Adam's two moments per element
   ShardingLayout layout;
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).embeddings_bytes,
-                   64 * kGB);
+                   with_moments);
   layout.data = 8;
   layout.fsdp = 8;
   layout.zero_stage = 2;  // weights are not sharded below stage 3
   EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, layout).embeddings_bytes,
-                   64 * kGB);
+                   with_moments);
   layout.zero_stage = 3;
   layout.tensor = 2;
   const MemoryEstimate e = EstimateMemoryPerDevice(in, layout);
-  EXPECT_DOUBLE_EQ(e.embeddings_bytes, 4 * kGB);
+  EXPECT_DOUBLE_EQ(e.embeddings_bytes, with_moments / 16);
   EXPECT_DOUBLE_EQ(e.total_bytes,
                    ModelStates(e) + e.activations_bytes + e.embeddings_bytes);
+}
+
+// A table's optimizer state, as TorchRec's planner sizes it: Adam keeps two
+// moments per element, SGD with momentum one, 8-bit Adam two bytes per fp32
+// element; row-wise Adagrad (the unstated optimizer) and Adafactor's
+// factored moments nothing that counts; LoRA trains no table.
+TEST(MemoryModelTest, EmbeddingTablesCarryTheirOptimizerState) {
+  const struct {
+    Optimizer optimizer;
+    double tables;
+  } cases[] = {{Optimizer::kAdam, 3},       {Optimizer::kAdamFp32Grads, 3},
+               {Optimizer::kAdamBf16, 3},   {Optimizer::kSgdMomentum, 2},
+               {Optimizer::kAdam8bit, 1.5}, {Optimizer::kAdafactor, 1},
+               {Optimizer::kUnspecified, 1}};
+  for (const auto& c : cases) {
+    MemoryModelInput in = Full(1e8, c.optimizer);
+    in.embedding_bytes = 10 * kGB;
+    EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, {}).embeddings_bytes,
+                     c.tables * 10 * kGB)
+        << static_cast<int>(c.optimizer);
+    in.method = TrainingMethod::kLora;
+    EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, {}).embeddings_bytes, 10 * kGB)
+        << static_cast<int>(c.optimizer);
+  }
 }
 
 TEST(MemoryModelTest, ParamsFromShapeMatchTheSevenBillionClass) {

@@ -1599,6 +1599,36 @@ TEST_F(PlannerRulesTest, NeverRecommendsCpuForEmbeddingDominatedJob) {
   }
 }
 
+// Tables trained with Adam keep two moments per element (TorchRec's
+// planner sizes them so): the plan holds three times the tables across its
+// devices, and says so; with no optimizer stated, row-wise Adagrad's
+// negligible state is assumed, and said.
+TEST_F(PlannerRulesTest, TablesTrainedWithAdamHoldTheirMoments) {
+  Workload w = Recommender(true);
+  w.embedding_table_gib = 200;
+  const auto held = [&](const PlanResponse& r) {
+    const Hardware& h = r.recommendation->hardware;
+    return r.recommendation->estimates.memory_per_device.embeddings_gib *
+           h.total_accelerators;
+  };
+  const auto says = [](const PlanResponse& r, const std::string& text) {
+    for (const std::string& a : r.assumptions) {
+      if (a.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  const PlanResponse unstated = Plan(Req(w));
+  ASSERT_TRUE(unstated.recommendation.has_value()) << unstated.no_plan_reason;
+  EXPECT_NEAR(held(unstated), 200, 1);
+  EXPECT_TRUE(says(unstated, "row-wise Adagrad assumed"));
+  w.optimizer = Optimizer::kAdam;
+  const PlanResponse adam = Plan(Req(w));
+  ASSERT_TRUE(adam.recommendation.has_value()) << adam.no_plan_reason;
+  EXPECT_NEAR(held(adam), 600, 3);
+  EXPECT_TRUE(says(adam, "3x the tables' memory"));
+  EXPECT_FALSE(says(adam, "row-wise Adagrad"));
+}
+
 TEST_F(PlannerRulesTest, DenseJobGetsNoSparseCorePreference) {
   const PlanResponse r = Plan(Req(Recommender(false)));
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
