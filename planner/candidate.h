@@ -190,6 +190,10 @@ struct Candidate {
   std::vector<std::string> why;   // one human line per code
   std::vector<Reason> notes;      // warnings that travel with the plan
   std::vector<Config> points;     // feasible points, ascending in devices
+  // Points that fit and meet the deadline but cost more than the budget:
+  // count refinement searches beside them too, since a count between two
+  // of them can cost less (planner/count_refinement.h).
+  std::vector<Config> over_budget;
   std::optional<Config> config;   // the selected point
   // Where the selected point's notes start in `notes` (planner/scorer.h,
   // ReselectPoint replaces them).
@@ -229,6 +233,12 @@ struct Candidate {
   bool has_point() const { return viable() && config.has_value(); }
   void Reject(ReasonCode code, std::string why_line);
 };
+
+// Whether a point costs more than the stated budget.
+bool OverBudget(const Job& job, const Config& c);
+// Rejects the candidate OVER_BUDGET with the cheapest of its over-budget
+// points as the one that came closest (no-op when it has none).
+void RejectOverBudget(const Job& job, Candidate& cand);
 
 // Stages 3-5 for one family: hard rules (planner/rules.cc), the sizes and
 // layouts that fit with their estimates (planner/sizing.cc), then deadline

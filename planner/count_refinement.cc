@@ -28,24 +28,53 @@ double RankKey(const Job& job, const Norm& norm, const Candidate& cand,
                                       : Score(job, norm, c);
 }
 
-// The candidate's grid points of one sequence past the dense range, best
-// first (the fastest first when only the assumed deadline is missed).
-std::vector<const Config*> RankedGridPoints(const Job& job, const Norm& norm,
-                                            const Candidate& cand,
-                                            const Shape* shape) {
-  std::vector<const Config*> out;
-  for (const Config& p : cand.points) {
-    if (p.shape == shape && p.units >= Dense()) out.push_back(&p);
+// A count the search has built, its rank key (RankKey) and whether it is
+// within the budget (every count is, with no budget stated).
+struct Seen {
+  double key = 0;
+  int units = 0;
+  bool within = true;
+};
+
+// The best `n` counts of `seen`, of those within the budget only if
+// `within_only`.
+std::vector<int> BestUnits(std::vector<Seen> seen, size_t n, bool within_only) {
+  std::stable_sort(seen.begin(), seen.end(),
+                   [](const Seen& a, const Seen& b) { return a.key < b.key; });
+  std::vector<int> out;
+  for (const Seen& s : seen) {
+    if (out.size() >= n) break;
+    if (!within_only || s.within) out.push_back(s.units);
   }
-  auto key = [&](const Config* p) { return RankKey(job, norm, cand, *p); };
-  std::stable_sort(out.begin(), out.end(), [&](const Config* a, const Config* b) {
-    return key(a) < key(b);
-  });
+  return out;
+}
+
+// Whether the best of `seen` is within the budget (true when it is empty).
+bool BestIsWithin(const std::vector<Seen>& seen) {
+  const auto best = std::min_element(
+      seen.begin(), seen.end(),
+      [](const Seen& a, const Seen& b) { return a.key < b.key; });
+  return best == seen.end() || best->within;
+}
+
+// The candidate's grid points of one sequence past the dense range, those
+// over the budget included (Candidate::over_budget).
+std::vector<Seen> GridPoints(const Job& job, const Norm& norm,
+                             const Candidate& cand, const Shape* shape) {
+  std::vector<Seen> out;
+  for (const auto* list : {&cand.points, &cand.over_budget}) {
+    for (const Config& p : *list) {
+      if (p.shape != shape || p.units < Dense()) continue;
+      out.push_back(
+          {RankKey(job, norm, cand, p), p.units, list == &cand.points});
+    }
+  }
   return out;
 }
 
 // A refined point is kept on the same terms as the grid's (KeepFeasible).
-bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
+bool Feasible(const Job& job, const Candidate& cand, const Config& c,
+              bool ignore_budget = false) {
   if (!c.fits || c.blocked != ReasonCode::kUnspecified ||
       c.devices < cand.min_devices) {
     return false;
@@ -57,8 +86,13 @@ bool Feasible(const Job& job, const Candidate& cand, const Config& c) {
       !(c.hours.expected + c.start_wait_hours <= job.deadline_hours)) {
     return false;
   }
-  return job.goal.budget_usd <= 0 || !c.price_known ||
-         c.cost.expected <= job.goal.budget_usd;
+  return ignore_budget || !OverBudget(job, c);
+}
+
+// Whether the candidate's only rejection is the budget (KeepFeasible found
+// no grid point within it): refinement may still find one.
+bool RejectedOnlyOverBudget(const Candidate& cand) {
+  return cand.codes.size() == 1 && cand.codes[0] == ReasonCode::kOverBudget;
 }
 
 // Builds the points of the off-grid counts in [lo, hi] that `stride`
@@ -73,9 +107,9 @@ class WindowSearch {
     added_.reserve(expected);
   }
 
-  // The feasible points built, as (score, index into added()).
-  void Scan(int lo, int hi, int stride, std::vector<std::pair<double, int>>* kept,
-            bool first_only) {
+  // Builds the counts; keeps the feasible ones (added()) and records
+  // those that miss only the budget as well (seen()).
+  void Scan(int lo, int hi, int stride, bool first_only) {
     for (int u = std::max(2, lo); u <= hi; ++u) {
       if (u % stride != 0 || OnGrid(u) ||
           std::find(done_.begin(), done_.end(), u) != done_.end()) {
@@ -84,14 +118,32 @@ class WindowSearch {
       done_.push_back(u);
       o_.units = u;
       Config c = BuildPoint(job_, *cand_.family, o_, cand_.pinned_layout);
-      if (!Feasible(job_, cand_, c)) continue;
-      const double key = RankKey(job_, norm_, cand_, c);
-      if (kept != nullptr) kept->push_back({key, static_cast<int>(added_.size())});
+      if (!Feasible(job_, cand_, c)) {
+        if (OverBudget(job_, c) && Feasible(job_, cand_, c, true)) {
+          seen_.push_back({RankKey(job_, norm_, cand_, c), u, false});
+          // What "costs ... at best" names, should nothing be within it.
+          if (cand_.points.empty()) over_.push_back(std::move(c));
+        }
+        continue;
+      }
+      seen_.push_back({RankKey(job_, norm_, cand_, c), u, true});
       added_.push_back(std::move(c));
       if (first_only) return;
     }
   }
+  // The counts seen in [lo, hi] that `stride` divides.
+  std::vector<Seen> SeenIn(int lo, int hi, int stride) const {
+    std::vector<Seen> out;
+    for (const Seen& s : seen_) {
+      if (s.units >= lo && s.units <= hi && s.units % stride == 0) {
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+  const std::vector<Seen>& seen() const { return seen_; }
   std::vector<Config>& added() { return added_; }
+  std::vector<Config>& over_budget() { return over_; }
 
  private:
   const Job& job_;
@@ -100,25 +152,26 @@ class WindowSearch {
   SizeOption o_;
   std::vector<int> done_;
   std::vector<Config> added_;
+  std::vector<Config> over_;  // fit and in time, over the budget
+  std::vector<Seen> seen_;
 };
 
 // Around one grid point: every kPolicy.refine_stride-th count of the window
 // first, then every count next to the best two of those (and of the grid
-// point itself): cost and time move smoothly between the counts that
-// change the layout's divisors, which the strided counts sample.
-void RefineWindow(const Config& grid_point, int lo, int hi,
+// point itself; of those within the budget if `within_only`): cost and
+// time move smoothly between the counts that change the layout's divisors,
+// which the strided counts sample.
+void RefineWindow(int grid_point_units, int lo, int hi, bool within_only,
                   WindowSearch& search) {
   const int stride = static_cast<int>(kPolicy.refine_stride.value);
-  std::vector<std::pair<double, int>> coarse;
-  search.Scan(lo, hi, stride, &coarse, false);
-  std::stable_sort(coarse.begin(), coarse.end());
-  std::vector<int> centres = {grid_point.units};
-  for (size_t i = 0; i < std::min<size_t>(2, coarse.size()); ++i) {
-    centres.push_back(search.added()[coarse[i].second].units);
+  search.Scan(lo, hi, stride, false);
+  std::vector<int> centres = {grid_point_units};
+  for (int u : BestUnits(search.SeenIn(lo, hi, stride), 2, within_only)) {
+    centres.push_back(u);
   }
   for (int c : centres) {
     search.Scan(std::max(lo, c - stride + 1), std::min(hi, c + stride - 1), 1,
-                nullptr, false);
+                false);
   }
 }
 
@@ -129,13 +182,13 @@ void RefineWindow(const Config& grid_point, int lo, int hi,
 void SmallestInWindow(int lo, int hi, WindowSearch& search) {
   const int stride = static_cast<int>(kPolicy.refine_stride.value);
   const size_t before = search.added().size();
-  search.Scan(lo, hi, stride, nullptr, true);
+  search.Scan(lo, hi, stride, true);
   const int first = search.added().size() > before
                         ? search.added().back().units
                         : hi + 1;
   const size_t coarse_found = search.added().size();
   search.Scan(std::max(lo, first - stride + 1), std::min(hi, first - 1), 1,
-              nullptr, true);
+              true);
   if (search.added().size() > coarse_found) {
     // A smaller count holds it: that one, not the strided one.
     if (coarse_found > before) {
@@ -178,19 +231,25 @@ void MergeByDevices(std::vector<Config>& points, std::vector<Config>& added) {
 }  // namespace
 
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
-  if (!cand.viable() || cand.points.empty()) return;
+  const bool over_budget = RejectedOnlyOverBudget(cand);
+  if (!(cand.viable() || over_budget) ||
+      (cand.points.empty() && cand.over_budget.empty())) {
+    return;
+  }
   const Family& f = *cand.family;
-  std::vector<Config> added;
+  std::vector<Config> added, over;
   for (const auto& [shape, max_units] : cand.sequences) {
-    const std::vector<const Config*> ranked =
-        RankedGridPoints(job, norm, cand, shape);
     SizeOption o{shape, 0};
     o.provisioning =
         ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
     // Around the best two grid points (one when only the smallest size
     // that holds the job was taken: searched below it, keeping at most
     // two). A window holds 2·dense counts at the stride, then 2·stride - 1
-    // around each of three centres.
+    // around each of three centres. The budget is ignored first, so that a
+    // budget the unbudgeted best meets finds that best; only if the best
+    // found is over it are the windows of the best within it searched too
+    // (cost is not monotone in the count where the batch divides unevenly,
+    // so a count beside an over-budget point can be the cheapest within).
     const bool all_sizes = SearchesSizes(job);
     const size_t windows = all_sizes ? 2 : 1;
     const int stride = static_cast<int>(kPolicy.refine_stride.value);
@@ -198,20 +257,39 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
         job, norm, cand, o,
         all_sizes ? windows * (2 * Dense() / stride + 3 * (2 * stride - 1))
                   : 2);
-    for (size_t w = 0; w < std::min(windows, ranked.size()); ++w) {
-      const int units = ranked[w]->units;
-      const int lo = std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
-      if (all_sizes) {
-        RefineWindow(*ranked[w], lo, std::min(max_units, units + Dense() - 1),
-                     search);
-      } else {
-        SmallestInWindow(lo, units - 1, search);
+    const std::vector<Seen> grid = GridPoints(job, norm, cand, shape);
+    const auto refine = [&](bool within_only) {
+      for (const int units : BestUnits(grid, windows, within_only)) {
+        const int lo =
+            std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
+        if (all_sizes) {
+          RefineWindow(units, lo, std::min(max_units, units + Dense() - 1),
+                       within_only, search);
+        } else {
+          SmallestInWindow(lo, units - 1, search);
+        }
       }
-    }
+    };
+    refine(false);
+    std::vector<Seen> all = grid;
+    all.insert(all.end(), search.seen().begin(), search.seen().end());
+    if (!BestIsWithin(all)) refine(true);
     if (added.empty()) {
       added = std::move(search.added());
     } else {
       for (Config& c : search.added()) added.push_back(std::move(c));
+    }
+    for (Config& c : search.over_budget()) over.push_back(std::move(c));
+  }
+  if (over_budget) {
+    // Rejected on the grid: a count within the budget lifts the rejection;
+    // none names the cheapest point seen.
+    cand.codes.clear();
+    cand.why.clear();
+    cand.config.reset();
+    if (added.empty()) {
+      for (Config& c : over) cand.over_budget.push_back(std::move(c));
+      RejectOverBudget(job, cand);
     }
   }
   if (added.empty()) return;

@@ -333,7 +333,9 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
 
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
-// came closest; one that misses only the deadline MIN_COST assumes is kept
+// came closest (those over the budget are kept aside in
+// Candidate::over_budget, for count refinement); one that misses only the
+// deadline MIN_COST assumes is kept
 // (an assumption never rejects) at its fastest points, ranked after those
 // that meet it.
 void KeepFeasible(const Job& job, std::vector<Config> points,
@@ -370,25 +372,14 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     points.erase(std::remove_if(points.begin(), points.end(), late),
                  points.end());
   }
-  auto over_budget = [&](const Config& c) {
-    return job.goal.budget_usd > 0 && c.price_known &&
-           c.cost.expected > job.goal.budget_usd;
-  };
-  if (std::all_of(points.begin(), points.end(), over_budget)) {
-    const Config& cheapest = *std::min_element(
-        points.begin(), points.end(), [](const Config& a, const Config& b) {
-          return a.cost.expected < b.cost.expected;
-        });
-    cand.Reject(ReasonCode::kOverBudget,
-                absl::StrFormat("%s costs %s at best, over the %s budget.",
-                                name, FormatUsd(cheapest.cost.expected),
-                                FormatUsd(job.goal.budget_usd)));
-    cand.config = cheapest;
-    return;
-  }
-  points.erase(std::remove_if(points.begin(), points.end(), over_budget),
-               points.end());
+  const auto first_over = std::stable_partition(
+      points.begin(), points.end(),
+      [&](const Config& c) { return !OverBudget(job, c); });
+  cand.over_budget.assign(std::make_move_iterator(first_over),
+                          std::make_move_iterator(points.end()));
+  points.erase(first_over, points.end());
   cand.points = std::move(points);
+  if (cand.points.empty()) RejectOverBudget(job, cand);
 }
 
 // Only the shapes of one machine type (a proposal names it exactly). One
@@ -446,6 +437,26 @@ Fitting FitSizes(const Job& job, const Family& f, const SizeSearch& sizes,
 }
 
 }  // namespace
+
+bool OverBudget(const Job& job, const Config& c) {
+  return job.goal.budget_usd > 0 && c.price_known &&
+         c.cost.expected > job.goal.budget_usd;
+}
+
+void RejectOverBudget(const Job& job, Candidate& cand) {
+  if (cand.over_budget.empty()) return;
+  const Config& cheapest =
+      *std::min_element(cand.over_budget.begin(), cand.over_budget.end(),
+                        [](const Config& a, const Config& b) {
+                          return a.cost.expected < b.cost.expected;
+                        });
+  cand.Reject(
+      ReasonCode::kOverBudget,
+      absl::StrFormat("%s costs %s at best, over the %s budget.",
+                      cand.family->name, FormatUsd(cheapest.cost.expected),
+                      FormatUsd(job.goal.budget_usd)));
+  cand.config = cheapest;
+}
 
 void Candidate::Reject(ReasonCode code, std::string why_line) {
   if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
