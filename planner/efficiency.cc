@@ -248,6 +248,16 @@ std::string DescribeBand(const Job& job, const Family& f) {
 
 std::string DescribeMfu(const Job& job, const Family& f) {
   std::string out = DescribeBand(job, f);
+  if (job.precision == Precision::kFp32 && f.platform == Platform::kGpu) {
+    absl::StrAppend(
+        &out, Fp32RunsAsTf32(job.workload)
+                  ? " fp32 on GPUs: of the TF32 tensor-core peak where the GPU "
+                    "has one (TensorFlow and JAX run fp32 matrix products as "
+                    "TF32 by default, PyTorch its cuDNN convolutions)."
+                  : " fp32 on GPUs: of the CUDA-core fp32 peak (PyTorch runs "
+                    "fp32 matrix products without TF32 by default since "
+                    "1.12: torch.backends.cuda.matmul.allow_tf32).");
+  }
   if (QloraSlowdownApplies(job, f)) {
     absl::StrAppend(
         &out,

@@ -30,7 +30,19 @@ using catalog::Accelerator;
 using catalog::Catalog;
 using catalog::MachineType;
 
-double PeakFlops(const Family& f, const Shape& s, Precision p,
+bool Fp32RunsAsTf32(const Workload& w) {
+  switch (w.framework) {
+    case Framework::kTensorflow:
+    case Framework::kJax:
+      return true;
+    case Framework::kPytorch:
+      return w.model_kind == ModelKind::kCnn;
+    default:
+      return false;
+  }
+}
+
+double PeakFlops(const Family& f, const Shape& s, Precision p, bool tf32,
                  std::vector<std::string>* sources, std::string* note) {
   if (f.platform == Platform::kCpu) {
     const catalog::Series& series = *f.series;
@@ -57,7 +69,9 @@ double PeakFlops(const Family& f, const Shape& s, Precision p,
       fact = IsFine(a->peak_fp16) ? &a->peak_fp16 : &a->peak_bf16;
       break;
     case Precision::kFp32:
-      fact = IsFine(a->peak_fp32) ? &a->peak_fp32 : &a->peak_tf32;
+      fact = (tf32 && IsFine(a->peak_tf32)) || !IsFine(a->peak_fp32)
+                 ? &a->peak_tf32
+                 : &a->peak_fp32;
       break;
     case Precision::kFp8: fact = &a->peak_fp8; break;
     case Precision::kFp64Required: fact = &a->peak_fp64; break;

@@ -11,9 +11,22 @@
 
 namespace accelplan::planner::internal {
 
+// Whether the job's fp32 matrix products run on tensor cores as TF32 by
+// default where the GPU has them: TensorFlow ("TensorFloat-32 is enabled
+// by default",
+// https://www.tensorflow.org/api_docs/python/tf/config/experimental/enable_tensor_float_32_execution)
+// and JAX ("TF32 on recent GPUs",
+// https://docs.jax.dev/en/latest/201/precision.html) do; PyTorch only for
+// convolutions (torch.backends.cudnn.allow_tf32 defaults to True,
+// torch.backends.cuda.matmul.allow_tf32 to False since 1.12,
+// https://pytorch.org/docs/stable/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices).
+bool Fp32RunsAsTf32(const Workload& w);
+
 // Peak FLOPS per device of a shape at a precision (0: the catalog has
-// none); `sources` collects the facts used, `note` an assumption made.
-double PeakFlops(const Family& f, const Shape& s, Precision p,
+// none); at fp32 on a GPU, the TF32 tensor-core peak if `tf32` (and the GPU
+// has one), else the CUDA-core fp32 peak. `sources` collects the facts
+// used, `note` an assumption made.
+double PeakFlops(const Family& f, const Shape& s, Precision p, bool tf32,
                  std::vector<std::string>* sources, std::string* note);
 
 // The MFU band's device class.

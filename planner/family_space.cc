@@ -504,7 +504,8 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   const double peak_probe =
       obtainable.empty()
           ? 0
-          : PeakFlops(f, *obtainable.front(), job.precision, nullptr, nullptr);
+          : PeakFlops(f, *obtainable.front(), job.precision,
+                      Fp32RunsAsTf32(job.workload), nullptr, nullptr);
   if (peak_probe <= 0 && !rejected_already &&
       (job.has_dataset || job.model_size_known)) {
     cand.Reject(ReasonCode::kNotApplicable,

@@ -122,7 +122,8 @@ Candidate EvaluateKeptLegacy(const catalog::Catalog& catalog, const Job& job,
   const Shape& first = f.shapes.front();
   const bool memory_known = f.device_memory_bytes > 0;
   const bool peak_known =
-      PeakFlops(f, first, job.precision, nullptr, nullptr) > 0;
+      PeakFlops(f, first, job.precision, Fp32RunsAsTf32(job.workload), nullptr,
+                nullptr) > 0;
   if (memory_known && peak_known) {
     Pins pins = CurrentPins(job);
     if (first.topology == nullptr) pins.topology.clear();

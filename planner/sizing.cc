@@ -378,7 +378,8 @@ Config BuildPoint(const Job& job, const Family& f, const SizeOption& o,
   c.hosts = o.shape->vms * o.units;
   c.slices = f.platform == Platform::kTpu ? o.units : 1;
   std::string note;
-  c.peak_flops = PeakFlops(f, *o.shape, job.precision, nullptr, &note);
+  c.peak_flops = PeakFlops(f, *o.shape, job.precision,
+                           Fp32RunsAsTf32(job.workload), nullptr, &note);
   // Before the layout: whether a Reduction Server runs depends on it.
   c.provisioning = o.provisioning;
   ChooseOrReuseLayout(job, f, only_layout, c);

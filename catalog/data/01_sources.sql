@@ -90,6 +90,7 @@ INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
 
 -- Third parties (used only where marked)
 INSERT INTO sources (id, url, title, note) VALUES
+  ('NV-A100', 'https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf', 'NVIDIA A100 Tensor Core GPU datasheet', 'FP32 (CUDA core) 19.5 TFLOPS for the A100 40GB and 80GB; the PDF is not in the search index, read via indexed copies that cite it (https://glennklockwood.com/garden/processors/A100, https://upb-pc2.atlassian.net/wiki/spaces/PC2DOK/pages/1900609/NVIDIA+A100+40GB+with+NVLINK)'),
   ('NV-L4', 'https://www.nvidia.com/en-us/data-center/l4/', 'NVIDIA L4 Tensor Core GPU', 'FP8 and INT8 Tensor Core 485 (with sparsity); the NVIDIA page itself is not in the search index, read via indexed copies that quote it (https://grokipedia.com/page/NVIDIA_L4_vs_L40S, https://store.sourcecode.com/en-us/bg-bucket-compare/125/9820)'),
   ('VERDA-GB300', 'https://verda.com/blog/gb300-nvl72-architecture', 'Verda: NVIDIA GB300 NVL72 per-GPU specifications (dense)', 'third party; per-GPU dense table (INT8 0.165 POPS for GB300). NVIDIA''s own GB300 NVL72 page is not in the search index'),
   ('K80-EOL', 'https://cloud.google.com/compute/docs/eol/k80-eol', 'Compute Engine: NVIDIA K80 end of support', 'linked as the K80 end-of-life notice by https://github.com/GoogleCloudPlatform/java-docs-samples/pull/9342; the page text (and its date) is not in the search index'),

@@ -76,7 +76,8 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-a100-80gb', 'peak_fp16',        312e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-a100-80gb', 'peak_tf32',        156e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-a100-80gb', 'peak_int8',        624e12,  'op_per_s',    'GPU-MT', NULL),
-  ('nvidia-a100-80gb', 'peak_fp64',        19.5e12, 'flop_per_s',  'GPU-MT', 'tensor 19.5 / CUDA-core 9.7; CUDA-core FP32 is N/A in Google''s table, so no peak_fp32 row'),
+  ('nvidia-a100-80gb', 'peak_fp64',        19.5e12, 'flop_per_s',  'GPU-MT', 'tensor 19.5 / CUDA-core 9.7: the tensor-core FP64 peak is equal to the CUDA-core FP32 peak [NV-A100]'),
+  ('nvidia-a100-80gb', 'peak_fp32',        19.5e12, 'flop_per_s',  'NV-A100', 'CUDA-core FP32; N/A in Google''s table [GPU-MT]'),
   -- A100 40GB (A2 Standard)
   ('nvidia-a100-40gb', 'memory_bytes',     42949672960, 'bytes',       'SMI-A100-40', 'HBM2; Google lists 40 GB [GPU-MT]; the driver reports 40960MiB (nvidia-smi)'),
   ('nvidia-a100-40gb', 'memory_bandwidth', 1.6e12,  'bytes_per_s', 'GPU-MT', NULL),
@@ -84,7 +85,8 @@ INSERT INTO facts (subject, fact, value, unit, source_id, note) VALUES
   ('nvidia-a100-40gb', 'peak_fp16',        312e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-a100-40gb', 'peak_tf32',        156e12,  'flop_per_s',  'GPU-MT', NULL),
   ('nvidia-a100-40gb', 'peak_int8',        624e12,  'op_per_s',    'GPU-MT', NULL),
-  ('nvidia-a100-40gb', 'peak_fp64',        19.5e12, 'flop_per_s',  'GPU-MT', 'tensor 19.5 / CUDA-core 9.7; CUDA-core FP32 is N/A in Google''s table, so no peak_fp32 row'),
+  ('nvidia-a100-40gb', 'peak_fp64',        19.5e12, 'flop_per_s',  'GPU-MT', 'tensor 19.5 / CUDA-core 9.7: the tensor-core FP64 peak is equal to the CUDA-core FP32 peak [NV-A100]'),
+  ('nvidia-a100-40gb', 'peak_fp32',        19.5e12, 'flop_per_s',  'NV-A100', 'CUDA-core FP32; N/A in Google''s table [GPU-MT]'),
   -- RTX PRO 6000 (G4)
   ('nvidia-rtx-pro-6000', 'memory_bytes',     96e9,     'bytes',       'GPU-MT', 'GDDR7 (ECC)'),
   ('nvidia-rtx-pro-6000', 'memory_bandwidth', 1597e9,   'bytes_per_s', 'GPU-MT', NULL),

@@ -1557,6 +1557,26 @@ TEST_F(PlannerRulesTest, KeepsAcceleratorsForLongCnnJob) {
   }
 }
 
+// PyTorch runs fp32 matrix products on the A100's CUDA cores (19.5
+// TFLOP/s, NVIDIA's datasheet), not as TF32 (156): matmul TF32 is off by
+// default since PyTorch 1.12. JAX runs them as TF32 by default. (Probe: a
+// 1B fp32 PyTorch job was planned on A100s at 156, 2.3x an H100's 67.)
+TEST_F(PlannerRulesTest, Fp32OnAnA100FollowsTheFrameworksDefault) {
+  Workload w = Small();
+  w.precision = Precision::kFp32;
+  w.framework = Framework::kPytorch;
+  PlanRequest q = Req(w);
+  q.constraints.allowed_series = {"A2 Standard"};
+  const PlanResponse torch = Plan(q);
+  ASSERT_TRUE(torch.recommendation.has_value()) << torch.no_plan_reason;
+  EXPECT_DOUBLE_EQ(torch.recommendation->estimates.peak_tflops_per_device,
+                   19.5);
+  q.workload.framework = Framework::kJax;
+  const PlanResponse jax = Plan(q);
+  ASSERT_TRUE(jax.recommendation.has_value()) << jax.no_plan_reason;
+  EXPECT_DOUBLE_EQ(jax.recommendation->estimates.peak_tflops_per_device, 156);
+}
+
 // ------------------------------------------------------------ embeddings
 
 Workload Recommender(bool lookups_dominate) {

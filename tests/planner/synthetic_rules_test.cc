@@ -198,6 +198,36 @@ TEST_F(SyntheticRulesTest, ExceedsSingleHostOnlyWhenOneHostIsRequired) {
 
 // ------------------------------------------------------------ precision
 
+// fp32 on GPUs: TensorFlow and JAX run matrix products as TF32 on tensor
+// cores by default, PyTorch only its (cuDNN) convolutions; the rest runs
+// at the CUDA-core fp32 peak (planner/estimates.h Fp32RunsAsTf32).
+TEST_F(SyntheticRulesTest, Fp32RunsAtTheFrameworksDefaultPeak) {
+  const struct {
+    Framework framework;
+    ModelKind kind;
+    double share_of_bf16;
+  } cases[] = {{Framework::kPytorch, ModelKind::kDenseTransformer, 1.0 / 8},
+               {Framework::kJax, ModelKind::kDenseTransformer, 1.0 / 2},
+               {Framework::kTensorflow, ModelKind::kDenseTransformer, 1.0 / 2},
+               {Framework::kPytorch, ModelKind::kCnn, 1.0 / 2}};
+  for (const auto& c : cases) {
+    Workload w = Small();
+    w.precision = Precision::kFp32;
+    w.framework = c.framework;
+    w.model_kind = c.kind;
+    PlanRequest q = Req(w);
+    q.constraints.allowed_series = {"Z9"};  // zpu-1: 400 TFLOP/s bf16
+    const PlanResponse r = Plan(q);
+    const std::string what = absl::StrCat(static_cast<int>(c.framework), "/",
+                                          static_cast<int>(c.kind));
+    ASSERT_TRUE(r.recommendation.has_value()) << what << r.no_plan_reason;
+    EXPECT_EQ(r.recommendation->hardware.accelerator, "zpu-1") << what;
+    EXPECT_DOUBLE_EQ(r.recommendation->estimates.peak_tflops_per_device,
+                     400 * c.share_of_bf16)
+        << what;
+  }
+}
+
 TEST_F(SyntheticRulesTest, Fp8NeedsAnFp8Peak) {
   Workload w = Small();
   w.precision = Precision::kFp8;

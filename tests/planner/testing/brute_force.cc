@@ -174,7 +174,8 @@ BruteForceResult BruteForce(
   internal::ApplyHardRules(catalog, job, f, cand);
   const internal::Offer offer = internal::OfferedShapes(job, f, cand);
   if (!cand.codes.empty() || offer.obtainable.empty()) return out;
-  if (internal::PeakFlops(f, *offer.obtainable.front(), job.precision, nullptr,
+  if (internal::PeakFlops(f, *offer.obtainable.front(), job.precision,
+                          internal::Fp32RunsAsTf32(job.workload), nullptr,
                           nullptr) <= 0 &&
       (job.has_dataset || job.model_size_known)) {
     return out;

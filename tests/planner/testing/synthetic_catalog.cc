@@ -165,9 +165,10 @@ SyntheticCatalog& SyntheticCatalog::AddGpuSeries(const std::string& series,
   a.memory_bytes = FactIf(spec.memory_gib * kGiB, src);
   a.peak_bf16 = FactIf(spec.peak_bf16_tflops * 1e12, src);
   a.peak_fp16 = a.peak_bf16;
-  // Only fp32 jobs read it; an eighth of bf16 is roughly what tensor-core
-  // GPUs publish.
+  // Only fp32 jobs read them: CUDA-core fp32 about an eighth of bf16, TF32
+  // tensor cores half of it, roughly what Ampere and Hopper publish.
   a.peak_fp32 = FactIf(spec.peak_bf16_tflops * 1e12 / 8, src);
+  a.peak_tf32 = FactIf(spec.peak_bf16_tflops * 1e12 / 2, src);
   a.peak_fp8 = FactIf(spec.peak_fp8_tflops * 1e12, src);
   a.formats = Formats(spec.peak_fp8_tflops > 0, src);
   a.frameworks =
