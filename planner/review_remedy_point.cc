@@ -16,6 +16,7 @@
 #include "planner/current_evidence.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/provisioning.h"
 #include "planner/reduction_server.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
@@ -522,6 +523,39 @@ bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
   return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
 }
 
+// A remedy to today's setup where the request states none (a flags-only
+// question): there is nothing for it to change, so it is not estimated,
+// and without a stated problem it acts on it is never RECOMMENDED. Spot is
+// judged on the plan's best point: a job
+// that does not checkpoint and trains past the policy's hour on it is
+// PREEMPTION_RISK whatever it runs on today.
+void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
+                        Judged& j) {
+  const Candidate* best = ctx.space.best();
+  if (m.kind == RemedyKind::kUseSpot && best != nullptr &&
+      SpotLosesWork(ctx.job, best->config->hours.expected)) {
+    j.Reject(ReasonCode::kPreemptionRisk,
+             absl::StrFormat(
+                 "The job trains %s on %s and does not checkpoint: a Spot "
+                 "preemption in that time loses all work (Spot is "
+                 "PREEMPTION_RISK for a job training over %s without "
+                 "checkpoints).",
+                 FormatHours(TrainingHours(best->config->hours.expected)),
+                 PointLabel(*best),
+                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+    return;
+  }
+  // A stated problem the remedy acts on is the evidence (the tiers rank it).
+  if (AnySymptom(ctx.job)) return;
+  j.recommendable = false;
+  j.why.push_back(absl::StrCat(
+      RemedyLabel(m.kind),
+      " changes today's setup, and the request states none "
+      "(current_setup.hardware): there is nothing for it to change, so it "
+      "is not estimated. Propose hardware or a layout to have it "
+      "estimated."));
+}
+
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j) {
   if (j.rejected) return;
@@ -536,6 +570,9 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   } else if (at) {
     if (RejectIfNotMore(ctx.job, m, j)) return;
     after = Remedied(ctx, m, *at);
+  } else if (!ctx.job.on_device && ctx.job.current.hardware.empty()) {
+    JudgeWithoutASetup(ctx, m, j);
+    return;
   }
   if (!after || j.rejected) return;
   if (!after->has_point()) {

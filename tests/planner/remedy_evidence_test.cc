@@ -306,5 +306,48 @@ TEST_F(RemedyEvidenceTest, APlanPastTheAssumedDeadlineSaysSo) {
               Contains(HasSubstr("cheapest that meets the deadline")));
 }
 
+// A flags-only question: a 7B job, no current setup, that does not
+// checkpoint and trains for days on the plan's best point.
+ReviewRequest FlagsOnly(bool checkpoints) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.parameter_count = 7e9;
+  r.workload.dataset_tokens = 1e10;
+  r.workload.checkpoints = checkpoints;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// Spot with no current setup is judged on the plan's best point: a job
+// that does not checkpoint and trains past the policy's hour there is
+// PREEMPTION_RISK (it was RECOMMENDED with an empty reason); one that
+// checkpoints is not rejected.
+TEST_F(RemedyEvidenceTest, SpotWithoutASetupIsJudgedOnThePlansPoint) {
+  const ProposalVerdict lost =
+      Sole(FlagsOnly(false), Remedy("spot", RemedyKind::kUseSpot));
+  EXPECT_EQ(lost.verdict, Verdict::kRejected) << lost.reason;
+  EXPECT_TRUE(Has(lost, ReasonCode::kPreemptionRisk)) << lost.reason;
+  const ProposalVerdict kept =
+      Sole(FlagsOnly(true), Remedy("spot", RemedyKind::kUseSpot));
+  EXPECT_NE(kept.verdict, Verdict::kRejected) << kept.reason;
+  EXPECT_FALSE(Has(kept, ReasonCode::kPreemptionRisk)) << kept.reason;
+}
+
+// A remedy to today's setup with none stated and no problem reported has
+// nothing to change: never RECOMMENDED, and it says why. With a stated
+// problem it acts on, it is the answer.
+TEST_F(RemedyEvidenceTest, ARemedyWithoutASetupOrAProblemIsNotRecommended) {
+  ReviewRequest r = FlagsOnly(true);
+  const ProposalVerdict bare =
+      Sole(r, Remedy("zero", RemedyKind::kShardOptimizerState));
+  EXPECT_NE(bare.verdict, Verdict::kRecommended) << bare.reason;
+  EXPECT_THAT(bare.reason, HasSubstr("states none"));
+  r.current_setup.symptoms = {Symptom::kInputBound};
+  const ProposalVerdict input =
+      Sole(r, Remedy("input", RemedyKind::kFasterInputPipeline));
+  EXPECT_EQ(input.verdict, Verdict::kRecommended) << input.reason;
+  EXPECT_THAT(input.reason, Not(HasSubstr("states none")));
+}
+
 }  // namespace
 }  // namespace accelplan::planner
