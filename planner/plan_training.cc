@@ -96,6 +96,13 @@ double PerMillion(const Config& k) {
   return k.hourly / (k.tokens_per_second * 3600) * 1e6;
 }
 
+// The team keeps its hardware and the point is its size today: the count
+// was not chosen for cost or time (space.cc keeps it while it is viable).
+bool KeptAtTodaysSize(const Job& job, const Config& c) {
+  return job.constraints.keep_current_hardware && job.current_devices > 0 &&
+         c.devices == job.current_devices;
+}
+
 // Why the recommendation is what it is.
 void RecommendationReasons(const Job& job, const Candidate& best,
                            std::vector<Reason>& why) {
@@ -117,6 +124,9 @@ void RecommendationReasons(const Job& job, const Candidate& best,
             ? absl::StrFormat(
                   "the cheapest within %.0f%% of the fastest within budget",
                   100 * kPolicy.equal_time_fraction.value)
+        : KeptAtTodaysSize(job, c)
+            ? "today's size, as the team keeps its hardware: "
+              "constraints.keep_current_hardware"
         : job.objective == Objective::kBalanced
             ? "best cost+time balance"
             : "cheapest that meets the deadline";

@@ -2646,6 +2646,34 @@ TEST_F(PlannerRulesTest, KeepingTodaysHardwareKeepsItsMachineType) {
   EXPECT_EQ(kept.recommendation->hardware.machine_type, "a2-highgpu-8g");
 }
 
+// Kept at today's size, the plan's count was not chosen for its cost: the
+// reason says so, not "cheapest that meets the deadline" (probe: 64 kept
+// H100s at $968k, where 256 of them cost $798k); without the pin it is.
+TEST_F(PlannerRulesTest, AKeptSizeIsNotCalledTheCheapest) {
+  PlanRequest q = Req(Medium());
+  q.workload.framework = Framework::kPytorch;
+  q.current_setup.hardware = "a3-highgpu-8g";
+  q.current_setup.accelerator_count = 8;
+  q.current_setup.node_count = 2;
+  q.constraints.keep_current_hardware = true;
+  q.goal.deadline_hours = 5000;
+  const auto said = [](const PlanResponse& r, const std::string& text) {
+    for (const Reason& why : r.recommendation->reasons) {
+      if (why.message.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  const PlanResponse kept = Plan(q);
+  ASSERT_TRUE(kept.recommendation.has_value()) << kept.no_plan_reason;
+  ASSERT_EQ(kept.recommendation->hardware.total_accelerators, 16);
+  EXPECT_TRUE(said(kept, "today's size"));
+  EXPECT_FALSE(said(kept, "cheapest that meets the deadline"));
+  q.constraints.keep_current_hardware = false;
+  const PlanResponse free = Plan(q);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  EXPECT_FALSE(said(free, "today's size"));
+}
+
 // ------------------------------------------------------------ determinism
 
 void ExpectSamePlan(const struct Plan& a, const struct Plan& b) {
