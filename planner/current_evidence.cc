@@ -18,6 +18,15 @@
 #include "planner/space.h"
 
 namespace accelplan::planner::internal {
+
+Job AsStatedToday(const Job& job) {
+  Job today = job;
+  // A stated FSDP is FSDP: no optimizer offload the team did not state.
+  today.optimizer_offload_excluded =
+      job.current.strategy != Strategy::kUnspecified;
+  return today;
+}
+
 namespace {
 
 const char* ObjectiveLabel(Objective o) {
@@ -57,10 +66,7 @@ Job TodaysJob(const Job& job) {
   today.pace_floor_units_per_s = 0;
   today.what_if = true;  // no provisioning what-ifs
   today.explain_rejections = false;
-  // A stated FSDP is FSDP: no optimizer offload the team did not state.
-  today.optimizer_offload_excluded =
-      job.current.strategy != Strategy::kUnspecified;
-  return today;
+  return AsStatedToday(today);
 }
 
 // No data set: the work is today's modelled throughput x its observed hours.
@@ -186,8 +192,15 @@ bool StatedLayoutTakenToFit(const Job& job) {
          acc->memory_bytes->value * (1 - kHeadroom);
 }
 
-std::optional<Job> ObservedToFit(const Job& job) {
-  if (!StatedLayoutTakenToFit(job)) return std::nullopt;
+std::optional<Job> ObservedToFit(const Job& job, const Candidate& failed) {
+  const auto lost = [&](ReasonCode code) {
+    return std::find(failed.codes.begin(), failed.codes.end(), code) !=
+           failed.codes.end();
+  };
+  if (!StatedLayoutTakenToFit(job) || lost(ReasonCode::kMissesDeadline) ||
+      lost(ReasonCode::kOverBudget)) {
+    return std::nullopt;
+  }
   Job observed = job;
   observed.memory_observed = true;
   return observed;
@@ -217,7 +230,7 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
     return !one.front().viable() || one.front().points.empty();
   };
   if (pins.layout.any() && none()) {
-    if (std::optional<Job> observed = ObservedToFit(today)) {
+    if (std::optional<Job> observed = ObservedToFit(today, one.front())) {
       one = {EvaluateFamily(catalog, *observed, *family, pins)};
     }
   }

@@ -31,10 +31,17 @@ namespace accelplan::planner::internal {
 // Today's stated layout runs: when the model says it does not fit (its
 // assumed optimizer or precision need more than the device holds), the job
 // that takes its memory as observed to fit. nullopt when no layout is
-// stated, when the team reports running out of memory, or when it states
-// its own per-device footprint (the evidence then says otherwise or is
-// already the model's).
-std::optional<Job> ObservedToFit(const Job& job);
+// stated, when the team reports running out of memory, when it states its
+// own per-device footprint (the evidence then says otherwise or is already
+// the model's), or when `failed` (the stated layout's candidate without a
+// point) lost on time or money (MISSES_DEADLINE, OVER_BUDGET): points of
+// it fit, so no memory needs taking on trust, and a layout the model
+// cannot hold (no gradient accumulation) must not win on speed.
+std::optional<Job> ObservedToFit(const Job& job, const Candidate& failed);
+// The job as today's stated layout runs it (a proposal restating today's
+// strategy on today's hardware): a stated FSDP is FSDP, with no optimizer
+// offload the team did not state, as for today's own point (TodaysJob).
+Job AsStatedToday(const Job& job);
 // Whether ObservedToFit gives a job (without copying one).
 bool StatedLayoutTakenToFit(const Job& job);
 

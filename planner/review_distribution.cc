@@ -34,13 +34,16 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     if (ctx.job.current_machine != nullptr) {
       pins.machine_type = ctx.job.current_machine->id;
     }
-    Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, *current,
-                                  pins, /*compare_families=*/false);
-    // Today's own layout runs: its memory is taken as observed, as for
-    // today's point and its remedies (planner/current_evidence.h).
-    if (!c.has_point() && !layout.degrees() &&
-        layout.strategy == ctx.job.current.strategy) {
-      if (const std::optional<Job> observed = ObservedToFit(ctx.job)) {
+    // Today's own layout runs as today's point does: no optimizer offload
+    // the team did not state, its memory taken as observed
+    // (planner/current_evidence.h).
+    const bool todays =
+        !layout.degrees() && layout.strategy == ctx.job.current.strategy;
+    const Job job = todays ? AsStatedToday(ctx.job) : ctx.job;
+    Candidate c = EvaluateInSpace(ctx.catalog, job, ctx.space, *current, pins,
+                                  /*compare_families=*/false);
+    if (!c.has_point() && todays) {
+      if (const std::optional<Job> observed = ObservedToFit(job, c)) {
         c = EvaluateInSpace(ctx.catalog, *observed, ctx.space, *current, pins,
                             /*compare_families=*/false);
       }

@@ -195,13 +195,18 @@ bool RestatesToday(const ReviewContext& ctx, const Family& f,
          std::max(1, pins.slices) == 1;
 }
 
-// The family at the proposal's pins; today's setup restated keeps its
-// stated layout with its memory taken as observed.
+// The family at the proposal's pins; today's setup restated is judged as
+// today's point is: its stated layout without an unstated optimizer
+// offload, its memory taken as observed.
 Candidate EvaluateProposed(const ReviewContext& ctx, const Family& f,
                            const Pins& pins) {
-  Candidate c = EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
-  if (c.has_point() || !RestatesToday(ctx, f, pins)) return c;
-  if (const std::optional<Job> observed = ObservedToFit(ctx.job)) {
+  if (!RestatesToday(ctx, f, pins)) {
+    return EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
+  }
+  const Job today = AsStatedToday(ctx.job);
+  Candidate c = EvaluateInSpace(ctx.catalog, today, ctx.space, f, pins);
+  if (c.has_point()) return c;
+  if (const std::optional<Job> observed = ObservedToFit(today, c)) {
     return EvaluateInSpace(ctx.catalog, *observed, ctx.space, f, pins);
   }
   return c;

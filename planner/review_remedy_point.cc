@@ -286,7 +286,7 @@ std::optional<Candidate> Remedied(const ReviewContext& ctx,
     // Today's stated layout holds no point: it runs, so its memory is
     // taken as observed (no remedy here needs more memory per device than
     // today's layout; planner/current_evidence.h).
-    if (std::optional<Job> observed = ObservedToFit(remedied)) {
+    if (std::optional<Job> observed = ObservedToFit(remedied, c)) {
       c = Evaluate(ctx, *observed, at);
     }
   }
@@ -470,7 +470,8 @@ std::optional<Candidate> TodayInSpace(const ReviewContext& ctx) {
   const Job unconstrained = TodayUnconstrained(ctx.job);
   Candidate today = Evaluate(ctx, unconstrained, *at);
   if (!today.has_point() && at->pins.layout.any()) {
-    if (const std::optional<Job> observed = ObservedToFit(unconstrained)) {
+    if (const std::optional<Job> observed =
+            ObservedToFit(unconstrained, today)) {
       today = Evaluate(ctx, *observed, *at);
     }
   }

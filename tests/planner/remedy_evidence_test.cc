@@ -349,5 +349,60 @@ TEST_F(RemedyEvidenceTest, ARemedyWithoutASetupOrAProblemIsNotRecommended) {
   EXPECT_THAT(input.reason, Not(HasSubstr("states none")));
 }
 
+// Llama-3.1-70B FSDP on 64 H100s today (3e11 tokens, batch 1,024).
+ReviewRequest SeventyBOnSixtyFourH100s(double deadline_hours) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.model_name = "llama-3.1-70b";
+  r.workload.precision = Precision::kBf16Mixed;
+  r.workload.dataset_tokens = 3e11;
+  r.workload.global_batch_size = 1024;
+  r.workload.checkpoints = true;
+  r.goal.deadline_hours = deadline_hours;
+  r.current_setup.hardware = "a3-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 8;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  return r;
+}
+
+// Today's setup restated (as hardware with its layout, or as its strategy)
+// is today's point, with the numbers the plan's savings give today, under
+// any deadline. A deadline its fitting layouts miss used to let the model
+// take the memory of a layout with no gradient accumulation "as observed"
+// (526 GiB of 71.7 per H100) and RECOMMEND it as the fastest.
+TEST_F(RemedyEvidenceTest, TodayRestatedIsTodaysPointUnderAnyDeadline) {
+  PlanRequest plan;
+  const ReviewRequest lax = SeventyBOnSixtyFourH100s(5000);
+  plan.workload = lax.workload;
+  plan.current_setup = lax.current_setup;
+  plan.as_of = lax.as_of;
+  const PlanResponse p = Plan(plan);
+  ASSERT_TRUE(p.savings.has_value());
+  const double today_hours = p.savings->current_hours;
+  Proposal restated;
+  restated.label = "today";
+  restated.hardware = HardwareProposal{};
+  restated.hardware->machine_type = "a3-highgpu-8g";
+  restated.hardware->count = 64;
+  restated.hardware->layout = DistributionProposal{};
+  restated.hardware->layout->strategy = Strategy::kFsdp;
+  for (const Proposal& proposal : {restated, Dist("fsdp", Strategy::kFsdp)}) {
+    const ProposalVerdict met = Sole(lax, proposal);
+    ASSERT_TRUE(met.plan.has_value()) << met.reason;
+    EXPECT_NEAR(met.plan->estimates.total_hours.expected, today_hours,
+                1e-6 * today_hours)
+        << proposal.label;
+    // Between a layout that needs no accumulation and today's: missed.
+    const ProposalVerdict tight =
+        Sole(SeventyBOnSixtyFourH100s(today_hours * 0.6), proposal);
+    EXPECT_EQ(tight.verdict, Verdict::kRejected) << tight.reason;
+    EXPECT_TRUE(Has(tight, ReasonCode::kMissesDeadline)) << tight.reason;
+    EXPECT_THAT(tight.reason, Not(HasSubstr("taken as observed")));
+  }
+}
+
 }  // namespace
 }  // namespace accelplan::planner
