@@ -1,6 +1,4 @@
 // Stage 2: request -> Job.
-#include "planner/job.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -15,6 +13,8 @@
 #include "planner/engine_common.h"
 #include "planner/experts.h"
 #include "planner/index.h"
+#include "planner/job.h"
+#include "planner/job_assumptions.h"
 #include "planner/job_work.h"
 #include "planner/layouts.h"
 #include "planner/reduction_server.h"
@@ -27,83 +27,6 @@ using catalog::Catalog;
 using catalog::MachineType;
 
 // ---------------------------------------------------------------- job
-
-namespace {
-// States the enumerated defaults the request relied on.
-void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
-  if (job.on_device) return;
-  if (w.precision == Precision::kUnspecified) {
-    job.assumptions.push_back(
-        job.classical
-            ? "Precision not given: fp32 assumed (classical ML trains in "
-              "fp32 on CPUs and CUDA; product choice)."
-            : "Precision not given: bf16 mixed assumed (the API's default).");
-  }
-  if (!job.classical && job.model_size_known) {
-    if (w.optimizer == Optimizer::kUnspecified) {
-      job.assumptions.push_back(
-          "Optimizer not given: Adam assumed (the API's default; 16 B/param "
-          "with mixed precision).");
-    }
-    if (w.recompute == Recompute::kUnspecified &&
-        job.workload.transformer_shape.layers > 0) {
-      job.assumptions.push_back(
-          "Recompute not given: selective assumed for activation memory (the "
-          "API's default); full recompute is tried where it is needed to "
-          "fit.");
-    }
-    if (w.training_method == TrainingMethod::kUnspecified) {
-      job.assumptions.push_back(
-          "Training method not given: pre-training assumed (SPEC §4: the "
-          "pre-training list applies).");
-    }
-    if (w.zero_stage.has_value()) {
-      job.assumptions.push_back(absl::StrFormat(
-          "workload.zero_stage pins ZeRO stage %d: every layout searched "
-          "shards its model states at that stage (a pipeline only at 0 or "
-          "1: DeepSpeed's pipeline engine rejects ZeRO-2 and ZeRO-3).",
-          *w.zero_stage));
-    }
-    if (job.constraints.framework_agnostic_distribution) {
-      job.assumptions.push_back(
-          "Framework-agnostic distribution: Horovod is plain data "
-          "parallelism (ring all-reduce of gradients), so every device "
-          "holds a whole replica; ZeRO, FSDP, tensor and pipeline sharding "
-          "are not searched.");
-    }
-  }
-  if (g.objective == Objective::kUnspecified) {
-    job.assumptions.push_back(
-        "Objective not given: MIN_COST assumed (the API's default).");
-  }
-}
-
-// What the stated bf16 optimizer state and activation offload mean for
-// the memory and time figures.
-void StateOptimizerAndOffload(const Workload& w, Job& job) {
-  if (job.classical || !job.model_size_known) return;
-  if (w.optimizer == Optimizer::kAdamBf16) {
-    job.assumptions.push_back(
-        "ADAM_BF16: weights, gradients and both Adam moments in bf16, no "
-        "fp32 master copy: 8 B/param (optax keeps the moments in the "
-        "parameters' dtype unless mu_dtype is set).");
-  }
-  if (w.recompute == Recompute::kOffload &&
-      job.workload.transformer_shape.layers > 0) {
-    job.assumptions.push_back(absl::StrFormat(
-        "RECOMPUTE_OFFLOAD: each layer's input is held in host memory "
-        "(at most the VM's memory over its accelerators, less %.0f%%) and "
-        "the rest recomputed, as full recompute does; the inputs cross "
-        "PCIe out in the forward pass and back in the backward pass at "
-        "%.3g B/s per accelerator each way (%s). The transfer is assumed "
-        "to overlap compute (product choice): it bounds the step, it "
-        "never adds to it.",
-        kHostHeadroom * 100, kPcieBytesPerS,
-        kPolicy.pcie_bytes_per_s.source));
-  }
-}
-
-}  // namespace
 
 std::optional<std::string> DcnProductMismatch(const MultisliceMesh& m,
                                               int slices) {
@@ -261,16 +184,6 @@ void InferShapeFromParams(const Workload& w, Job& job) {
       ParamsLabel(w.parameter_count), kDefaults.hidden_per_layer.source));
 }
 
-// The field that sizes this job's work: tokens for a sequence model,
-// examples for one counted in examples, either for a bare parameter count
-// (counted in examples until a token count says it is a sequence model).
-const char* DatasetField(const Job& job) {
-  if (job.sequence_model) return "dataset_tokens";
-  return job.workload.model_kind == ModelKind::kUnspecified
-             ? "dataset_tokens or dataset_examples"
-             : "dataset_examples";
-}
-
 // Whether the catalog has a series or accelerator of this name, planned or
 // not (legacy hardware is kept only as today's: planner/legacy.h).
 bool CatalogNames(const Catalog& catalog, const std::string& name) {
@@ -328,32 +241,6 @@ void ResolveAllowedSeries(const Catalog& catalog, const Index& index,
                     " names no machine series, accelerator or machine type in "
                     "the catalog. Its series: ",
                     absl::StrJoin(series, ", "), ".")});
-}
-
-// Without a dataset size there is no deadline check, only cost per unit.
-void WarnIfNoDataset(Job& job) {
-  if (!job.has_dataset && !job.on_device) {
-    job.warnings.push_back(
-        {ReasonCode::kNoDatasetSize,
-         job.workload.dataset_gib > 0 && !job.classical
-             ? absl::StrCat(
-                   "No dataset size in ",
-                   job.sequence_model ? "tokens" : "examples",
-                   ": a size in GiB gives classical ML's memory, not a deep "
-                   "model's work (state ", DatasetField(job),
-                   "); candidates ranked by cost per unit of work; no "
-                   "deadline check.")
-         : job.classical
-             ? "No dataset size given (dataset_gib): candidates ranked by "
-               "cost per unit of work; no deadline check."
-         : job.model_size_known
-             ? absl::StrCat("No dataset size given (", DatasetField(job),
-                            "): candidates ranked by cost per unit of work; "
-                            "no deadline check.")
-             : "No model or dataset size given: candidates ranked by cost "
-               "per unit of work at the smallest shape that holds the "
-               "stated memory; no deadline check."});
-  }
 }
 
 // The deadline given, none for MIN_TIME, else MIN_COST's assumed one.

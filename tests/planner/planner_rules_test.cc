@@ -2674,6 +2674,27 @@ TEST_F(PlannerRulesTest, AKeptSizeIsNotCalledTheCheapest) {
   EXPECT_FALSE(said(free, "today's size"));
 }
 
+// Without a data set there is no total cost: a stated budget is said to be
+// unchecked (it was ignored silently); with one it is checked.
+TEST_F(PlannerRulesTest, ABudgetWithoutTheWorkIsSaidUnchecked) {
+  Workload w = Medium();
+  w.dataset_tokens = 0;
+  PlanRequest q = Req(w);
+  q.goal.budget_usd = 5000;
+  const auto unchecked = [](const PlanResponse& r) {
+    for (const Reason& why : r.warnings) {
+      if (why.code == ReasonCode::kNoDatasetSize &&
+          why.message.find("budget is not checked") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(unchecked(Plan(q)));
+  q.workload.dataset_tokens = 1e9;
+  EXPECT_FALSE(unchecked(Plan(q)));
+}
+
 // ------------------------------------------------------------ determinism
 
 void ExpectSamePlan(const struct Plan& a, const struct Plan& b) {

@@ -1,0 +1,131 @@
+// Stage 2: the defaults and warnings a job states (job_assumptions.h).
+#include "planner/job_assumptions.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "planner/engine_common.h"
+#include "planner/policy.h"
+#include "planner/util.h"
+
+namespace accelplan::planner::internal {
+namespace {
+
+// The field that sizes this job's work: tokens for a sequence model,
+// examples for one counted in examples, either for a bare parameter count
+// (counted in examples until a token count says it is a sequence model).
+const char* DatasetField(const Job& job) {
+  if (job.sequence_model) return "dataset_tokens";
+  return job.workload.model_kind == ModelKind::kUnspecified
+             ? "dataset_tokens or dataset_examples"
+             : "dataset_examples";
+}
+
+}  // namespace
+
+// States the enumerated defaults the request relied on.
+void StateEnumDefaults(const Workload& w, const Goal& g, Job& job) {
+  if (job.on_device) return;
+  if (w.precision == Precision::kUnspecified) {
+    job.assumptions.push_back(
+        job.classical
+            ? "Precision not given: fp32 assumed (classical ML trains in "
+              "fp32 on CPUs and CUDA; product choice)."
+            : "Precision not given: bf16 mixed assumed (the API's default).");
+  }
+  if (!job.classical && job.model_size_known) {
+    if (w.optimizer == Optimizer::kUnspecified) {
+      job.assumptions.push_back(
+          "Optimizer not given: Adam assumed (the API's default; 16 B/param "
+          "with mixed precision).");
+    }
+    if (w.recompute == Recompute::kUnspecified &&
+        job.workload.transformer_shape.layers > 0) {
+      job.assumptions.push_back(
+          "Recompute not given: selective assumed for activation memory (the "
+          "API's default); full recompute is tried where it is needed to "
+          "fit.");
+    }
+    if (w.training_method == TrainingMethod::kUnspecified) {
+      job.assumptions.push_back(
+          "Training method not given: pre-training assumed (SPEC §4: the "
+          "pre-training list applies).");
+    }
+    if (w.zero_stage.has_value()) {
+      job.assumptions.push_back(absl::StrFormat(
+          "workload.zero_stage pins ZeRO stage %d: every layout searched "
+          "shards its model states at that stage (a pipeline only at 0 or "
+          "1: DeepSpeed's pipeline engine rejects ZeRO-2 and ZeRO-3).",
+          *w.zero_stage));
+    }
+    if (job.constraints.framework_agnostic_distribution) {
+      job.assumptions.push_back(
+          "Framework-agnostic distribution: Horovod is plain data "
+          "parallelism (ring all-reduce of gradients), so every device "
+          "holds a whole replica; ZeRO, FSDP, tensor and pipeline sharding "
+          "are not searched.");
+    }
+  }
+  if (g.objective == Objective::kUnspecified) {
+    job.assumptions.push_back(
+        "Objective not given: MIN_COST assumed (the API's default).");
+  }
+}
+
+// What the stated bf16 optimizer state and activation offload mean for
+// the memory and time figures.
+void StateOptimizerAndOffload(const Workload& w, Job& job) {
+  if (job.classical || !job.model_size_known) return;
+  if (w.optimizer == Optimizer::kAdamBf16) {
+    job.assumptions.push_back(
+        "ADAM_BF16: weights, gradients and both Adam moments in bf16, no "
+        "fp32 master copy: 8 B/param (optax keeps the moments in the "
+        "parameters' dtype unless mu_dtype is set).");
+  }
+  if (w.recompute == Recompute::kOffload &&
+      job.workload.transformer_shape.layers > 0) {
+    job.assumptions.push_back(absl::StrFormat(
+        "RECOMPUTE_OFFLOAD: each layer's input is held in host memory "
+        "(at most the VM's memory over its accelerators, less %.0f%%) and "
+        "the rest recomputed, as full recompute does; the inputs cross "
+        "PCIe out in the forward pass and back in the backward pass at "
+        "%.3g B/s per accelerator each way (%s). The transfer is assumed "
+        "to overlap compute (product choice): it bounds the step, it "
+        "never adds to it.",
+        kHostHeadroom * 100, kPcieBytesPerS, kPolicy.pcie_bytes_per_s.source));
+  }
+}
+
+// Without a dataset size there is no deadline check, only cost per unit,
+// and no total cost to hold to a budget.
+void WarnIfNoDataset(Job& job) {
+  if (job.has_dataset || job.on_device) return;
+  const std::string checks = absl::StrCat(
+      "candidates ranked by cost per unit of work",
+      job.model_size_known || job.classical
+          ? ""
+          : " at the smallest shape that holds the stated memory",
+      job.goal.budget_usd > 0
+          ? absl::StrCat("; no deadline check, and the ",
+                         FormatUsd(job.goal.budget_usd),
+                         " budget is not checked (a total cost needs the "
+                         "work).")
+          : "; no deadline check.");
+  job.warnings.push_back(
+      {ReasonCode::kNoDatasetSize,
+       job.workload.dataset_gib > 0 && !job.classical
+           ? absl::StrCat("No dataset size in ",
+                          job.sequence_model ? "tokens" : "examples",
+                          ": a size in GiB gives classical ML's memory, not a "
+                          "deep model's work (state ",
+                          DatasetField(job), "); ", checks)
+       : job.classical
+           ? absl::StrCat("No dataset size given (dataset_gib): ", checks)
+       : job.model_size_known
+           ? absl::StrCat("No dataset size given (", DatasetField(job),
+                          "): ", checks)
+           : absl::StrCat("No model or dataset size given: ", checks)});
+}
+
+}  // namespace accelplan::planner::internal
