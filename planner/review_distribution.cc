@@ -22,6 +22,29 @@ bool ModelParallel(Strategy s) {
          s == Strategy::kHybrid;
 }
 
+// The device count a layout's stated degrees fix (0: they leave it free):
+// data parallelism's replicas; FSDP's group times its replicas; a
+// model-parallel layout's data x tensor x pipeline when all three are
+// stated (and no FSDP). Sized at exactly that count, as a hardware
+// proposal's is: a count between the grid's multiples (280 GPUs on 35
+// VMs) is otherwise never built, and the layout looked unrunnable.
+int DevicesTheLayoutFixes(const LayoutPin& l) {
+  switch (l.strategy) {
+    case Strategy::kDataParallel:
+      return l.data;
+    case Strategy::kFsdp:
+      return l.fsdp > 0 && l.data > 0 ? l.fsdp * l.data : 0;
+    case Strategy::kTensorParallel:
+    case Strategy::kPipelineParallel:
+    case Strategy::kHybrid:
+      return l.fsdp <= 0 && l.data > 0 && l.tensor > 0 && l.pipeline > 0
+                 ? l.data * l.tensor * l.pipeline
+                 : 0;
+    default:
+      return 0;
+  }
+}
+
 // The best point with one layout: on the current hardware at its size when
 // the request names it, else on whichever viable family ranks best with it.
 std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
@@ -50,6 +73,7 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     }
     return c;
   }
+  pins.devices = DevicesTheLayoutFixes(layout);
   return BestFamilyWith(ctx, pins);
 }
 

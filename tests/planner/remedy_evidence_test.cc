@@ -404,5 +404,31 @@ TEST_F(RemedyEvidenceTest, TodayRestatedIsTodaysPointUnderAnyDeadline) {
   }
 }
 
+// A data-parallel degree fixes the device count: 280 replicas run on 280
+// GPUs (35 a3-highgpu-8g VMs), a count between the grid's multiples of 32
+// VMs that the search never built, so the layout was rejected
+// HBM_TOO_SMALL for a 0.5 GiB model. 272 and 288 were found.
+TEST_F(RemedyEvidenceTest, ADataParallelDegreeIsSizedAtItsCount) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kCnn;
+  r.workload.parameter_count = 2.56e7;
+  r.workload.dataset_examples = 1.28e6;
+  r.workload.epochs = 90;
+  r.workload.global_batch_size = 4096;
+  r.goal.objective = Objective::kMinTime;
+  r.goal.deadline_hours = 10;
+  r.as_of = "2026-09-26";
+  for (int degree : {280, 272, 288}) {
+    Proposal dp = Dist("dp", Strategy::kDataParallel);
+    dp.distribution->data_parallelism = degree;
+    const ProposalVerdict v = Sole(r, dp);
+    EXPECT_NE(v.verdict, Verdict::kRejected) << degree << ": " << v.reason;
+    ASSERT_TRUE(v.plan.has_value()) << degree << ": " << v.reason;
+    EXPECT_EQ(v.plan->hardware.total_accelerators, degree);
+    EXPECT_EQ(v.plan->distribution.data_parallelism, degree);
+  }
+}
+
 }  // namespace
 }  // namespace accelplan::planner
