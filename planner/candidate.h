@@ -234,6 +234,8 @@ struct Candidate {
   void Reject(ReasonCode code, std::string why_line);
 };
 
+// The PREVIEW_HARDWARE note a viable candidate of a preview family carries.
+void NotePreview(Candidate& cand);
 // Whether a point costs more than the stated budget.
 bool OverBudget(const Job& job, const Config& c);
 // Rejects the candidate OVER_BUDGET with the cheapest of its over-budget

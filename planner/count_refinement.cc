@@ -290,6 +290,8 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     if (added.empty()) {
       for (Config& c : over) cand.over_budget.push_back(std::move(c));
       RejectOverBudget(job, cand);
+    } else {
+      NotePreview(cand);  // as EvaluateFamily notes a viable family
     }
   }
   if (added.empty()) return;

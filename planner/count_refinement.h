@@ -13,11 +13,14 @@
 namespace accelplan::planner::internal {
 
 // Adds feasible points between the grid neighbours of the family's two
-// best grid points (strided, then beside the best samples) (under the objective with the space's normalisation;
-// the fastest when only the assumed deadline is missed: cost and time are
-// not unimodal in the count once pipeline depths must divide it). Without a
-// data set, the smallest size that holds the job is searched below its
-// grid point.
+// best grid points (strided, then beside the best samples) (under the objective
+// with the space's normalisation; the fastest when only the assumed deadline is
+// missed: cost and time are not unimodal in the count once pipeline depths must
+// divide it). Without a data set, the smallest size that holds the job is
+// searched below its grid point. Under a budget the search first ignores it (so
+// a budget the unbudgeted best meets keeps that best), then, if the best found
+// is over it, searches beside the best points within it too; a family rejected
+// OVER_BUDGET on the grid is viable again if a count within it is found.
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand);
 
 }  // namespace accelplan::planner::internal

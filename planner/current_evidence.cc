@@ -11,9 +11,10 @@
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
-#include "planner/remedies.h"
+#include "planner/job_assumptions.h"
 #include "planner/job_work.h"
 #include "planner/policy.h"
+#include "planner/remedies.h"
 #include "planner/scorer.h"
 #include "planner/space.h"
 
@@ -348,10 +349,10 @@ void ApplyPaceFloor(Job& job) {
       given, floor, "; ", deadline,
       ". State current_setup.observed_hours or the dataset size to plan on "
       "the job's length."));
-  RestateNoDataset(job, absl::StrCat(given,
-                                     "candidates ranked by cost per unit of "
-                                     "work; ",
-                                     floor, "; ", deadline, "."));
+  RestateNoDataset(
+      job,
+      absl::StrCat(given, "candidates ranked by cost per unit of work; ", floor,
+                   "; ", deadline, UncheckedBudgetClause(job), "."));
 }
 
 bool BelowPaceFloor(const Job& job, const Config& c) {

@@ -458,6 +458,13 @@ void RejectOverBudget(const Job& job, Candidate& cand) {
   cand.config = cheapest;
 }
 
+void NotePreview(Candidate& cand) {
+  if (cand.viable() && cand.family->preview) {
+    cand.notes.push_back({ReasonCode::kPreviewHardware,
+                          absl::StrCat(cand.family->name, " is in preview.")});
+  }
+}
+
 void Candidate::Reject(ReasonCode code, std::string why_line) {
   if (std::find(codes.begin(), codes.end(), code) == codes.end()) {
     codes.push_back(code);
@@ -535,10 +542,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   }
   cand.pinned_layout = pins.layout;
   cand.min_devices = pins.min_devices;
-  if (cand.viable() && f.preview) {
-    cand.notes.push_back({ReasonCode::kPreviewHardware,
-                          absl::StrCat(f.name, " is in preview.")});
-  }
+  NotePreview(cand);
   return cand;
 }
 

@@ -99,19 +99,20 @@ void StateOptimizerAndOffload(const Workload& w, Job& job) {
 
 // Without a dataset size there is no deadline check, only cost per unit,
 // and no total cost to hold to a budget.
+std::string UncheckedBudgetClause(const Job& job) {
+  if (job.goal.budget_usd <= 0) return "";
+  return absl::StrCat(", and the ", FormatUsd(job.goal.budget_usd),
+                      " budget is not checked (a total cost needs the work)");
+}
+
 void WarnIfNoDataset(Job& job) {
   if (job.has_dataset || job.on_device) return;
-  const std::string checks = absl::StrCat(
-      "candidates ranked by cost per unit of work",
-      job.model_size_known || job.classical
-          ? ""
-          : " at the smallest shape that holds the stated memory",
-      job.goal.budget_usd > 0
-          ? absl::StrCat("; no deadline check, and the ",
-                         FormatUsd(job.goal.budget_usd),
-                         " budget is not checked (a total cost needs the "
-                         "work).")
-          : "; no deadline check.");
+  const std::string checks =
+      absl::StrCat("candidates ranked by cost per unit of work",
+                   job.model_size_known || job.classical
+                       ? ""
+                       : " at the smallest shape that holds the stated memory",
+                   "; no deadline check", UncheckedBudgetClause(job), ".");
   job.warnings.push_back(
       {ReasonCode::kNoDatasetSize,
        job.workload.dataset_gib > 0 && !job.classical

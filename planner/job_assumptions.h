@@ -5,6 +5,8 @@
 #ifndef ACCELPLAN_PLANNER_JOB_ASSUMPTIONS_H_
 #define ACCELPLAN_PLANNER_JOB_ASSUMPTIONS_H_
 
+#include <string>
+
 #include "planner/job.h"
 #include "planner/types.h"
 
@@ -21,6 +23,9 @@ void StateOptimizerAndOffload(const Workload& w, Job& job);
 // Without a dataset size: no deadline check, only cost per unit of work,
 // and no total cost to hold to a budget (a NO_DATASET_SIZE warning).
 void WarnIfNoDataset(Job& job);
+// What that warning says of a stated budget (", and the $X budget is not
+// checked (a total cost needs the work)"; empty without one).
+std::string UncheckedBudgetClause(const Job& job);
 
 }  // namespace accelplan::planner::internal
 

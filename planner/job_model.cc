@@ -376,7 +376,9 @@ void PrepareJobMemoryModel(Job& job) {
                   ? &job.workload.transformer_shape
                   : nullptr;
   mem.embedding_bytes = job.workload.embedding_table_gib * kGiB;
-  if (mem.embedding_bytes > 0) {
+  // Only where the layouts read the model (not a stated footprint).
+  if (mem.embedding_bytes > 0 && !job.on_device && !job.classical &&
+      job.model_size_known && job.workload.per_device_memory_gib <= 0) {
     job.assumptions.push_back(
         TableOptimizerAssumption(mem.method, mem.optimizer));
   }

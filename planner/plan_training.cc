@@ -117,16 +117,16 @@ void RecommendationReasons(const Job& job, const Candidate& best,
     // Nothing meets the deadline MIN_COST assumes: the scorer took the
     // option closest to it (scorer.cc RankKey), whatever the objective.
     const std::string chosen =
-        best.misses_assumed_deadline
+        KeptAtTodaysSize(job, c)
+            ? "today's size, as the team keeps its hardware: "
+              "constraints.keep_current_hardware"
+        : best.misses_assumed_deadline
             ? absl::StrCat("no option meets ", job.assumed_deadline_label,
                            "; this one comes closest")
         : job.objective == Objective::kMinTime
             ? absl::StrFormat(
                   "the cheapest within %.0f%% of the fastest within budget",
                   100 * kPolicy.equal_time_fraction.value)
-        : KeptAtTodaysSize(job, c)
-            ? "today's size, as the team keeps its hardware: "
-              "constraints.keep_current_hardware"
         : job.objective == Objective::kBalanced
             ? "best cost+time balance"
             : "cheapest that meets the deadline";

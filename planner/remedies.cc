@@ -196,15 +196,14 @@ void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
       absl::StrAppend(
           &r.summary,
           absl::StrFormat(" Size: %d x %s (%.0f Gbps total, matching "
-                          "the workers' %.0f Gbps of host-NIC egress, "
+                          "the workers' %.0f Gbps of network egress, "
                           "Vertex AI guidance)",
                           pool.replica_count, pool.machine_type,
                           pool.reducer_bandwidth_gbps,
                           pool.worker_bandwidth_gbps),
-          rs->on_demand_known
-              ? absl::StrFormat(", %s/h on-demand.",
-                                FormatUsd(rs->hourly_on_demand))
-              : "; the catalog has no price for the reducers.");
+          rs->on_demand_known ? absl::StrFormat(", %s/h on-demand.",
+                                                FormatUsd(rs->hourly_on_demand))
+                              : "; the catalog has no price for the reducers.");
     }
     out.push_back(std::move(r));
   } else if (on_tpu) {

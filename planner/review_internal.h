@@ -182,6 +182,16 @@ bool LeavesParameterServers(const Job& job, const RemedyProposal& m);
 // is: where today's setup misses the stated deadline it still does
 // (RejectIfDeadlineStillMissed, MISSES_DEADLINE).
 void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j);
+// ADD_REDUCTION_SERVER whose remedied point declined the pool: never
+// RECOMMENDED (the remedy leaves today's all-reduce as it is).
+void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
+                          const Candidate& after, Judged& j);
+// A remedy to today's setup where the request states none: Spot judged on
+// the plan's best point, the rest held back without a problem they act on.
+void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
+                        Judged& j);
+// "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
+std::string PointLabel(const Candidate& c);
 void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
                                  Judged& j);
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);

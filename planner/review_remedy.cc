@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/count_refinement.h"
 #include "planner/edge_rules.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
@@ -487,6 +488,8 @@ void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
   for (const Family* f : MatchFamilies(
            ctx.index, t.platform, t.series, t.accelerator, t.machine_type)) {
     evaluated.push_back(EvaluateFamily(ctx.catalog, relaxed, *f));
+    // The counts the space searches (a budget met only off the grid).
+    RefineCounts(relaxed, ctx.space.norm, evaluated.back());
   }
   for (const Candidate& c : evaluated) {
     if (fewest == nullptr || c.codes.size() < fewest->codes.size()) fewest = &c;

@@ -7,6 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/edge_rules.h"
+#include "planner/estimates.h"
+#include "planner/policy.h"
+#include "planner/provisioning.h"
+#include "planner/reduction_server.h"
 #include "planner/remedies.h"
 #include "planner/review_internal.h"
 #include "planner/util.h"
@@ -128,6 +132,71 @@ void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
                "%s deadline.",
                RemedyLabel(m.kind), FormatHours(job.current_hours),
                FormatHours(job.deadline_hours)));
+}
+
+// ADD_REDUCTION_SERVER where a pool could take the traffic but the point
+// declined it (ApplyReductionServer keeps a pool only when it lowers the
+// cost per unit of work, under MIN_TIME the step time): the remedy leaves
+// today's all-reduce as it is, so it is never RECOMMENDED.
+void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
+                          const Candidate& after, Judged& j) {
+  const Config& p = *after.config;
+  if (m.kind != RemedyKind::kAddReductionServer || p.reducers) return;
+  j.recommendable = false;
+  const catalog::MachineType* vm = p.shape ? p.shape->machine : nullptr;
+  std::string links;
+  if (vm != nullptr && vm->network_bits_per_s) {
+    links = absl::StrFormat(
+        ": its workers would reach the reducers at %.0f Gbps per VM, while "
+        "NCCL's all-reduce already crosses %.0f Gbps per VM",
+        WorkerEgressBitsPerS(*vm, after.family->series, after.family,
+                             DevicesPerVm(p)) /
+            1e9,
+        *vm->network_bits_per_s / 1e9);
+  }
+  const bool min_time = job.objective == Objective::kMinTime;
+  j.Add(min_time ? ReasonCode::kSlower : ReasonCode::kHigherCost,
+        absl::StrCat("A Reduction Server pool does not pay on ",
+                     PointLabel(after), links, "; no pool lowers ",
+                     min_time ? "the step time" : "the cost per unit of work",
+                     ", so the model keeps today's all-reduce."));
+}
+
+// A move is the hardware proposal it names, in the same space, on today's
+// provisioning (the one change is the hardware), else on what the request
+// allows when today's capacity cannot obtain it: its point, or its codes.
+// A remedy to today's setup where the request states none (a flags-only
+// question): there is nothing for it to change, so it is not estimated,
+// and without a stated problem it acts on it is never RECOMMENDED. Spot is
+// judged on the plan's best point: a job
+// that does not checkpoint and trains past the policy's hour on it is
+// PREEMPTION_RISK whatever it runs on today.
+void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
+                        Judged& j) {
+  const Candidate* best = ctx.space.best();
+  if (m.kind == RemedyKind::kUseSpot && best != nullptr &&
+      SpotLosesWork(ctx.job, best->config->hours.expected)) {
+    j.Reject(ReasonCode::kPreemptionRisk,
+             absl::StrFormat(
+                 "The job trains %s on %s and does not checkpoint: a Spot "
+                 "preemption in that time loses all work (Spot is "
+                 "PREEMPTION_RISK for a job training over %s without "
+                 "checkpoints).",
+                 FormatHours(TrainingHours(best->config->hours.expected)),
+                 PointLabel(*best),
+                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+    return;
+  }
+  // A stated problem the remedy acts on is the evidence (the tiers rank
+  // it); a remedy the space does not time is MarkIfNothingToRemedy's.
+  if (AnySymptom(ctx.job) || !SpaceModels(m.kind)) return;
+  j.recommendable = false;
+  j.why.push_back(absl::StrCat(
+      RemedyLabel(m.kind),
+      " changes today's setup, and the request states none "
+      "(current_setup.hardware): there is nothing for it to change, so it "
+      "is not estimated. Propose hardware or a layout to have it "
+      "estimated."));
 }
 
 }  // namespace accelplan::planner::internal

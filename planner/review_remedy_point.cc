@@ -37,6 +37,21 @@ bool SpaceModels(RemedyKind kind) {
   }
 }
 
+// "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2" / the family at its devices.
+std::string PointLabel(const Candidate& c) {
+  const Config& p = *c.config;
+  if (p.shape != nullptr && p.shape->topology != nullptr) {
+    return p.slices > 1
+               ? absl::StrFormat("%s %s x %d", c.family->name,
+                                 p.shape->topology->topology, p.slices)
+               : absl::StrCat(c.family->name, " ", p.shape->topology->topology);
+  }
+  if (p.shape != nullptr && p.shape->machine != nullptr) {
+    return absl::StrFormat("%d x %s", p.units, p.shape->machine->id);
+  }
+  return absl::StrFormat("%s at %d devices", c.family->name, p.devices);
+}
+
 namespace {
 
 // The size an ADD_ACCELERATORS target states: its count, or its topology
@@ -145,21 +160,6 @@ Job TodayUnconstrained(const Job& job) {
   today.optimizer_offload_excluded =
       job.current.strategy != Strategy::kUnspecified;
   return today;
-}
-
-// "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2" / the family at its devices.
-std::string PointLabel(const Candidate& c) {
-  const Config& p = *c.config;
-  if (p.shape != nullptr && p.shape->topology != nullptr) {
-    return p.slices > 1
-               ? absl::StrFormat("%s %s x %d", c.family->name,
-                                 p.shape->topology->topology, p.slices)
-               : absl::StrCat(c.family->name, " ", p.shape->topology->topology);
-  }
-  if (p.shape != nullptr && p.shape->machine != nullptr) {
-    return absl::StrFormat("%d x %s", p.units, p.shape->machine->id);
-  }
-  return absl::StrFormat("%s at %d devices", c.family->name, p.devices);
 }
 
 bool Same(double a, double b) {
@@ -334,43 +334,26 @@ bool RejectIfNoPoolApplies(const Job& job, const RemedyProposal& m,
   return true;
 }
 
-// ADD_REDUCTION_SERVER where a pool could take the traffic but the point
-// declined it (ApplyReductionServer keeps a pool only when it lowers the
-// cost per unit of work, under MIN_TIME the step time): the remedy leaves
-// today's all-reduce as it is, so it is never RECOMMENDED.
-void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
-                          const Candidate& after, Judged& j) {
-  const Config& p = *after.config;
-  if (m.kind != RemedyKind::kAddReductionServer || p.reducers) return;
-  j.recommendable = false;
-  const catalog::MachineType* vm = p.shape ? p.shape->machine : nullptr;
-  std::string links;
-  if (vm != nullptr && vm->network_bits_per_s) {
-    links = absl::StrFormat(
-        ": its workers would reach the reducers at %.0f Gbps per VM, while "
-        "NCCL's all-reduce already crosses %.0f Gbps per VM",
-        WorkerEgressBitsPerS(*vm, after.family->series, after.family,
-                             DevicesPerVm(p)) /
-            1e9,
-        *vm->network_bits_per_s / 1e9);
-  }
-  const bool min_time = job.objective == Objective::kMinTime;
-  j.Add(min_time ? ReasonCode::kSlower : ReasonCode::kHigherCost,
-        absl::StrCat("A Reduction Server pool does not pay on ",
-                     PointLabel(after), links, "; no pool lowers ",
-                     min_time ? "the step time" : "the cost per unit of work",
-                     ", so the model keeps today's all-reduce."));
+// A target on CPUs: the platform named, or a machine type with no
+// accelerator.
+bool TargetsCpus(const catalog::Catalog& catalog,
+                 const HardwareProposal& target) {
+  if (target.platform == Platform::kCpu) return true;
+  if (target.machine_type.empty() || !target.accelerator.empty()) return false;
+  const catalog::MachineType* m = catalog.FindMachineType(target.machine_type);
+  return m != nullptr && m->accelerator_count == 0;
 }
 
-// A move is the hardware proposal it names, in the same space, on today's
-// provisioning (the one change is the hardware), else on what the request
-// allows when today's capacity cannot obtain it: its point, or its codes.
 std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
                                     const HardwareProposal& target, Judged& j) {
   // A remedy applies to today's setup: a target that states no size takes
   // today's number of accelerators, not the best of every size it has.
+  // From accelerators to CPUs the count does not carry over (8 GPUs are
+  // not 8 CPU VMs): the target's own best size.
   HardwareProposal sized = target;
-  if (sized.count <= 0 && sized.tpu_topology.empty() && sized.slices <= 0) {
+  if (sized.count <= 0 && sized.tpu_topology.empty() && sized.slices <= 0 &&
+      !(TargetsCpus(ctx.catalog, target) &&
+        ctx.job.current_accelerator != nullptr)) {
     sized.count = std::max(0, ctx.job.current_devices);
   }
   const auto judge = [&](const Job& job) {
@@ -522,39 +505,6 @@ void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
 
 bool RemedyHasPointInSpace(const ReviewContext& ctx, const RemedyProposal& m) {
   return SpaceModels(m.kind) && CurrentInSpace(ctx).has_value();
-}
-
-// A remedy to today's setup where the request states none (a flags-only
-// question): there is nothing for it to change, so it is not estimated,
-// and without a stated problem it acts on it is never RECOMMENDED. Spot is
-// judged on the plan's best point: a job
-// that does not checkpoint and trains past the policy's hour on it is
-// PREEMPTION_RISK whatever it runs on today.
-void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
-                        Judged& j) {
-  const Candidate* best = ctx.space.best();
-  if (m.kind == RemedyKind::kUseSpot && best != nullptr &&
-      SpotLosesWork(ctx.job, best->config->hours.expected)) {
-    j.Reject(ReasonCode::kPreemptionRisk,
-             absl::StrFormat(
-                 "The job trains %s on %s and does not checkpoint: a Spot "
-                 "preemption in that time loses all work (Spot is "
-                 "PREEMPTION_RISK for a job training over %s without "
-                 "checkpoints).",
-                 FormatHours(TrainingHours(best->config->hours.expected)),
-                 PointLabel(*best),
-                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
-    return;
-  }
-  // A stated problem the remedy acts on is the evidence (the tiers rank it).
-  if (AnySymptom(ctx.job)) return;
-  j.recommendable = false;
-  j.why.push_back(absl::StrCat(
-      RemedyLabel(m.kind),
-      " changes today's setup, and the request states none "
-      "(current_setup.hardware): there is nothing for it to change, so it "
-      "is not estimated. Propose hardware or a layout to have it "
-      "estimated."));
 }
 
 void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,

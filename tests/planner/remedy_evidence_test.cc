@@ -329,8 +329,9 @@ TEST_F(RemedyEvidenceTest, SpotWithoutASetupIsJudgedOnThePlansPoint) {
   EXPECT_TRUE(Has(lost, ReasonCode::kPreemptionRisk)) << lost.reason;
   const ProposalVerdict kept =
       Sole(FlagsOnly(true), Remedy("spot", RemedyKind::kUseSpot));
-  EXPECT_NE(kept.verdict, Verdict::kRejected) << kept.reason;
+  EXPECT_EQ(kept.verdict, Verdict::kViable) << kept.reason;
   EXPECT_FALSE(Has(kept, ReasonCode::kPreemptionRisk)) << kept.reason;
+  EXPECT_THAT(kept.reason, HasSubstr("states none"));
 }
 
 // A remedy to today's setup with none stated and no problem reported has
@@ -428,6 +429,28 @@ TEST_F(RemedyEvidenceTest, ADataParallelDegreeIsSizedAtItsCount) {
     EXPECT_EQ(v.plan->hardware.total_accelerators, degree);
     EXPECT_EQ(v.plan->distribution.data_parallelism, degree);
   }
+}
+
+// scikit-learn idling on an 8-GPU VM: the move to CPUs is the fix. The
+// move took today's 8 accelerators as 8 CPU VMs, which scikit-learn cannot
+// use (NOT_APPLICABLE); a CPU target is sized on its own.
+TEST_F(RemedyEvidenceTest, AMoveFromGpusToCpusIsNotSizedInGpus) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kScikitLearn;
+  r.workload.model_kind = ModelKind::kTabular;
+  r.workload.dataset_gib = 2;
+  r.current_setup.hardware = "a2-highgpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 1;
+  r.as_of = "2026-09-26";
+  Proposal move = Remedy("cpu", RemedyKind::kMoveToHardware);
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->platform = Platform::kCpu;
+  const ProposalVerdict v = Sole(r, move);
+  EXPECT_NE(v.verdict, Verdict::kRejected) << v.reason;
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  EXPECT_EQ(v.plan->hardware.platform, Platform::kCpu);
+  EXPECT_EQ(v.plan->hardware.hosts, 1);
 }
 
 }  // namespace

@@ -1164,6 +1164,50 @@ TEST_F(ReviewConsistencyTest, ABudgetThePlanMeetsKeepsThePlan) {
   EXPECT_GE(steps, testutil::PropertyJobCount(150));
 }
 
+// The probe itself: Mistral-7B's cheapest plan (43 g2-standard-96 VMs) is
+// off the grid, and every grid count of G2 costs more. A budget just above
+// it keeps it in PlanTraining (G2 was rejected OVER_BUDGET on the grid),
+// and the move to G2 in ReviewPlan is not rejected OVER_BUDGET either.
+TEST_F(ReviewConsistencyTest, ABudgetMetOnlyOffTheGridKeepsThePlan) {
+  PlanRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "mistral-7b";
+  r.workload.dataset_tokens = 3e11;
+  r.workload.global_batch_size = 1024;
+  r.constraints.spot_allowed = true;
+  r.as_of = "2026-09-26";
+  const PlanResponse free = planner_->Plan(r);
+  ASSERT_TRUE(free.recommendation.has_value()) << free.no_plan_reason;
+  const Plan& best = *free.recommendation;
+  ASSERT_EQ(best.hardware.series, "G2") << Brief(best);
+  ASSERT_NE(best.hardware.hosts % 32, 0) << Brief(best);  // off the grid
+  r.goal.budget_usd = best.estimates.on_demand_cost_usd.expected * 1.001;
+  const PlanResponse budgeted = planner_->Plan(r);
+  ASSERT_TRUE(budgeted.recommendation.has_value()) << budgeted.no_plan_reason;
+  EXPECT_EQ(Brief(*budgeted.recommendation), Brief(best));
+  ReviewRequest review;
+  review.workload = r.workload;
+  review.goal = r.goal;
+  review.constraints = r.constraints;
+  review.as_of = r.as_of;
+  review.current_setup.hardware = "a3-highgpu-8g";
+  review.current_setup.accelerator_count = 8;
+  review.current_setup.node_count = 1;
+  Proposal move;
+  move.label = "g2";
+  move.remedy = RemedyProposal{};
+  move.remedy->kind = RemedyKind::kMoveToHardware;
+  move.remedy->target = HardwareProposal{};
+  move.remedy->target->series = "G2";
+  review.proposals = {move};
+  const ReviewResponse out = planner_->Review(review);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  const std::vector<ReasonCode>& codes = out.verdicts[0].codes;
+  EXPECT_EQ(std::find(codes.begin(), codes.end(), ReasonCode::kOverBudget),
+            codes.end())
+      << out.verdicts[0].reason;
+}
+
 TEST_F(ReviewConsistencyTest, LaterDeadlineNeverCostsMoreThanTheListSlackUnderMinCost) {
   const std::vector<PlanRequest> jobs = testutil::RandomRequests(
       testutil::PropertyJobCount(150), 20261214, {.classical = true,
