@@ -238,7 +238,11 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
   }
   const Family& f = *cand.family;
   std::vector<Config> added, over;
-  for (const auto& [shape, max_units] : cand.sequences) {
+  for (const auto& sequence : cand.sequences) {
+    // Named copies: a lambda below captures them (clang rejects capturing
+    // structured bindings before C++20).
+    const Shape* const shape = sequence.first;
+    const int max_units = sequence.second;
     SizeOption o{shape, 0};
     o.provisioning =
         ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
