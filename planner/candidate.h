@@ -2,6 +2,7 @@
 #ifndef ACCELPLAN_PLANNER_CANDIDATE_H_
 #define ACCELPLAN_PLANNER_CANDIDATE_H_
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -234,6 +235,9 @@ struct Candidate {
   void Reject(ReasonCode code, std::string why_line);
 };
 
+inline bool HasCode(const std::vector<ReasonCode>& codes, ReasonCode code) {
+  return std::find(codes.begin(), codes.end(), code) != codes.end();
+}
 // The PREVIEW_HARDWARE note a viable candidate of a preview family carries.
 void NotePreview(Candidate& cand);
 // Whether a point costs more than the stated budget.

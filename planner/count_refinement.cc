@@ -49,12 +49,17 @@ std::vector<int> BestUnits(std::vector<Seen> seen, size_t n, bool within_only) {
   return out;
 }
 
-// Whether the best of `seen` is within the budget (true when it is empty).
-bool BestIsWithin(const std::vector<Seen>& seen) {
-  const auto best = std::min_element(
-      seen.begin(), seen.end(),
-      [](const Seen& a, const Seen& b) { return a.key < b.key; });
-  return best == seen.end() || best->within;
+// Whether the best of the grid and refined counts is within the budget
+// (true when there are none).
+bool BestIsWithin(const std::vector<Seen>& grid,
+                  const std::vector<Seen>& refined) {
+  const Seen* best = nullptr;
+  for (const auto* list : {&grid, &refined}) {
+    for (const Seen& s : *list) {
+      if (best == nullptr || s.key < best->key) best = &s;
+    }
+  }
+  return best == nullptr || best->within;
 }
 
 // The candidate's grid points of one sequence past the dense range, those
@@ -275,9 +280,7 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
       }
     };
     refine(false);
-    std::vector<Seen> all = grid;
-    all.insert(all.end(), search.seen().begin(), search.seen().end());
-    if (!BestIsWithin(all)) refine(true);
+    if (!BestIsWithin(grid, search.seen())) refine(true);
     if (added.empty()) {
       added = std::move(search.added());
     } else {

@@ -194,12 +194,9 @@ bool StatedLayoutTakenToFit(const Job& job) {
 }
 
 std::optional<Job> ObservedToFit(const Job& job, const Candidate& failed) {
-  const auto lost = [&](ReasonCode code) {
-    return std::find(failed.codes.begin(), failed.codes.end(), code) !=
-           failed.codes.end();
-  };
-  if (!StatedLayoutTakenToFit(job) || lost(ReasonCode::kMissesDeadline) ||
-      lost(ReasonCode::kOverBudget)) {
+  if (!StatedLayoutTakenToFit(job) ||
+      HasCode(failed.codes, ReasonCode::kMissesDeadline) ||
+      HasCode(failed.codes, ReasonCode::kOverBudget)) {
     return std::nullopt;
   }
   Job observed = job;

@@ -133,6 +133,14 @@ bool SpotLosesWork(const Job& job, double hours) {
          TrainingHours(hours) > kPolicy.spot_uncheckpointed_max_hours.value;
 }
 
+std::string SpotLosesWorkClause() {
+  return absl::StrFormat(
+      "and does not checkpoint: a Spot preemption in that time loses all "
+      "work (Spot is PREEMPTION_RISK for a job training over %s without "
+      "checkpoints).",
+      FormatHours(kPolicy.spot_uncheckpointed_max_hours.value));
+}
+
 double SpotRestartOverhead(const Job& job) {
   if (!JobCheckpoints(job)) return 0;
   const double lost_per_preemption =

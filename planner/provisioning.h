@@ -15,6 +15,7 @@
 #ifndef ACCELPLAN_PLANNER_PROVISIONING_H_
 #define ACCELPLAN_PLANNER_PROVISIONING_H_
 
+#include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -29,6 +30,10 @@ namespace accelplan::planner::internal {
 // `hours` <= 0: unknown, false.
 // The one rule for the planner's points and ReviewPlan's USE_SPOT remedy.
 bool SpotLosesWork(const Job& job, double hours);
+// What a verdict says when SpotLosesWork holds, after the job's length:
+// "and does not checkpoint: a Spot preemption in that time loses all work
+// (...)".
+std::string SpotLosesWorkClause();
 
 // Expected fraction of its hours a Spot job that checkpoints loses to
 // restarts (0 when it does not checkpoint).

@@ -197,14 +197,12 @@ void RejectIfSpotLosesWork(const Job& job, Judged& j) {
     j.Reject(ReasonCode::kPreemptionRisk,
              absl::StrFormat(
                  "The job runs %s today (%s; %s of training after its "
-                 "start-up) and does not checkpoint: a Spot preemption in "
-                 "that time loses all work (Spot is PREEMPTION_RISK for a "
-                 "job training over %s without checkpoints).",
+                 "start-up) %s",
                  FormatHours(job.current_hours),
                  job.current.observed_hours > 0 ? "observed"
                                                 : "modelled on the stated work",
                  FormatHours(TrainingHours(job.current_hours)),
-                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+                 SpotLosesWorkClause()));
   } else if (job.goal.hard_deadline && !JobCheckpoints(job)) {
     j.Reject(ReasonCode::kPreemptionRisk,
              "Spot VMs can be preempted before the hard deadline and the "

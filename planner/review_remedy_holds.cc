@@ -162,15 +162,12 @@ void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
                      ", so the model keeps today's all-reduce."));
 }
 
-// A move is the hardware proposal it names, in the same space, on today's
-// provisioning (the one change is the hardware), else on what the request
-// allows when today's capacity cannot obtain it: its point, or its codes.
 // A remedy to today's setup where the request states none (a flags-only
 // question): there is nothing for it to change, so it is not estimated,
 // and without a stated problem it acts on it is never RECOMMENDED. Spot is
-// judged on the plan's best point: a job
-// that does not checkpoint and trains past the policy's hour on it is
-// PREEMPTION_RISK whatever it runs on today.
+// judged on the plan's best point: a job that does not checkpoint and
+// trains past the policy's hour on it is PREEMPTION_RISK whatever it runs
+// on today.
 void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j) {
   const Candidate* best = ctx.space.best();
@@ -178,13 +175,9 @@ void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
       SpotLosesWork(ctx.job, best->config->hours.expected)) {
     j.Reject(ReasonCode::kPreemptionRisk,
              absl::StrFormat(
-                 "The job trains %s on %s and does not checkpoint: a Spot "
-                 "preemption in that time loses all work (Spot is "
-                 "PREEMPTION_RISK for a job training over %s without "
-                 "checkpoints).",
+                 "The job trains %s on %s %s",
                  FormatHours(TrainingHours(best->config->hours.expected)),
-                 PointLabel(*best),
-                 FormatHours(kPolicy.spot_uncheckpointed_max_hours.value)));
+                 PointLabel(*best), SpotLosesWorkClause()));
     return;
   }
   // A stated problem the remedy acts on is the evidence (the tiers rank

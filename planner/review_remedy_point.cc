@@ -134,10 +134,6 @@ Job AsToday(const Job& job) {
   return today;
 }
 
-bool HasCode(const std::vector<ReasonCode>& codes, ReasonCode code) {
-  return std::find(codes.begin(), codes.end(), code) != codes.end();
-}
-
 // Hardware today's capacity cannot obtain (Spot- or flex-start-only
 // shapes): on the provisioning the request allows instead.
 Job WithRequestedProvisioning(const Job& request, Job job) {
@@ -148,17 +144,13 @@ Job WithRequestedProvisioning(const Job& request, Job job) {
 
 // Today's point is what runs now: no deadline, budget or pace to meet.
 Job TodayUnconstrained(const Job& job) {
-  Job today = AsToday(job);
+  // A stated FSDP is FSDP (a remedy or a move may offload; today does not).
+  Job today = AsStatedToday(AsToday(job));
   today.deadline_hours = std::numeric_limits<double>::infinity();
   today.deadline_given = false;
   today.goal.budget_usd = 0;
   today.goal.hard_deadline = false;
   today.pace_floor_units_per_s = 0;
-  // A stated FSDP is FSDP: no optimizer offload the team did not state
-  // (as today's point in planner/current_evidence.cc; a remedy or a move
-  // may offload).
-  today.optimizer_offload_excluded =
-      job.current.strategy != Strategy::kUnspecified;
   return today;
 }
 
@@ -344,6 +336,9 @@ bool TargetsCpus(const catalog::Catalog& catalog,
   return m != nullptr && m->accelerator_count == 0;
 }
 
+// A move is the hardware proposal it names, in the same space, on today's
+// provisioning (the one change is the hardware), else on what the request
+// allows when today's capacity cannot obtain it: its point, or its codes.
 std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
                                     const HardwareProposal& target, Judged& j) {
   // A remedy applies to today's setup: a target that states no size takes
