@@ -218,6 +218,9 @@ struct MeasuredEfficiency {
                             // | "TENSORFLOW"
   bool moe = false;
   std::string recompute;    // "NONE" | "SELECTIVE" | "FULL" | "" (unpublished)
+  // The run's tensor-parallel degree: 1 without tensor parallelism, 0 where
+  // it was used at a degree the source does not give.
+  int tensor_parallel = 1;
   int devices = 0;
   std::string model;
   double mfu = 0;

@@ -849,7 +849,7 @@ class Loader {
     SQLite::Statement q(
         db_,
         "SELECT run_id, accelerator, precision, stack, moe, recompute, "
-        "devices, model, mfu, mfu_6pd, source_id, note FROM "
+        "devices, model, mfu, mfu_6pd, source_id, note, tensor_parallel FROM "
         "measured_efficiency ORDER BY run_id");
     while (q.executeStep()) {
       MeasuredEfficiency e;
@@ -866,6 +866,8 @@ class Loader {
       e.mfu_6pd = q.getColumn(9).getDouble();
       e.source_id = q.getColumn(10).getString();
       e.note = Text(q.getColumn(11));
+      e.tensor_parallel =
+          q.getColumn(12).isNull() ? 0 : q.getColumn(12).getInt();
       if (catalog_->FindAccelerator(e.accelerator) == nullptr) {
         return Bad("measured_efficiency", row, "names an unknown accelerator");
       }

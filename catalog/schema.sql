@@ -224,6 +224,7 @@ CREATE TABLE measured_efficiency (
   stack       TEXT NOT NULL CHECK (stack IN ('JAX_XLA','PYTORCH_FSDP','PYTORCH_MEGATRON','TENSORFLOW')),
   moe         INTEGER NOT NULL CHECK (moe IN (0,1)),  -- mixture of experts (FLOPs of the active parameters)
   recompute   TEXT CHECK (recompute IS NULL OR recompute IN ('NONE','SELECTIVE','FULL')),  -- NULL: not published
+  tensor_parallel INTEGER CHECK (tensor_parallel IS NULL OR tensor_parallel >= 1),  -- the run's TP degree; 1: none; NULL: used, degree not published
   devices     INTEGER NOT NULL CHECK (devices > 0),
   model       TEXT NOT NULL,
   mfu         REAL NOT NULL CHECK (mfu > 0 AND mfu < 1),

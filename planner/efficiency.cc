@@ -92,11 +92,12 @@ MfuRange BandOf(const Family& f, const char* precision, const char* stack,
                 bool moe) {
   for (int level = 0; level < kLevels; ++level) {
     double lo = 1, hi = 0;
-    int runs = 0;
+    int runs = 0, tensor_parallel = 1;
     for (const Family::EfficiencyRun& r : f.efficiency_runs) {
       if (!Matches(r, level, precision, stack, moe)) continue;
       lo = std::min(lo, r.run->mfu);
       hi = std::max(hi, r.run->mfu);
+      tensor_parallel = std::max(tensor_parallel, r.run->tensor_parallel);
       ++runs;
     }
     if (runs == 0) continue;
@@ -108,6 +109,7 @@ MfuRange BandOf(const Family& f, const char* precision, const char* stack,
     band.source = kCalibrated;
     band.runs = runs;
     band.fallback = level;
+    band.tensor_parallel = tensor_parallel;
     return band;
   }
   return {};

@@ -476,6 +476,7 @@ TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
   in.flops_per_step_total = job.flops_per_unit * job.tokens_per_step *
                             RunBatchOverStated(job, c);
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
+  in.tp_in_mfu = std::max(1, c.layout.tensor) <= c.mfu.tensor_parallel;
   out.collective_link_bytes_per_s = CollectiveLink(f, c);
   AddCommunication(job, f, c, out.collective_link_bytes_per_s, in);
   AddCollectiveLatency(job, f, c, in);

@@ -201,7 +201,12 @@ namespace {
 // The step's communication: what overlaps the compute (DP, FSDP, DCN,
 // pipeline sends) and what the critical path waits for (TP, expert
 // all-to-alls, a stated gradient-sync symptom, pipeline hand-over latency).
-void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
+// A pipeline's bubble idles a stage's tensor-parallel and all-to-all waits
+// as it idles its compute: both sit inside every micro-batch's slot, and a
+// step is (m + p - 1) slots (Narayanan et al., arXiv:2104.04473 §2.2), so
+// `bubble_stretch` lengthens them alike.
+void AddCommunicationTerms(const StepTimeInput& in, double bubble_stretch,
+                           StepTimeEstimate& out) {
   double dp = 0;
   if (in.reduction_server_bytes_per_s > 0) {
     dp = ReductionServerAllReduceSeconds(in.bytes_allreduce_per_step,
@@ -233,21 +238,23 @@ void AddCommunicationTerms(const StepTimeInput& in, StepTimeEstimate& out) {
       in.gradient_sync_exposed
           ? dp + (in.fsdp_over_network ? fsdp_grads + fsdp_gather : 0)
           : 0;
-  const double tp = RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
-                                         in.tp_size, in.tp_link_bytes_per_s) +
-                    in.tp_latency_seconds;
-  const double a2a =
-      LinkSeconds(in.a2a_bytes_per_step, in.a2a_link_bytes_per_s);
+  const double tp = bubble_stretch *
+                    (RingAllReduceSeconds(in.tp_bytes_allreduce_per_step,
+                                          in.tp_size, in.tp_link_bytes_per_s) +
+                     in.tp_latency_seconds);
+  const double a2a = bubble_stretch * LinkSeconds(in.a2a_bytes_per_step,
+                                                  in.a2a_link_bytes_per_s);
   const double pp = LinkSeconds(in.pp_bytes_per_step, in.pp_link_bytes_per_s);
   out.overlappable_comm_seconds =
       dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
   out.critical_comm_seconds = sync + tp + a2a + in.pp_latency_seconds;
   if (in.overheads_in_mfu) {
-    // Measured end-to-end MFU already includes tensor-parallel and expert
-    // all-to-all traffic; a stated gradient-sync symptom stays on the
-    // critical path.
-    out.overlappable_comm_seconds += tp + a2a;
-    out.critical_comm_seconds = sync + in.pp_latency_seconds;
+    // Measured end-to-end MFU already includes expert all-to-all traffic,
+    // and tensor-parallel traffic up to the degree its runs used; a stated
+    // gradient-sync symptom stays on the critical path.
+    const double tp_paid = in.tp_in_mfu ? tp : 0;
+    out.overlappable_comm_seconds += tp_paid + a2a;
+    out.critical_comm_seconds = sync + (tp - tp_paid) + in.pp_latency_seconds;
   }
 }
 
@@ -274,7 +281,7 @@ StepTimeEstimate EstimateStepTime(const StepTimeInput& in) {
       stretch * ComputeSeconds(in.flops_per_step_total, in.devices,
                                in.peak_flops_per_device, mfu_mid);
 
-  AddCommunicationTerms(in, out);
+  AddCommunicationTerms(in, stretch, out);
 
   out.host_transfer_seconds =
       LinkSeconds(in.host_transfer_bytes_per_step, in.host_link_bytes_per_s);

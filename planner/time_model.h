@@ -46,6 +46,9 @@ struct MfuRange {
   // planner/efficiency.h).
   int runs = 0;
   int fallback = 0;
+  // The largest tensor-parallel degree among those runs (1: none used it):
+  // the band holds TP traffic only up to the degree its runs paid for.
+  int tensor_parallel = 0;
   // A default derived from published runs outside the catalog (the CNN
   // band on modern GPUs), not an assumed figure.
   bool published = false;
@@ -185,6 +188,11 @@ struct StepTimeInput {
   // inside it. Then no bubble stretch is applied and the TP traffic joins
   // the overlappable traffic: step = max(compute, all communication).
   bool overheads_in_mfu = false;
+  // Whether the band's runs used this layout's tensor-parallel degree or a
+  // larger one (MfuRange::tensor_parallel). If not, the band never paid for
+  // the TP traffic: it stays on the critical path even with
+  // overheads_in_mfu (FSDP-only runs say nothing of TP all-reduces).
+  bool tp_in_mfu = false;
 };
 
 struct StepTimeEstimate {

@@ -19,6 +19,7 @@ run used (FP8 runs against the FP8 peak).
 """
 import csv
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,6 +77,18 @@ def recompute(r):
     return None
 
 
+def tensor_parallel(parallelism):
+    """The run's tensor-parallel degree: tp=N as published, 1 where no
+    tensor parallelism is named, None where it was used at a degree the
+    source does not give (a band counts such a run as not vouching for it)."""
+    m = re.search(r'(?<![a-z])tp=(\d+)', parallelism)
+    if m:
+        return int(m.group(1))
+    if re.search(r'tensor|model \(2d\)', parallelism.lower()):
+        return None
+    return 1
+
+
 def num(s):
     try:
         return float(s)
@@ -107,7 +120,8 @@ def derive(row):
         mfu_6pd = 6 * p_active * tps / peak
     return dict(id=row['id'], acc=acc, prec=prec, stack=stack(row['framework']),
                 moe=1 if num(row['params_active']) > 0 else 0,
-                recompute=recompute(row['recompute']), n=int(n), mfu=mfu,
+                recompute=recompute(row['recompute']),
+                tp=tensor_parallel(row['parallelism']), n=int(n), mfu=mfu,
                 mfu_6pd=mfu_6pd, model=row['model'], split=row['split'],
                 url=row['url'], hardware=row['hardware'])
 
@@ -138,11 +152,13 @@ def print_sql(rows):
         for r in fit) + ';')
     print()
     print('INSERT INTO measured_efficiency (run_id, accelerator, precision, '
-          'stack, moe, recompute, devices, model, mfu, mfu_6pd, source_id, '
-          'note) VALUES')
-    print(',\n'.join('  (%s, %s, %s, %s, %d, %s, %d, %s, %.4f, %.4f, %s, %s)' % (
+          'stack, moe, recompute, tensor_parallel, devices, model, mfu, '
+          'mfu_6pd, source_id, note) VALUES')
+    print(',\n'.join(
+        '  (%s, %s, %s, %s, %d, %s, %s, %d, %s, %.4f, %.4f, %s, %s)' % (
         q(r['id']), q(r['acc']), q(r['prec']), q(r['stack']), r['moe'],
-        q(r['recompute']) if r['recompute'] else 'NULL', r['n'], q(r['model']),
+        q(r['recompute']) if r['recompute'] else 'NULL',
+        'NULL' if r['tp'] is None else str(r['tp']), r['n'], q(r['model']),
         r['mfu'], r['mfu_6pd'], q('RUN-' + r['id']),
         q('as published on ' + r['hardware']) if 'H100 (96GB' in r['hardware']
         else 'NULL')

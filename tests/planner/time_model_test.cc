@@ -103,6 +103,39 @@ TEST(TimeModelTest, TensorParallelTrafficIsAlwaysExposed) {
   EXPECT_DOUBLE_EQ(e.step_seconds_expected, 17);
 }
 
+// A calibrated band holds the TP traffic its runs paid for, no more: a band
+// measured on FSDP-only runs (MfuRange::tensor_parallel 1) leaves a TP-8
+// layout's all-reduces on the critical path; a band with TP-8 runs hides
+// them behind compute.
+TEST(TimeModelTest, ABandHoldsOnlyTheTensorParallelismItsRunsUsed) {
+  StepTimeInput in = DpStep(0);
+  in.tp_bytes_allreduce_per_step = 4e9;
+  in.tp_size = 8;
+  in.tp_link_bytes_per_s = 1e9;  // 7 s of TP traffic, 10 s of compute
+  in.overheads_in_mfu = true;
+  in.tp_in_mfu = false;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).critical_comm_seconds, 7);
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 17);
+  in.tp_in_mfu = true;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).critical_comm_seconds, 0);
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 10);
+}
+
+// A pipeline's bubble idles a stage's TP all-reduces as it idles its
+// compute: 4 stages of 1 micro-batch are 4 slots of (compute + TP), not
+// 4 slots of compute plus one of TP (arXiv:2104.04473 §2.2).
+TEST(TimeModelTest, PipelineBubbleStretchesTensorParallelTraffic) {
+  StepTimeInput in = DpStep(0);
+  in.tp_bytes_allreduce_per_step = 4e9;
+  in.tp_size = 8;
+  in.tp_link_bytes_per_s = 1e9;
+  in.pipeline_stages = 4;
+  in.microbatches = 1;
+  const StepTimeEstimate e = EstimateStepTime(in);
+  EXPECT_DOUBLE_EQ(e.critical_comm_seconds, 4 * 7);
+  EXPECT_DOUBLE_EQ(e.step_seconds_expected, 4 * (10 + 7));
+}
+
 // Offloaded activations cross the host link beside compute and beside the
 // collectives (their own link): hidden while shorter than both, the step
 // when longer; never counted as communication.
