@@ -245,8 +245,9 @@ void NeverRecommendPipelineOverDcn(Judged& j) {
 void JudgeDistribution(const ReviewContext& ctx, const DistributionProposal& d,
                        Judged& j) {
   if (JudgeClassicalLayout(ctx, d, j)) return;
-  if (d.strategy == Strategy::kHorovod && CurrentIsTpu(ctx.job)) {
-    j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);
+  if (const char* why = NotForTpus(d.strategy);
+      why != nullptr && CurrentIsTpu(ctx.job)) {
+    j.Reject(ReasonCode::kNotApplicable, why);
     return;
   }
   if (JudgeMultislice(ctx, d, j)) return;

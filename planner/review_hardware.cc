@@ -212,14 +212,43 @@ Candidate EvaluateProposed(const ReviewContext& ctx, const Family& f,
   return c;
 }
 
-Pins ProposalPins(const HardwareProposal& h) {
+// A layout whose stages cross the slices (DCN_PIPELINE, or a mesh's
+// dcn_pipeline_parallelism) is pinned as that many stages, as a
+// distribution proposal's is (planner/review_multislice.cc), so that its
+// point is the staged one SPEC §4 never recommends.
+Pins ProposalPins(const HardwareProposal& h, int slices) {
   Pins pins;
   pins.devices = h.count;
   pins.topology = h.tpu_topology;
   pins.slices = h.slices;
   pins.machine_type = h.machine_type;
-  if (h.layout) pins.layout = PinOf(*h.layout);
+  if (!h.layout) return pins;
+  pins.layout = PinOf(*h.layout);
+  if (slices > 1 && AcrossSlices(*h.layout) == DcnParallelism::kPipeline &&
+      pins.layout.pipeline <= 0) {
+    const MultisliceMesh* m = h.layout->mesh ? &*h.layout->mesh : nullptr;
+    pins.layout.strategy = Strategy::kPipelineParallel;
+    pins.layout.pipeline = m != nullptr && m->dcn_pipeline_parallelism > 1
+                               ? m->dcn_pipeline_parallelism
+                               : slices;
+  }
   return pins;
+}
+
+// Whether ProposalPins staged the layout across the slices and no stage
+// layout held the job there (only memory rejected it): the distribution
+// proposal's answer then, not a verdict on the hardware.
+bool NoStagedPoint(const HardwareProposal& h, const Pins& pins,
+                   const std::vector<Candidate>& selected) {
+  if (!h.layout || pins.layout.pipeline <= 1 ||
+      AcrossSlices(*h.layout) != DcnParallelism::kPipeline) {
+    return false;
+  }
+  return !selected.empty() &&
+         std::all_of(selected.begin(), selected.end(), [](const Candidate& c) {
+           return c.codes.size() == 1 &&
+                  c.codes.front() == ReasonCode::kHbmTooSmall;
+         });
 }
 
 // The best viable candidate; with a stated count, among those with exactly
@@ -294,6 +323,39 @@ bool RejectIfDegreesCannotTile(const LayoutPin& pin, const Candidate& c,
   return true;
 }
 
+// The hard rules on what the proposal states with its hardware: a layout
+// across slices (SPEC §4's DCN rules), a replica a slice cannot hold,
+// slices for a framework Multislice does not run, and a strategy TPUs do
+// not run. True when rejected.
+bool RejectStatedLayout(const ReviewContext& ctx, const HardwareProposal& h,
+                        const std::vector<const Family*>& fams, Judged& j) {
+  const Job& job = ctx.job;
+  if (h.layout && RejectLayoutAcrossSlices(ctx, *h.layout,
+                                           ProposalSlices(job, h), fams, j)) {
+    return true;
+  }
+  if (RejectReplicaOverSlice(job, h, fams, j)) return true;
+  // Slices stated for a framework Multislice does not run (today's own
+  // slices, which run, are not stated here).
+  const int stated_slices =
+      h.slices > 0 ? h.slices : (h.layout ? h.layout->slices : 0);
+  if (const std::string why = MultisliceFrameworkReason(job.framework);
+      stated_slices > 1 && !why.empty()) {
+    j.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
+    return true;
+  }
+  const char* not_for_tpus =
+      h.layout ? NotForTpus(h.layout->strategy) : nullptr;
+  if (not_for_tpus != nullptr &&
+      std::all_of(fams.begin(), fams.end(), [](const Family* f) {
+        return f->platform == Platform::kTpu;
+      })) {
+    j.Reject(ReasonCode::kNotApplicable, not_for_tpus);
+    return true;
+  }
+  return false;
+}
+
 void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
                    Judged& j, bool evaluate) {
   const Job& job = ctx.job;
@@ -310,24 +372,8 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     RejectUnknownHardware(ctx.catalog, h, j);
     return;
   }
-  if (RejectReplicaOverSlice(job, h, fams, j)) return;
-  // Slices stated for a framework Multislice does not run (today's own
-  // slices, which run, are not stated here).
-  const int stated_slices =
-      h.slices > 0 ? h.slices : (h.layout ? h.layout->slices : 0);
-  if (const std::string why = MultisliceFrameworkReason(job.framework);
-      stated_slices > 1 && !why.empty()) {
-    j.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
-    return;
-  }
-  if (h.layout && h.layout->strategy == Strategy::kHorovod &&
-      std::all_of(fams.begin(), fams.end(), [](const Family* f) {
-        return f->platform == Platform::kTpu;
-      })) {
-    j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);
-    return;
-  }
-  const Pins pins = ProposalPins(h);
+  if (RejectStatedLayout(ctx, h, fams, j)) return;
+  const Pins pins = ProposalPins(h, ProposalSlices(job, h));
   const bool pinned = evaluate || pins.sizes() ||
                       !pins.machine_type.empty() || pins.layout.any();
   std::vector<Candidate> selected;
@@ -341,6 +387,10 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     }
   }
   const Candidate* best = BestAtStatedCount(job, h.count, selected, j);
+  if (best == nullptr && !j.rejected && NoStagedPoint(h, pins, selected)) {
+    NoStagedEstimate(job, !h.tpu_topology.empty(), j);
+    return;
+  }
   if (best == nullptr) {
     if (!j.rejected) {
       for (const Candidate& c : selected) j.RejectWith(c);

@@ -30,6 +30,21 @@ struct ReviewContext {
 // Horovod proposed where the hardware is a TPU.
 inline constexpr const char* kHorovodIsNotForTpus =
     "Horovod runs over MPI/NCCL/Gloo on GPUs and CPUs, not TPUs.";
+// Parameter servers proposed where the hardware is a TPU: TensorFlow's
+// ParameterServerStrategy trains on CPU and GPU workers, TPUs with
+// TPUStrategy (https://www.tensorflow.org/guide/distributed_training;
+// https://www.tensorflow.org/ranking/api_docs/python/tfr/keras/
+// strategy_utils), and JAX has no parameter servers.
+inline constexpr const char* kParameterServersAreNotForTpus =
+    "Parameter servers (TensorFlow's ParameterServerStrategy) train on CPU "
+    "and GPU workers; TPUs train with TPUStrategy or JAX/XLA sharding.";
+// The reason a strategy cannot run on TPUs (Horovod, parameter servers),
+// else nullptr.
+inline const char* NotForTpus(Strategy s) {
+  return s == Strategy::kHorovod           ? kHorovodIsNotForTpus
+         : s == Strategy::kParameterServer ? kParameterServersAreNotForTpus
+                                           : nullptr;
+}
 
 // One proposal's judgement. Non-rejected proposals are ordered by
 // (tier, candidate rank in the space, secondary): remedies that act on a
@@ -147,6 +162,21 @@ bool RejectIfDegreesCannotTile(const LayoutPin& pin, const Candidate& c,
 // (j.candidate) shards across the slices: the two contradict each other
 // (rejected NOT_APPLICABLE, the candidate dropped).
 bool RejectIfShardedAcrossSlices(Judged& j);
+
+// SPEC §4's hard DCN rules for a layout stated with a hardware proposal,
+// as for a distribution proposal (planner/review_multislice.cc):
+// independent models per slice share no model (NO_SHARED_MODEL), and
+// tensor parallelism across `slices` > 1 is COMMUNICATION_BOUND (the
+// links quoted are the first TPU family's of `families`). True when
+// rejected.
+bool RejectLayoutAcrossSlices(const ReviewContext& ctx,
+                              const DistributionProposal& d, int slices,
+                              const std::vector<const Family*>& families,
+                              Judged& j);
+
+// Pipeline stages across slices without a point that holds them: viable,
+// never recommended, SLOWER, saying why there is no estimate.
+void NoStagedEstimate(const Job& job, bool topology_known, Judged& j);
 
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).

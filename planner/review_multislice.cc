@@ -281,6 +281,28 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
   if (fsdp) j.candidate = std::move(fsdp);
 }
 
+constexpr char kPipelineOverDcnRule[] =
+    "Pipeline stages over DCN work but add pipeline bubbles; XLA already "
+    "generates and overlaps the DCN collectives, and data parallelism "
+    "across slices is the usual choice";
+
+}  // namespace
+
+void NoStagedEstimate(const Job& job, bool topology_known, Judged& j) {
+  NeverRecommendPipelineOverDcn(j);
+  j.Add(ReasonCode::kSlower,
+        absl::StrCat(
+            kPipelineOverDcnRule,
+            !topology_known ? " (no estimate: the slice topology is not given)."
+            : ModelParallelLayers(job) <= 0
+                ? " (no estimate: the request gives no transformer shape "
+                  "to split into stages)."
+                : " (no estimate: the stages do not divide the slices, "
+                  "outnumber the layers, or do not fit a slice)."));
+}
+
+namespace {
+
 // Pipeline stages over groups of slices: the point on today's slices with
 // that many stages (FSDP inside each slice, planner/layouts.h), its step
 // against data parallelism across them (TensorFlow, which schedules no
@@ -305,24 +327,12 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
     bool replica_too_big = false;
     data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
   }
-  const char* rule =
-      "Pipeline stages over DCN work but add pipeline bubbles; XLA already "
-      "generates and overlaps the DCN collectives, and data parallelism "
-      "across slices is the usual choice";
   if (!staged) {
-    j.Add(ReasonCode::kSlower,
-          absl::StrCat(
-              rule,
-              ctx.job.current.tpu_topology.empty()
-                  ? " (no estimate: the current slice topology is not given)."
-              : ModelParallelLayers(ctx.job) <= 0
-                  ? " (no estimate: the request gives no transformer shape "
-                    "to split into stages)."
-                  : " (no estimate: the stages do not divide the slices, "
-                    "outnumber the layers, or do not fit a slice)."));
+    NoStagedEstimate(ctx.job, !ctx.job.current.tpu_topology.empty(), j);
     return;
   }
   const Config& c = *staged->config;
+  const char* rule = kPipelineOverDcnRule;
   std::string numbers = absl::StrFormat(
       ": %d stages over %d micro-batches step %.3g s", c.layout.pipeline,
       std::max(1, c.layout.microbatches), c.step.step_seconds_expected);
@@ -350,19 +360,33 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
   j.candidate = std::move(staged);
 }
 
+void RejectTensorOverDcn(const SliceLinks& links, Judged& j) {
+  j.Reject(ReasonCode::kCommunicationBound,
+           absl::StrFormat(
+               "Tensor parallelism all-reduces activations inside every "
+               "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s of "
+               "ICI) it is communication-bound. Keep it inside a slice.",
+               links.dcn_gbs, links.ici_gbs));
+}
+
+bool RejectIndependentModels(const DistributionProposal& d, Judged& j) {
+  if (d.strategy != Strategy::kIndependentModels &&
+      AcrossSlices(d) != DcnParallelism::kNone) {
+    return false;
+  }
+  j.Reject(ReasonCode::kNoSharedModel,
+           "Independent models per slice never combine into one trained "
+           "model; slices must share the model through data parallelism.");
+  return true;
+}
+
 // Each DCN parallelism judged by what it sends over DCN per step.
 void JudgeAcrossSlices(const ReviewContext& ctx,
                        const catalog::Accelerator* tpu, const SliceLinks& links,
                        const DistributionProposal& d, DcnParallelism across,
                        int slices, Judged& j) {
   if (across == DcnParallelism::kTensor) {
-    j.Reject(ReasonCode::kCommunicationBound,
-             absl::StrFormat(
-                 "Tensor parallelism all-reduces activations inside every "
-                 "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s "
-                 "of ICI) it is communication-bound. Keep it inside a "
-                 "slice.",
-                 links.dcn_gbs, links.ici_gbs));
+    RejectTensorOverDcn(links, j);
   } else if (across == DcnParallelism::kPipeline) {
     JudgePipelineAcrossSlices(ctx, d, slices, j);
   } else if (across == DcnParallelism::kFsdp) {
@@ -381,15 +405,8 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
   const Job& job = ctx.job;
   int slices = d.slices > 0 ? d.slices : job.current_slices;
   if (d.mesh && RejectBadMesh(job, *d.mesh, slices, j)) return true;
+  if (RejectIndependentModels(d, j)) return true;
   const DcnParallelism across = AcrossSlices(d);
-  if (d.strategy == Strategy::kIndependentModels ||
-      across == DcnParallelism::kNone) {
-    j.Reject(ReasonCode::kNoSharedModel,
-             "Independent models per slice never combine into one trained "
-             "model; slices must share the model through data "
-             "parallelism.");
-    return true;
-  }
   const catalog::Accelerator* tpu = CurrentTpu(job);
   const SliceLinks links = SliceLinksFor(ctx.index, tpu);
   const bool multislice = slices > 1 || across != DcnParallelism::kUnspecified;
@@ -414,6 +431,23 @@ bool JudgeMultislice(const ReviewContext& ctx, const DistributionProposal& d,
     return true;
   }
   JudgeAcrossSlices(ctx, tpu, links, d, across, slices, j);
+  return true;
+}
+
+bool RejectLayoutAcrossSlices(const ReviewContext& ctx,
+                              const DistributionProposal& d, int slices,
+                              const std::vector<const Family*>& families,
+                              Judged& j) {
+  if (RejectIndependentModels(d, j)) return true;
+  if (slices <= 1 || AcrossSlices(d) != DcnParallelism::kTensor) return false;
+  const catalog::Accelerator* tpu = nullptr;
+  for (const Family* f : families) {
+    if (f->platform == Platform::kTpu) {
+      tpu = f->accelerator;
+      break;
+    }
+  }
+  RejectTensorOverDcn(SliceLinksFor(ctx.index, tpu), j);
   return true;
 }
 

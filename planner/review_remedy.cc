@@ -14,6 +14,7 @@
 #include "planner/edge_rules.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/job_spec.h"
 #include "planner/provisioning.h"
 #include "planner/review_internal.h"
 #include "planner/rules.h"
@@ -252,6 +253,12 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
   if (m.kind == RemedyKind::kFixTensorShapes &&
       (m.global_batch_size > 0 || !m.layer_widths.empty())) {
     RejectIfShapesStillPad(job, m, j);
+  }
+  // Slices a remedy adds or moves to hold the same rule as slices a
+  // hardware proposal states (review_hardware.cc).
+  if (const std::string why = MultisliceFrameworkReason(job.framework);
+      m.target && m.target->slices > 1 && !why.empty()) {
+    j.Reject(ReasonCode::kFrameworkUnsupported, absl::StrCat(why, "."));
   }
   if (m.kind == RemedyKind::kQuantizeFullInt8 && job.on_device &&
       job.workload.edge.quantization == Quantization::kFullInt8) {

@@ -450,7 +450,12 @@ Offer OfferedShapes(const Job& job, const Family& f, Candidate& cand) {
     }
     out.offered.push_back(&s);
   }
-  if (f.platform == Platform::kEdge) return out;
+  // An edge device is bought, not provisioned: whatever is offered is
+  // obtainable.
+  if (f.platform == Platform::kEdge) {
+    out.obtainable = out.offered;
+    return out;
+  }
   if (out.offered.empty()) {
     cand.Reject(ReasonCode::kNotOfferedOnPlatform,
                 absl::StrCat(name, " is not offered on ",

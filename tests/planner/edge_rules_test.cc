@@ -133,6 +133,29 @@ std::string Recommended(const PlanResponse& r) {
   return r.recommendation ? r.recommendation->hardware.accelerator : "";
 }
 
+// An edge device is bought, not provisioned: proposed by the machine type
+// PlanTraining names, it is the recommendation, not "not offered
+// on-demand".
+TEST_P(EdgeRulesTest, TheDeviceNamedByItsMachineTypeIsTheRecommendation) {
+  const PlanResponse plan = Plan(Req(OnDevice(Fits())));
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  const std::string machine = plan.recommendation->hardware.machine_type;
+  ASSERT_FALSE(machine.empty());
+  ReviewRequest r;
+  r.workload = OnDevice(Fits());
+  r.as_of = "2026-09-26";
+  Proposal p;
+  p.label = machine;
+  p.hardware = HardwareProposal{};
+  p.hardware->machine_type = machine;
+  p.hardware->count = 1;
+  r.proposals = {p};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+}
+
 // ------------------------------------------------------------ CPU fallback
 
 TEST_P(EdgeRulesTest, FullyInt8MappedModelRunsOnTheEdgeTpuWithoutWarning) {

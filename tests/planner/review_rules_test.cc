@@ -1015,6 +1015,104 @@ TEST_F(ReviewRulesTest, HardwareWithPipelineAcrossSlicesIsNeverRecommended) {
       << out.verdicts[1].reason;
 }
 
+// A layout stated with the hardware is held to SPEC §4's DCN rules as a
+// distribution proposal is (JudgesWhatRunsOverDcn): what it sends across
+// the slices, stated or as a mesh's DCN axis, decides.
+TEST_F(ReviewRulesTest, AHardwareLayoutIsHeldToTheDcnRules) {
+  ReviewRequest r = TpuSlices({}, 4);
+  r.workload.global_batch_size = 2048;  // a sequence per chip and more
+  auto on_slices = [](const std::string& label, Strategy s,
+                      DcnParallelism across) {
+    Proposal p;
+    p.label = label;
+    p.hardware = HardwareProposal{};
+    p.hardware->accelerator = "tpu-v5e";
+    p.hardware->tpu_topology = "16x16";
+    p.hardware->slices = 4;
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = s;
+    p.hardware->layout->across_slices = across;
+    return p;
+  };
+  Proposal tensor_mesh =
+      on_slices("tensor mesh", Strategy::kHybrid, DcnParallelism::kUnspecified);
+  tensor_mesh.hardware->layout->mesh = MultisliceMesh{};
+  tensor_mesh.hardware->layout->mesh->ici_fsdp_parallelism = 256;
+  tensor_mesh.hardware->layout->mesh->dcn_tensor_parallelism = 4;
+  r.proposals = {
+      on_slices("data", Strategy::kFsdp, DcnParallelism::kData),
+      on_slices("tensor", Strategy::kHybrid, DcnParallelism::kTensor),
+      tensor_mesh,
+      on_slices("pipeline", Strategy::kHybrid, DcnParallelism::kPipeline),
+      on_slices("independent", Strategy::kIndependentModels,
+                DcnParallelism::kNone)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 5u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  for (int i : {1, 2}) {
+    EXPECT_EQ(out.verdicts[i].verdict, Verdict::kRejected)
+        << out.verdicts[i].label;
+    EXPECT_TRUE(Has(out.verdicts[i], ReasonCode::kCommunicationBound))
+        << out.verdicts[i].label << ": " << out.verdicts[i].reason;
+  }
+  EXPECT_EQ(out.verdicts[3].verdict, Verdict::kViable)
+      << out.verdicts[3].reason;
+  EXPECT_EQ(out.verdicts[4].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(out.verdicts[4], ReasonCode::kNoSharedModel))
+      << out.verdicts[4].reason;
+}
+
+// TensorFlow trains on one slice (GKE's Multislice runs JAX and PyTorch):
+// slices an ADD_ACCELERATORS remedy adds are held to that as a hardware
+// proposal's are; a JAX job may add them.
+TEST_F(ReviewRulesTest, AddedSlicesNeedAFrameworkMultisliceRuns) {
+  for (Framework fw : {Framework::kTensorflow, Framework::kJax}) {
+    ReviewRequest r = TpuSlices({});
+    r.workload.framework = fw;
+    Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more slices");
+    more.remedy->target = HardwareProposal{};
+    more.remedy->target->tpu_topology = "16x16";
+    more.remedy->target->slices = 2;
+    r.proposals = {more};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 1u);
+    EXPECT_EQ(Has(out.verdicts[0], ReasonCode::kFrameworkUnsupported),
+              fw == Framework::kTensorflow)
+        << static_cast<int>(fw) << ": " << out.verdicts[0].reason;
+  }
+}
+
+// Parameter servers train on CPU and GPU workers, never on TPUs, as a
+// distribution proposal on today's TPU or a TPU proposal's layout; on GPUs
+// they are judged.
+TEST_F(ReviewRulesTest, ParameterServersAreNotForTpus) {
+  ReviewRequest r = TpuSlices({});
+  r.workload.framework = Framework::kTensorflow;
+  Proposal ps_tpu;
+  ps_tpu.label = "ps on v5e";
+  ps_tpu.hardware = HardwareProposal{};
+  ps_tpu.hardware->accelerator = "tpu-v5e";
+  ps_tpu.hardware->tpu_topology = "16x16";
+  ps_tpu.hardware->layout = DistributionProposal{};
+  ps_tpu.hardware->layout->strategy = Strategy::kParameterServer;
+  Proposal ps_gpu = MachineP("ps on a2", "a2-highgpu-8g");
+  ps_gpu.hardware->count = 16;
+  ps_gpu.hardware->layout = DistributionProposal{};
+  ps_gpu.hardware->layout->strategy = Strategy::kParameterServer;
+  r.proposals = {
+      DistP("ps", Strategy::kParameterServer, DcnParallelism::kUnspecified, 0),
+      ps_tpu, ps_gpu};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  for (int i : {0, 1}) {
+    EXPECT_TRUE(Has(out.verdicts[i], ReasonCode::kNotApplicable))
+        << out.verdicts[i].label << ": " << out.verdicts[i].reason;
+  }
+  EXPECT_FALSE(Has(out.verdicts[2], ReasonCode::kNotApplicable))
+      << out.verdicts[2].reason;
+}
+
 Proposal MeshP(const std::string& label, int slices, MultisliceMesh m) {
   Proposal p =
       DistP(label, Strategy::kMultislice, DcnParallelism::kUnspecified, slices);
