@@ -36,6 +36,28 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
 
 namespace {
 
+// Tensor parallelism splits the attention heads over its ranks, so a
+// degree must divide the stated heads. PyTorch's Megatron-LM splits the
+// key/value groups too (megatron/core/transformer/attention.py:
+// divide(num_attention_heads, world_size), divide(num_query_groups,
+// world_size)); XLA replicates a key/value head the tensor axis cannot
+// split (PaLM's multi-query attention ran 12-way model parallel,
+// arXiv:2204.02311 §4).
+bool HeadsSplitOver(const Job& job, int tp) {
+  const TransformerShape& s = job.workload.transformer_shape;
+  const bool split_kv = job.framework == Framework::kPytorch;
+  return tp <= 1 ||
+         ((s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
+          (!split_kv || s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
+}
+
+// The largest degree the heads split over, halving `tp` (a power of two,
+// so every halving still tiles the domain).
+int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
+  while (tp > 1 && !HeadsSplitOver(job, tp)) tp /= 2;
+  return tp;
+}
+
 // The layout with the experts split over the domain, when the job has
 // experts and the domain can take more than one EP rank.
 void PushWithExperts(const Job& job, const Family& f, const Config& c,
@@ -134,7 +156,8 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   }
   // Where the NVLink domain spans VMs, TP inside one VM first (it needs
   // no shared domain), then across the domain's VMs.
-  const int tp = DomainTensorParallel(f, c, per_slice);
+  const int tp =
+      TensorDegreeTheHeadsAllow(job, DomainTensorParallel(f, c, per_slice));
   const int vm_tp =
       f.platform == Platform::kGpu && domain > DevicesPerVm(c)
           ? std::min(tp, LargestPowerOfTwoDividing(DevicesPerVm(c)))
@@ -208,7 +231,9 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
   // Degrees are validated up to the accelerator cap: compare before any
   // product can overflow.
   if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
-  if (n % (tp * pp) != 0 || domain % tp != 0) return std::nullopt;
+  if (n % (tp * pp) != 0 || domain % tp != 0 || !HeadsSplitOver(job, tp)) {
+    return std::nullopt;
+  }
   if (((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) ||
       (pp > 1 && !FrameworkHasPipelines(job))) {
     return std::nullopt;

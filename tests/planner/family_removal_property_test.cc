@@ -14,12 +14,17 @@
 //    profile rejected an accelerator (it names a CPU machine type);
 //  - the family holding the Reduction Server's reducer machine type (pool
 //    2 of a GPU plan is priced from it: not another candidate but part of
-//    the plan).
+//    the plan);
+//  - under MIN_TIME, a family whose shown point is within the equal-time
+//    band of the fastest shown one: it may hold the space's fastest point,
+//    which anchors the band (stop 34: a TP degree the heads allow moved
+//    A3 High's fastest point, and a G4 plan with it).
 // BALANCED is left out on purpose: it normalises by the cheapest and the
 // fastest point of the whole space, so any family can move it.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -32,6 +37,7 @@
 #include "catalog/loader.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
+#include "planner/policy.h"
 #include "tests/planner/testing/random_requests.h"
 
 namespace accelplan::planner {
@@ -92,6 +98,32 @@ bool TriggersRelativeRule(const PlanResponse& p, const FamilyKey& k) {
         return true;  // the CPU profile names a CPU machine type
       }
     }
+  }
+  return false;
+}
+
+// A plan's time as MIN_TIME compares it: its hours, else (no data set) the
+// time per token.
+double TimeOf(const Plan& p) {
+  if (p.estimates.total_hours.expected > 0) {
+    return p.estimates.total_hours.expected;
+  }
+  return p.estimates.tokens_per_second > 0 ? 1 / p.estimates.tokens_per_second
+                                           : std::numeric_limits<double>::max();
+}
+
+// MIN_TIME's equal-time band is anchored on the space's fastest point
+// (planner/scorer.cc EqualTimeBand), a relative rule by design: a family
+// whose shown point is within the band of the fastest shown one may hold
+// that anchor, and removing it may move the band.
+bool MayAnchorTheEqualTimeBand(const PlanResponse& p, const Goal& goal,
+                               const FamilyKey& k) {
+  if (goal.objective != Objective::kMinTime || !p.recommendation) return false;
+  double fastest = TimeOf(*p.recommendation);
+  for (const Plan& a : p.alternatives) fastest = std::min(fastest, TimeOf(a));
+  const double band = fastest * (1 + kPolicy.equal_time_fraction.value);
+  for (const Plan& a : p.alternatives) {
+    if (KeyOf(a.hardware).Id() == k.Id() && TimeOf(a) <= band) return true;
   }
   return false;
 }
@@ -170,7 +202,8 @@ TEST_F(FamilyRemovalTest, RemovingAFamilyThatIsNotTheRecommendationChangesNothin
             reducer_mt->accelerator_id == k.accelerator) {
           return;
         }
-        if (TriggersRelativeRule(full, k)) {
+        if (TriggersRelativeRule(full, k) ||
+            MayAnchorTheEqualTimeBand(full, r.goal, k)) {
           ++excluded;
           return;
         }

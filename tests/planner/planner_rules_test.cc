@@ -1577,6 +1577,45 @@ TEST_F(PlannerRulesTest, Fp32OnAnA100FollowsTheFrameworksDefault) {
   EXPECT_DOUBLE_EQ(jax.recommendation->estimates.peak_tflops_per_device, 156);
 }
 
+// ------------------------------------------------------------ heads
+
+// The tensor-parallel degrees of a plan's recommendation and alternatives.
+std::vector<int> TensorDegrees(const PlanResponse& r) {
+  std::vector<int> out;
+  if (r.recommendation) {
+    out.push_back(r.recommendation->distribution.tensor_parallelism);
+  }
+  for (const struct Plan& a : r.alternatives) {
+    out.push_back(a.distribution.tensor_parallelism);
+  }
+  return out;
+}
+
+// Tensor parallelism splits the heads: Qwen2.5-7B's 28 heads and 4
+// key/value groups (https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/
+// config.json) take TP 4 at most under PyTorch (Megatron splits the groups
+// too), never the domain's 8; PaLM's multi-query attention (48 heads, one
+// key/value head, arXiv:2204.02311) runs TP 8 under JAX, which replicates
+// the key/value head.
+TEST_F(PlannerRulesTest, TensorDegreesDivideTheHeads) {
+  PlanRequest q = Req(Llm(7.6e9, 2e11, Shape(28, 3584, 28, 32768)));
+  q.workload.transformer_shape.num_kv_heads = 4;
+  q.workload.framework = Framework::kPytorch;
+  q.workload.global_batch_size = 64;
+  q.goal.objective = Objective::kMinTime;
+  const std::vector<int> qwen = TensorDegrees(Plan(q));
+  ASSERT_FALSE(qwen.empty());
+  EXPECT_THAT(qwen, Contains(4)) << "a model this long still splits";
+  for (int tp : qwen) EXPECT_EQ(4 % std::max(1, tp), 0) << tp;
+
+  q.workload.transformer_shape = Shape(28, 6144, 48, 32768);
+  q.workload.transformer_shape.num_kv_heads = 1;
+  q.workload.framework = Framework::kJax;
+  const std::vector<int> mqa = TensorDegrees(Plan(q));
+  EXPECT_THAT(mqa, Contains(8));
+  for (int tp : mqa) EXPECT_EQ(48 % std::max(1, tp), 0) << tp;
+}
+
 // ------------------------------------------------------------ embeddings
 
 Workload Recommender(bool lookups_dominate) {

@@ -192,9 +192,9 @@ TEST_F(SyntheticMultisliceTest, PlanShardsAcrossSlicesOnlyWhenAReplicaDoesNotFit
 }
 
 // With fewer sequences than chips FSDP over every chip has too many
-// data-parallel ranks; tensor parallelism inside each slice (TP 8, the
-// policy's cap) with FSDP over the slices' TP groups needs an eighth of
-// them, and holds the job.
+// data-parallel ranks; tensor parallelism inside each slice with FSDP over
+// the slices' TP groups needs a fraction of them, and holds the job. TP 4:
+// the policy's cap of 8 does not divide the model's 52 heads (stop 34).
 TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   Workload w = Large();
   w.global_batch_size = 32;  // 64 chips over four 4x4 slices
@@ -204,10 +204,10 @@ TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
   const Distribution& d = r.recommendation->distribution;
   ASSERT_TRUE(d.multislice.has_value());
-  EXPECT_EQ(d.tensor_parallelism, 8);
-  EXPECT_EQ(d.fsdp_parallelism, 8);  // 64 chips / TP 8, over four slices
+  EXPECT_EQ(d.tensor_parallelism, 4);
+  EXPECT_EQ(d.fsdp_parallelism, 16);  // 64 chips / TP 4, over four slices
   EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
-  EXPECT_EQ(d.multislice->ici_fsdp_parallelism, 2);
+  EXPECT_EQ(d.multislice->ici_fsdp_parallelism, 4);
   EXPECT_THAT(d.notes, HasSubstr("FSDP + tensor parallel inside each slice"));
 }
 
