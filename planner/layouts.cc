@@ -137,6 +137,18 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   out.push_back({dp, n == 1 ? Strategy::kSingleDevice : Strategy::kDataParallel});
   if (n == 1) return out;
   const int per_slice = c.slices > 1 ? n / c.slices : n;
+  if (f.platform != Platform::kCpu) {
+    // ZeRO-1 (Megatron-LM's distributed optimizer, DeepSpeed stage 1): data
+    // parallelism's traffic, once per step, with the optimizer state
+    // sharded over each slice's ranks. Stage 2 is not searched: under
+    // gradient accumulation DeepSpeed reduce-scatters the gradients every
+    // micro-step, which the time model does not charge (a pinned
+    // workload.zero_stage still gets it, planner/zero_stage_pin.h).
+    ShardingLayout zero1 = dp;
+    zero1.zero_stage = 1;
+    zero1.fsdp = per_slice;
+    out.push_back({zero1, Strategy::kDataParallel});
+  }
   ShardingLayout fsdp;
   fsdp.data = n;
   fsdp.zero_stage = 3;
@@ -268,11 +280,25 @@ std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
 
 }  // namespace
 
+namespace {
+
+// The ZeRO-1 data parallelism OnDeviceLayoutsFor searches.
+bool IsSearchedZero1(const ShardingLayout& l) {
+  return l.zero_stage == 1 && l.tensor <= 1 && l.pipeline <= 1 &&
+         !l.optimizer_offload;
+}
+
+}  // namespace
+
 LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
                       const LayoutPin& only) {
   if (!only.any()) return AllLayoutsFor(job, f, c);
   LayoutList of_strategy;
   for (const auto& item : AllLayoutsFor(job, f, c)) {
+    // A stated layout's data parallelism is plain DDP: the searched ZeRO-1
+    // is not what a team states (a pinned workload.zero_stage turns DDP
+    // into its stage, planner/zero_stage_pin.h).
+    if (IsSearchedZero1(item.first)) continue;
     if (OfStrategy(item.first, item.second, only.strategy)) {
       of_strategy.push_back(item);
     }

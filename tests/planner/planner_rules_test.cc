@@ -1616,6 +1616,36 @@ TEST_F(PlannerRulesTest, TensorDegreesDivideTheHeads) {
   for (int tp : mqa) EXPECT_EQ(48 % std::max(1, tp), 0) << tp;
 }
 
+// ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1) is searched:
+// a 13B model's 16 B/param do not fit a G4 GPU's 80.5 GiB usable under
+// DDP, but its weights and gradients (4 B/param, 48 GiB) do with the
+// optimizer state sharded, at data parallelism's traffic (FSDP gathers the
+// weights again every micro-step over PCIe and the VMs' network). A 1.3B
+// model fits under DDP, which ties on time and stays the plan.
+TEST_F(PlannerRulesTest, ShardedOptimizerStateIsSearched) {
+  PlanRequest q = Req(Llm(1.3e10, 3e11, Shape(40, 5120, 40, 4096)));
+  q.workload.framework = Framework::kPytorch;
+  q.workload.global_batch_size = 1024;
+  q.workload.recompute = Recompute::kFull;
+  q.constraints.allowed_series = {"G4"};
+  q.constraints.run_platform = RunPlatform::kGke;
+  q.goal.deadline_hours = 240;
+  const PlanResponse big = Plan(q);
+  ASSERT_TRUE(big.recommendation.has_value()) << big.no_plan_reason;
+  const Distribution& d = big.recommendation->distribution;
+  EXPECT_EQ(d.zero_stage, 1) << d.framework_api;
+  EXPECT_LE(d.tensor_parallelism, 1);
+  EXPECT_THAT(d.framework_api, HasSubstr("ZeRO-1"));
+
+  q.workload = Small();
+  q.workload.framework = Framework::kPytorch;
+  q.goal.deadline_hours = 0;
+  const PlanResponse small = Plan(q);
+  ASSERT_TRUE(small.recommendation.has_value()) << small.no_plan_reason;
+  EXPECT_EQ(small.recommendation->distribution.zero_stage, 0)
+      << small.recommendation->distribution.framework_api;
+}
+
 // ------------------------------------------------------------ embeddings
 
 Workload Recommender(bool lookups_dominate) {
