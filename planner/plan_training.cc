@@ -184,10 +184,8 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
                                 "; without that exposed communication it would "
                                 "beat the recommendation.")});
   }
-  if (job.has_dataset && a.hours.expected > b.hours.expected * 1.0001) {
-    out.push_back({ReasonCode::kSlower,
-                   absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
-                                   FormatHours(b.hours.expected))});
+  if (job.has_dataset && TimeMetric(job, a) > TimeMetric(job, b) * 1.0001) {
+    out.push_back({ReasonCode::kSlower, TakesText(a, b)});
   }
   // An unknown price is the family's own note (scorer.cc AddPointNotes),
   // which the alternative carries: not said twice.

@@ -90,10 +90,9 @@ void LosesTo(const Job& job, const Candidate& hw, const Candidate& best,
     j.Add(ReasonCode::kHigherCost,
           absl::StrFormat("Costs more than %s.", best_name));
   }
-  if (job.has_dataset && a.hours.expected > b.hours.expected * 1.0001) {
-    j.Add(ReasonCode::kSlower,
-          absl::StrFormat("Takes %s vs %s.", internal::FormatHours(a.hours.expected),
-                          internal::FormatHours(b.hours.expected)));
+  if (job.has_dataset &&
+      internal::TimeMetric(job, a) > internal::TimeMetric(job, b) * 1.0001) {
+    j.Add(ReasonCode::kSlower, internal::TakesText(a, b));
   }
   // Communication is a cost: named when this hardware loses on the score
   // and, without its exposed communication, would beat the recommended one

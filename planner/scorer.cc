@@ -170,6 +170,31 @@ double TimeMetric(const Job& job, const Config& k) {
   return k.tokens_per_second > 0 ? 1.0 / k.tokens_per_second : kInf;
 }
 
+namespace {
+
+std::string HoursText(const Config& c, const char* format) {
+  const double hours = c.hours.expected;
+  const std::string run = hours >= 48
+                              ? absl::StrFormat(format, hours / 24) + " days"
+                              : absl::StrFormat(format, hours) + " h";
+  if (!(c.start_wait_hours > 0)) return run;
+  return absl::StrCat(run, " + up to ", FormatHours(c.start_wait_hours),
+                      " waiting for capacity (",
+                      FormatHours(hours + c.start_wait_hours), " to results)");
+}
+
+}  // namespace
+
+std::string TakesText(const Config& a, const Config& b) {
+  std::string x = HoursText(a, "%.1f"), y = HoursText(b, "%.1f");
+  for (const char* more : {"%.3g", "%.4g", "%.6g"}) {
+    if (x != y) break;
+    x = HoursText(a, more);
+    y = HoursText(b, more);
+  }
+  return absl::StrCat("Takes ", x, " vs ", y, ".");
+}
+
 std::string MetricsText(const Job& job, const Config& c) {
   if (job.has_dataset) {
     return absl::StrCat(
@@ -386,11 +411,9 @@ void WhatItWins(const Job& job, const Config& a, const Config& b,
                          100 * (1 - a.cost.expected / b.cost.expected))});
   }
   if (job.has_dataset &&
-      a.hours.expected < b.hours.expected * (1 - kPolicy.tie_tolerance.value)) {
-    out.push_back(
-        {ReasonCode::kFaster,
-         absl::StrFormat("Takes %s vs %s.", FormatHours(a.hours.expected),
-                         FormatHours(b.hours.expected))});
+      TimeMetric(job, a) <
+          TimeMetric(job, b) * (1 - kPolicy.tie_tolerance.value)) {
+    out.push_back({ReasonCode::kFaster, TakesText(a, b)});
   }
 }
 

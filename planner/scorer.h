@@ -21,6 +21,10 @@ double TimeMetric(const Job& job, const Config& c);
 // The same two measures as a verdict or note states them: "7.8 h, $31"
 // with a data set, else throughput and cost per million units of work.
 std::string MetricsText(const Job& job, const Config& c);
+// "Takes A vs B.": each point's hours, a flex-start wait for capacity
+// added and named (TimeMetric counts it), with enough digits that two
+// different times never read the same.
+std::string TakesText(const Config& a, const Config& b);
 
 // BALANCED normalises by the cheapest and the fastest point of the whole
 // space, so a point's score never depends on which family it belongs to.

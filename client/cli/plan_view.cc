@@ -168,9 +168,17 @@ void Compare(const OptionView& best, OptionView* alt) {
              best.cost_per_million_tokens > 0) {
     cost_ratio = alt->cost_per_million_tokens / best.cost_per_million_tokens;
   }
-  if (time_ratio > 0 && time_ratio < 0.95) {
+  // The planner's own SLOWER/FASTER count a flex-start wait for capacity
+  // the hours leave out: they win over the hours' ratio.
+  const auto says = [&](v1::ReasonCode code) {
+    for (const v1::Reason& r : alt->plan->reasons()) {
+      if (r.code() == code) return true;
+    }
+    return false;
+  };
+  if (time_ratio > 0 && time_ratio < 0.95 && !says(v1::SLOWER)) {
     alt->wins.push_back(HumanRatio(1 / time_ratio) + " faster");
-  } else if (time_ratio > 1.05) {
+  } else if (time_ratio > 1.05 && !says(v1::FASTER)) {
     alt->loses.push_back(HumanRatio(time_ratio) + " slower");
   }
   if (cost_ratio > 0 && cost_ratio < 0.95) {
@@ -192,6 +200,9 @@ void Compare(const OptionView& best, OptionView* alt) {
         break;
       case v1::SLOWER:
         if (time_ratio == 0) alt->loses.push_back("slower");
+        if (time_ratio > 0 && time_ratio < 0.95) {
+          alt->loses.push_back("slower to results (waits for capacity)");
+        }
         break;
       case v1::CHEAPER:
         if (cost_ratio == 0 || cost_ratio >= 0.95)

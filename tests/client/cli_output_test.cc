@@ -231,6 +231,23 @@ TEST(PlanSummaryTest, AlternativesSayWhatTheyWinAndLose) {
               HasSubstr("wins faster; loses higher cost, communication"));
 }
 
+// A flex-start alternative with fewer hours that waits for capacity past
+// the recommendation is SLOWER to the planner: the table says so instead
+// of "faster" from the hours; without the code the hours decide.
+TEST(PlanSummaryTest, ASlowerToResultsAlternativeIsNotCalledFaster) {
+  v1::PlanTrainingResponse r;
+  *r.mutable_recommendation() = MakePlan("a3-megagpu-8g", 8, 1.4, 100);
+  v1::Plan* flex = r.add_alternatives();
+  *flex = MakePlan("a4-highgpu-8g", 8, 0.7, 60);
+  flex->mutable_hardware()->set_provisioning(v1::FLEX_START);
+  std::string table = PlanSummary(BuildPlanView(Request(24, 0), r));
+  EXPECT_THAT(table, HasSubstr("2.0× faster"));
+  flex->add_reasons()->set_code(v1::SLOWER);
+  table = PlanSummary(BuildPlanView(Request(24, 0), r));
+  EXPECT_THAT(table, Not(HasSubstr("faster")));
+  EXPECT_THAT(table, HasSubstr("slower to results"));
+}
+
 TEST(PlanSummaryTest, RejectionsOneLinePerReasonNotPerOption) {
   const std::string table =
       PlanSummary(BuildPlanView(Request(24, 0), BusyResponse()));

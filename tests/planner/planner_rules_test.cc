@@ -1577,6 +1577,41 @@ TEST_F(PlannerRulesTest, Fp32OnAnA100FollowsTheFrameworksDefault) {
   EXPECT_DOUBLE_EQ(jax.recommendation->estimates.peak_tflops_per_device, 156);
 }
 
+// ------------------------------------------------------------ flex-start
+
+// A flex-start alternative waits for capacity before it runs, and the
+// ranking counts the wait (time to results): one whose hours are shorter
+// but whose wait makes it later is SLOWER, never FASTER, and says so.
+TEST_F(PlannerRulesTest, AFlexStartWaitCountsInFasterAndSlower) {
+  PlanRequest q;
+  q.as_of = "2026-09-26";
+  q.workload.framework = Framework::kPytorch;
+  q.workload.model_name = "llama-3.1-70b";
+  q.workload.training_method = TrainingMethod::kFullFineTune;
+  q.workload.dataset_tokens = 2e9;
+  q.workload.global_batch_size = 64;
+  q.workload.checkpoints = true;
+  q.goal.objective = Objective::kMinTime;
+  q.goal.deadline_hours = 24;
+  q.constraints.flex_start_allowed = true;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const double best = r.recommendation->estimates.total_hours.expected;
+  const double wait = kPolicy.flex_start_wait_hours.value;
+  int shorter_but_later = 0;
+  for (const struct Plan& a : r.alternatives) {
+    if (a.hardware.provisioning != Provisioning::kFlexStart) continue;
+    const double hours = a.estimates.total_hours.expected;
+    EXPECT_EQ(HasReason(a, ReasonCode::kFaster), hours + wait < best)
+        << a.hardware.machine_type;
+    if (hours < best && hours + wait > best) {
+      ++shorter_but_later;
+      EXPECT_TRUE(HasReason(a, ReasonCode::kSlower)) << a.hardware.machine_type;
+    }
+  }
+  EXPECT_GT(shorter_but_later, 0);
+}
+
 // ------------------------------------------------------------ heads
 
 // The tensor-parallel degrees of a plan's recommendation and alternatives.
