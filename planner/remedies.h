@@ -37,7 +37,7 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths);
 struct ShapeRule {
   int64_t batch_multiple = 64;
   int64_t width_multiple = 128;
-  int64_t batch = 0;                 // rounded up
+  int64_t batch = 0;  // rounded up; down when past the tolerated batch
   std::vector<int64_t> widths;       // rounded up
 };
 ShapeRule TpuShapeRule(const CurrentSetup& current);

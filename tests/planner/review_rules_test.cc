@@ -297,6 +297,21 @@ TEST_F(ReviewRulesTest, RecommendsFixTensorShapesForHeavyPaddingOnTpu) {
   EXPECT_THAT(v.reason, HasSubstr("batch 100 -> 128, widths 300 -> 384"));
 }
 
+// The advice never grows the batch past the largest the team tolerates:
+// batch 100 with at most 100 rounds down to 64; with room for 128 it
+// rounds up.
+TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  r.current_setup.max_tolerated_global_batch_size = 100;
+  const ProposalVerdict capped = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_THAT(capped.reason, HasSubstr("batch 100 -> 64")) << capped.reason;
+  r.current_setup.max_tolerated_global_batch_size = 128;
+  const ProposalVerdict room = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
+}
+
 // Low utilisation is the MXU tiling's to fix on a TPU only (as the plan's
 // remedies): on H100s the same proposal does not address it.
 TEST_F(ReviewRulesTest, FixTensorShapesActsOnLowUtilizationOnlyOnTpus) {
