@@ -97,4 +97,26 @@ std::string SubBlockNote(const Family& f, const Config& c) {
       domain / per_vm, f.nvlink_domain_devices);
 }
 
+// Tensor parallelism splits the attention heads over its ranks, so a
+// degree must divide the stated heads. PyTorch's Megatron-LM splits the
+// key/value groups too (megatron/core/transformer/attention.py:
+// divide(num_attention_heads, world_size), divide(num_query_groups,
+// world_size)); XLA replicates a key/value head the tensor axis cannot
+// split (PaLM's multi-query attention ran 12-way model parallel,
+// arXiv:2204.02311 §4).
+bool HeadsSplitOver(const Job& job, int tp) {
+  const TransformerShape& s = job.workload.transformer_shape;
+  const bool split_kv = job.framework == Framework::kPytorch;
+  return tp <= 1 ||
+         ((s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
+          (!split_kv || s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
+}
+
+// The largest degree the heads split over, halving `tp` (a power of two,
+// so every halving still tiles the domain).
+int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
+  while (tp > 1 && !HeadsSplitOver(job, tp)) tp /= 2;
+  return tp;
+}
+
 }  // namespace accelplan::planner::internal

@@ -30,6 +30,14 @@ int DomainDevices(const Family& f, const Config& c, int per_slice);
 // (Megatron-LM §3.3: TP never crosses the network); 1 over PCIe or on CPUs.
 int DomainTensorParallel(const Family& f, const Config& c, int per_slice);
 
+// Whether tensor parallelism of degree `tp` splits the job's stated
+// attention heads (and, under PyTorch, its key/value groups), and the
+// largest degree that does, halving a power of two `tp` (so that it still
+// tiles the domain). Every layout the planner builds or a pin spells holds
+// to it (docs/planner.md §8).
+bool HeadsSplitOver(const Job& job, int tp);
+int TensorDegreeTheHeadsAllow(const Job& job, int tp);
+
 // The devices a tensor-parallel group may span: the domain; a GPU VM
 // without NVLink (PCIe only) has none (Megatron-LM §3.3).
 int TensorDomain(const Family& f, const Config& c);

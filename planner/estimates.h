@@ -57,12 +57,12 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
 // Fills c.mfu, c.step, c.comm_*, c.tokens_per_second and c.hours from the
 // point's size and layout.
 // `end_to_end`: a calibrated MFU band (measured runs, planner/efficiency.h)
-// already includes the tensor-parallel traffic and pipeline bubble of the
-// layout it was measured with, so the chosen layout's numbers do not add
-// them again. Layouts are *ranked* with those costs modelled
-// (end_to_end false), so model parallelism is never free when choosing.
-// `mfu`: the family's CalibratedMfu(job, f) when the caller has it (a
-// point's layouts share it), else it is looked up.
+// already includes the tensor-parallel traffic (up to the degree its runs
+// used) and pipeline bubble of the layouts it was measured with, so the
+// chosen layout's numbers do not add them again. Layouts are *ranked* with
+// those costs modelled (end_to_end false), so model parallelism is never free
+// when choosing. `mfu`: the family's CalibratedMfu(job, f) when the caller has
+// it (a point's layouts share it), else it is looked up.
 void EstimateTime(const Job& job, const Family& f, Config& c,
                   bool end_to_end = false, const MfuRange* mfu = nullptr);
 

@@ -14,8 +14,10 @@
 #include "absl/strings/str_split.h"
 #include "planner/candidate.h"
 #include "planner/current_evidence.h"
+#include "planner/domains.h"
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
+#include "planner/policy.h"
 #include "planner/provisioning.h"
 #include "planner/rules.h"
 #include "planner/sizing.h"
@@ -100,6 +102,25 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
                              "layers their degrees divide; the request gives "
                              "none, so ",
                              name, " has no such layout."));
+    return;
+  }
+  // A degree within the domains' cap that the heads refuse (one past the
+  // cap is the domain's to refuse, below).
+  if (l.tensor > 1 && l.tensor <= kPolicy.max_tensor_parallel.value &&
+      !HeadsSplitOver(job, l.tensor)) {
+    const TransformerShape& shape = job.workload.transformer_shape;
+    cand.Reject(
+        ReasonCode::kNotApplicable,
+        absl::StrFormat(
+            "Tensor parallelism %d does not split the model's %d attention "
+            "heads%s evenly over its ranks; %d is the largest degree that "
+            "does (docs/planner.md §8).",
+            l.tensor, shape.attention_heads,
+            job.framework == Framework::kPytorch && shape.num_kv_heads > 0
+                ? absl::StrFormat(" and %d key/value groups",
+                                  shape.num_kv_heads)
+                : std::string(),
+            TensorDegreeTheHeadsAllow(job, l.tensor)));
     return;
   }
   if (!l.degrees()) {

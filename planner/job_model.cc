@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
+#include "planner/domains.h"
 #include "planner/engine_common.h"
 #include "planner/experts.h"
 #include "planner/index.h"
@@ -454,8 +455,9 @@ double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
   double least = std::numeric_limits<double>::infinity();
   // Tensor parallelism inside the slice shards the activations too: the
   // planner's own TP+FSDP slice layouts use its one degree (layouts.cc:
-  // the policy's maximum, for a stated shape only).
-  const int max_tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
+  // the policy's maximum the heads allow, for a stated shape only).
+  const int max_tp = TensorDegreeTheHeadsAllow(
+      job, static_cast<int>(kPolicy.max_tensor_parallel.value));
   for (int tp : {1, max_tp}) {
     if (chips % tp != 0 || (tp > 1 && ModelParallelLayers(job) <= 0)) continue;
     ShardingLayout l;

@@ -36,28 +36,6 @@ MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
 
 namespace {
 
-// Tensor parallelism splits the attention heads over its ranks, so a
-// degree must divide the stated heads. PyTorch's Megatron-LM splits the
-// key/value groups too (megatron/core/transformer/attention.py:
-// divide(num_attention_heads, world_size), divide(num_query_groups,
-// world_size)); XLA replicates a key/value head the tensor axis cannot
-// split (PaLM's multi-query attention ran 12-way model parallel,
-// arXiv:2204.02311 §4).
-bool HeadsSplitOver(const Job& job, int tp) {
-  const TransformerShape& s = job.workload.transformer_shape;
-  const bool split_kv = job.framework == Framework::kPytorch;
-  return tp <= 1 ||
-         ((s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
-          (!split_kv || s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
-}
-
-// The largest degree the heads split over, halving `tp` (a power of two,
-// so every halving still tiles the domain).
-int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
-  while (tp > 1 && !HeadsSplitOver(job, tp)) tp /= 2;
-  return tp;
-}
-
 // The layout with the experts split over the domain, when the job has
 // experts and the domain can take more than one EP rank.
 void PushWithExperts(const Job& job, const Family& f, const Config& c,
@@ -229,59 +207,6 @@ bool HasDegrees(const ShardingLayout& l, int n, const LayoutPin& pin) {
 
 namespace {
 
-// The layout a pin's degrees spell on n devices of one slice: TP × PP ×
-// the rest, the rest split into FSDP groups × replicas as stated (FSDP
-// over all of it when the strategy is FSDP or only FSDP is given; ZeRO-1
-// over the replicas of a pipeline, as the generated 3D layouts). Empty
-// when the degrees do not divide n, when TP would leave the NVLink/ICI
-// domain (`domain` devices: TP over the network is never offered), when
-// model parallelism has no shape to split, or when the result is not of
-// the pinned strategy.
-std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
-    const Job& job, const LayoutPin& pin, int n, int domain) {
-  const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
-  // Degrees are validated up to the accelerator cap: compare before any
-  // product can overflow.
-  if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
-  if (n % (tp * pp) != 0 || domain % tp != 0 || !HeadsSplitOver(job, tp)) {
-    return std::nullopt;
-  }
-  if (((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) ||
-      (pp > 1 && !FrameworkHasPipelines(job))) {
-    return std::nullopt;
-  }
-  const int rest = n / (tp * pp);
-  int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
-  if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
-    fsdp = pin.data > 0 && rest % pin.data == 0 ? rest / pin.data : rest;
-  }
-  if (fsdp > 0 && rest % fsdp != 0) return std::nullopt;
-  if (pin.data > 0 && pin.data * std::max(1, fsdp) != rest) return std::nullopt;
-  if (pp > ModelParallelLayers(job) && pp > 1) return std::nullopt;
-  ShardingLayout l;
-  l.tensor = tp;
-  l.pipeline = pp;
-  l.data = rest;
-  if (fsdp > 1) {
-    l.zero_stage = 3;
-    l.fsdp = fsdp;
-  } else if (pp > 1 && rest > 1) {
-    l.zero_stage = 1;
-    l.fsdp = rest;
-  }
-  const Strategy s = pin.strategy != Strategy::kUnspecified ? pin.strategy
-                     : pp > 1                               ? Strategy::kPipelineParallel
-                     : tp > 1                               ? Strategy::kHybrid
-                     : fsdp > 1                             ? Strategy::kFsdp
-                                                            : Strategy::kDataParallel;
-  if (!OfStrategy(l, s, pin.strategy)) return std::nullopt;
-  return std::make_pair(l, s);
-}
-
-}  // namespace
-
-namespace {
-
 // The ZeRO-1 data parallelism OnDeviceLayoutsFor searches.
 bool IsSearchedZero1(const ShardingLayout& l) {
   return l.zero_stage == 1 && l.tensor <= 1 && l.pipeline <= 1 &&
@@ -377,7 +302,6 @@ class LayoutChooser {
             : 1;
     mfu_ = CalibratedMfu(job, f);  // one per point: every layout's
     // Layouts are ranked with their overheads modelled (EstimateTime).
-    overheads_in_mfu_ = false;
     pure_compute_ = ComputeSeconds(job.flops_per_unit * job.tokens_per_step, n_,
                                    c.peak_flops, mfu_.expected());
   }
@@ -396,9 +320,6 @@ class LayoutChooser {
   // communication only add time).
   double LowerBound(const ShardingLayout& l) const {
     double compute = pure_compute_;
-    // A measured band already holds the bubble and the TP traffic
-    // (StepTimeInput::overheads_in_mfu): compute alone bounds the step.
-    if (overheads_in_mfu_) return compute;
     if (l.pipeline > 1) {
       // The smallest bubble any schedule of this layout has.
       const ScheduleOptions options = SchedulesFor(job_, l, Ranks(l));
@@ -511,7 +432,8 @@ class LayoutChooser {
     if (best_) {
       c = std::move(*best_);
       // The chosen layout end to end: a measured band holds the bubble and
-      // the TP traffic (EstimateTime), from the inputs it was ranked with.
+      // the TP traffic up to its runs' degree (EstimateTime), from the
+      // inputs it was ranked with.
       // Without one the estimate is the one the layout was ranked with.
       if (c.mfu.runs > 0 && c.layout.pipeline <= 1) {
         best_inputs_.step.overheads_in_mfu = true;
@@ -576,7 +498,6 @@ class LayoutChooser {
   int level_count_ = 1;
   MfuRange mfu_;
   double pure_compute_ = 0;
-  bool overheads_in_mfu_ = false;
   std::optional<Config> best_;
   TimingInputs best_inputs_;  // the step inputs best_ was timed with
   std::optional<Config> smallest_;  // the least memory among non-fitting

@@ -113,14 +113,13 @@ ShapeRule TpuShapeRule(const CurrentSetup& current) {
   rule.batch_multiple = large ? kLargeBatchMultiple : kSmallBatchMultiple;
   rule.width_multiple = large ? kLargeWidthMultiple : kSmallWidthMultiple;
   rule.batch = RoundUp(current.current_global_batch_size, rule.batch_multiple);
-  // Never past the largest batch the team tolerates: round down to the
-  // multiple below instead, or keep today's batch when none is.
+  // Not past the largest batch the team tolerates: round down to the
+  // multiple below instead where there is one (below one multiple no batch
+  // tiles, and the rounded-up one stays the advice).
   const int64_t most = current.max_tolerated_global_batch_size;
-  if (most > 0 && rule.batch > most) {
-    const int64_t down = current.current_global_batch_size /
-                         rule.batch_multiple * rule.batch_multiple;
-    rule.batch = down > 0 ? down : current.current_global_batch_size;
-  }
+  const int64_t down = current.current_global_batch_size / rule.batch_multiple *
+                       rule.batch_multiple;
+  if (most > 0 && rule.batch > most && down > 0) rule.batch = down;
   // Change as little as possible: a batch that rounds to a multiple of 1024
   // (990 -> 1024 on the multiple-of-64 rule) meets the other tiling, which
   // needs feature dimensions that are only multiples of 8.

@@ -235,22 +235,6 @@ Pins ProposalPins(const HardwareProposal& h, int slices) {
   return pins;
 }
 
-// Whether ProposalPins staged the layout across the slices and no stage
-// layout held the job there (only memory rejected it): the distribution
-// proposal's answer then, not a verdict on the hardware.
-bool NoStagedPoint(const HardwareProposal& h, const Pins& pins,
-                   const std::vector<Candidate>& selected) {
-  if (!h.layout || pins.layout.pipeline <= 1 ||
-      AcrossSlices(*h.layout) != DcnParallelism::kPipeline) {
-    return false;
-  }
-  return !selected.empty() &&
-         std::all_of(selected.begin(), selected.end(), [](const Candidate& c) {
-           return c.codes.size() == 1 &&
-                  c.codes.front() == ReasonCode::kHbmTooSmall;
-         });
-}
-
 // The best viable candidate; with a stated count, among those with exactly
 // that many accelerators. When only a rounded size (the nearest the
 // shapes allow, sizing.cc) is viable, the count is no size of the
@@ -387,10 +371,6 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     }
   }
   const Candidate* best = BestAtStatedCount(job, h.count, selected, j);
-  if (best == nullptr && !j.rejected && NoStagedPoint(h, pins, selected)) {
-    NoStagedEstimate(job, !h.tpu_topology.empty(), j);
-    return;
-  }
   if (best == nullptr) {
     if (!j.rejected) {
       for (const Candidate& c : selected) j.RejectWith(c);

@@ -174,10 +174,6 @@ bool RejectLayoutAcrossSlices(const ReviewContext& ctx,
                               const std::vector<const Family*>& families,
                               Judged& j);
 
-// Pipeline stages across slices without a point that holds them: viable,
-// never recommended, SLOWER, saying why there is no estimate.
-void NoStagedEstimate(const Job& job, bool topology_known, Judged& j);
-
 // What a distribution sends across slices: as stated, else its mesh's
 // outermost DCN degree over 1 (kUnspecified when neither says).
 DcnParallelism AcrossSlices(const DistributionProposal& d);
@@ -220,6 +216,12 @@ void MarkIfPoolDoesNotPay(const Job& job, const RemedyProposal& m,
 // the plan's best point, the rest held back without a problem they act on.
 void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
                         Judged& j);
+// ADD_ACCELERATORS for a stated OUT_OF_MEMORY whose point holds as much
+// per device as today's (replicas of today's layout, each holding what a
+// device holds now): it does not act on the problem
+// (DOES_NOT_ADDRESS_BOTTLENECK).
+void RejectIfMemoryPerDeviceUnchanged(const ReviewContext& ctx,
+                                      const RemedyProposal& m, Judged& j);
 // "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
 std::string PointLabel(const Candidate& c);
 void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,

@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "planner/current_evidence.h"
+#include "planner/domains.h"
 #include "planner/job_spec.h"
 #include "planner/review_internal.h"
 #include "planner/slice_replica.h"
@@ -225,7 +226,8 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
     // groups (planner/layouts.h) is tried; failing both, the proposal is
     // judged by the rule alone.
     fsdp = CurrentSlicesPoint(ctx, slices, over_all);
-    const int tp = static_cast<int>(kPolicy.max_tensor_parallel.value);
+    const int tp = TensorDegreeTheHeadsAllow(
+        ctx.job, static_cast<int>(kPolicy.max_tensor_parallel.value));
     if (!fsdp && tp > 1 && chips % tp == 0 &&
         ModelParallelLayers(ctx.job) > 0) {
       LayoutPin tp_groups;
@@ -286,8 +288,8 @@ constexpr char kPipelineOverDcnRule[] =
     "generates and overlaps the DCN collectives, and data parallelism "
     "across slices is the usual choice";
 
-}  // namespace
-
+// Pipeline stages across slices without a point that holds them: viable,
+// never recommended, SLOWER, saying why there is no estimate.
 void NoStagedEstimate(const Job& job, bool topology_known, Judged& j) {
   NeverRecommendPipelineOverDcn(j);
   j.Add(ReasonCode::kSlower,
@@ -300,8 +302,6 @@ void NoStagedEstimate(const Job& job, bool topology_known, Judged& j) {
                 : " (no estimate: the stages do not divide the slices, "
                   "outnumber the layers, or do not fit a slice)."));
 }
-
-namespace {
 
 // Pipeline stages over groups of slices: the point on today's slices with
 // that many stages (FSDP inside each slice, planner/layouts.h), its step

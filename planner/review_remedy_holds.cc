@@ -2,6 +2,7 @@
 // (planner/review_internal.h): those the space times but whose change is
 // not what the model's estimate shows, and those it does not time that
 // nothing in the request calls for.
+#include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -190,6 +191,42 @@ void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
       "(current_setup.hardware): there is nothing for it to change, so it "
       "is not estimated. Propose hardware or a layout to have it "
       "estimated."));
+}
+
+void RejectIfMemoryPerDeviceUnchanged(const ReviewContext& ctx,
+                                      const RemedyProposal& m, Judged& j) {
+  if (m.kind != RemedyKind::kAddAccelerators || j.rejected ||
+      !HasSymptom(ctx.job, Symptom::kOutOfMemory) || !j.candidate ||
+      !j.candidate->config) {
+    return;
+  }
+  const std::optional<Candidate>& today = TodayOf(ctx);
+  if (!today || !today->config) return;
+  // The model states a device holds, and the activations of one
+  // micro-batch: more devices relieve memory only where the layout shards
+  // the states over them or splits the batch into smaller micro-batches
+  // (a point with room may run larger ones, which is no worse).
+  const auto states = [](const Config& c) {
+    const MemoryEstimate& m = c.memory;
+    return m.weights_bytes + m.gradients_bytes + m.optimizer_bytes +
+           m.embeddings_bytes;
+  };
+  const Config& now = *today->config;
+  const Config& after = *j.candidate->config;
+  const double shrink = 1 - kPolicy.tie_tolerance.value;  // float noise only
+  if (!(states(now) > 0) || states(after) < states(now) * shrink ||
+      std::max(1, after.layout.micro_batch) <
+          std::max(1, now.layout.micro_batch)) {
+    return;
+  }
+  j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+           absl::StrFormat(
+               "More accelerators with today's layout leave each device "
+               "holding today's model states (%.1f GiB, as modelled) and "
+               "micro-batch: they do not relieve the out-of-memory. Shard the "
+               "model states, recompute activations, or move to more memory "
+               "per device.",
+               states(after) / kGiB));
 }
 
 }  // namespace accelplan::planner::internal

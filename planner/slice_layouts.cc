@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "planner/domains.h"
 #include "planner/job.h"
 #include "planner/layouts.h"
 #include "planner/policy.h"
@@ -20,7 +21,8 @@ std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
   const int pp = pin.pipeline, tp = std::max(1, pin.tensor);
   const int layers = FrameworkHasPipelines(job) ? ModelParallelLayers(job) : 0;
   if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
-      tp > static_cast<int>(kPolicy.max_tensor_parallel.value)) {
+      tp > static_cast<int>(kPolicy.max_tensor_parallel.value) ||
+      !HeadsSplitOver(job, tp)) {
     return std::nullopt;
   }
   const int per_slice = c.devices / c.slices;
@@ -47,7 +49,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> PerSlice(
   const int tp = std::max(1, pin.tensor), fsdp = std::max(1, pin.fsdp);
   if (pin.pipeline > 1 || tp > per_slice || fsdp > per_slice ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value) ||
-      per_slice % (tp * fsdp) != 0 ||
+      !HeadsSplitOver(job, tp) || per_slice % (tp * fsdp) != 0 ||
       (tp > 1 && ModelParallelLayers(job) <= 0)) {
     return std::nullopt;
   }
@@ -91,6 +93,47 @@ std::optional<std::pair<ShardingLayout, Strategy>> PinnedAcrossSlices(
   }
   if (auto staged = PipelineAcrossSlices(job, c, pin)) return staged;
   return PerSlice(job, c, pin);
+}
+
+std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
+    const Job& job, const LayoutPin& pin, int n, int domain) {
+  const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
+  // Degrees are validated up to the accelerator cap: compare before any
+  // product can overflow.
+  if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
+  if (n % (tp * pp) != 0 || domain % tp != 0 || !HeadsSplitOver(job, tp)) {
+    return std::nullopt;
+  }
+  if (((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) ||
+      (pp > 1 && !FrameworkHasPipelines(job))) {
+    return std::nullopt;
+  }
+  const int rest = n / (tp * pp);
+  int fsdp = pin.fsdp > 0 ? pin.fsdp : 0;
+  if (fsdp == 0 && pin.strategy == Strategy::kFsdp) {
+    fsdp = pin.data > 0 && rest % pin.data == 0 ? rest / pin.data : rest;
+  }
+  if (fsdp > 0 && rest % fsdp != 0) return std::nullopt;
+  if (pin.data > 0 && pin.data * std::max(1, fsdp) != rest) return std::nullopt;
+  if (pp > ModelParallelLayers(job) && pp > 1) return std::nullopt;
+  ShardingLayout l;
+  l.tensor = tp;
+  l.pipeline = pp;
+  l.data = rest;
+  if (fsdp > 1) {
+    l.zero_stage = 3;
+    l.fsdp = fsdp;
+  } else if (pp > 1 && rest > 1) {
+    l.zero_stage = 1;
+    l.fsdp = rest;
+  }
+  const Strategy s = pin.strategy != Strategy::kUnspecified ? pin.strategy
+                     : pp > 1   ? Strategy::kPipelineParallel
+                     : tp > 1   ? Strategy::kHybrid
+                     : fsdp > 1 ? Strategy::kFsdp
+                                : Strategy::kDataParallel;
+  if (!OfStrategy(l, s, pin.strategy)) return std::nullopt;
+  return std::make_pair(l, s);
 }
 
 }  // namespace accelplan::planner::internal

@@ -186,7 +186,8 @@ struct StepTimeInput {
   // The MFU band was measured end to end (published runs, planner/
   // efficiency.h): their pipeline bubbles and tensor-parallel traffic are
   // inside it. Then no bubble stretch is applied and the TP traffic joins
-  // the overlappable traffic: step = max(compute, all communication).
+  // the overlappable traffic (up to the degree the runs used, tp_in_mfu):
+  // step = max(compute, all communication).
   bool overheads_in_mfu = false;
   // Whether the band's runs used this layout's tensor-parallel degree or a
   // larger one (MfuRange::tensor_parallel). If not, the band never paid for

@@ -198,10 +198,11 @@ void Compare(const OptionView& best, OptionView* alt) {
       case v1::HIGHER_COST:  // the numbers above say it, when known
         if (cost_ratio == 0) alt->loses.push_back("higher cost");
         break;
-      case v1::SLOWER:
-        if (time_ratio == 0) alt->loses.push_back("slower");
+      case v1::SLOWER:  // the ratio above says it when over 1.05
         if (time_ratio > 0 && time_ratio < 0.95) {
           alt->loses.push_back("slower to results (waits for capacity)");
+        } else if (time_ratio <= 1.05) {
+          alt->loses.push_back("slower");
         }
         break;
       case v1::CHEAPER:

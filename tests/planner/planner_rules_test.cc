@@ -1649,6 +1649,31 @@ TEST_F(PlannerRulesTest, TensorDegreesDivideTheHeads) {
   const std::vector<int> mqa = TensorDegrees(Plan(q));
   EXPECT_THAT(mqa, Contains(8));
   for (int tp : mqa) EXPECT_EQ(48 % std::max(1, tp), 0) << tp;
+
+  // A proposal pinning TP 8 for Qwen's heads is told why, and TP 4 runs.
+  ReviewRequest r;
+  r.workload = Llm(7.6e9, 2e11, Shape(28, 3584, 28, 32768));
+  r.workload.transformer_shape.num_kv_heads = 4;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.global_batch_size = 64;
+  r.as_of = "2026-09-26";
+  for (int tp : {8, 4}) {
+    Proposal p;
+    p.label = absl::StrCat("tp ", tp);
+    p.hardware = HardwareProposal{};
+    p.hardware->machine_type = "a3-megagpu-8g";
+    p.hardware->count = 64;
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = Strategy::kHybrid;
+    p.hardware->layout->tensor_parallelism = tp;
+    r.proposals.push_back(p);
+  }
+  const ReviewResponse out = planner_->Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("does not split"));
+  EXPECT_NE(out.verdicts[1].verdict, Verdict::kRejected)
+      << out.verdicts[1].reason;
 }
 
 // ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1) is searched:

@@ -1412,6 +1412,39 @@ TEST_F(ReviewConsistencyTest, MoreAcceleratorsKeepTodaysLayout) {
   EXPECT_EQ(fsdp.plan->hardware.machine_type, "a2-highgpu-8g");
 }
 
+// OUT_OF_MEMORY on one L4 for a LoRA 8B with full recompute: four L4 VMs
+// of today's layout are four replicas, each holding today's model states
+// and micro-batch, so adding them does not act on the problem; moving to
+// more memory per device does.
+TEST_F(ReviewConsistencyTest, MoreReplicasDoNotRelieveOutOfMemory) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-3.1-8b";
+  r.workload.training_method = TrainingMethod::kLora;
+  r.workload.recompute = Recompute::kFull;
+  r.workload.dataset_tokens = 1e8;
+  r.workload.global_batch_size = 32;
+  r.current_setup.hardware = "g2-standard-12";
+  r.current_setup.accelerator_count = 1;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kSingleDevice;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  Proposal more = Remedy("more", RemedyKind::kAddAccelerators);
+  more.remedy->target = HardwareProposal{};
+  more.remedy->target->count = 4;
+  r.proposals = {more, Remedy("memory", RemedyKind::kMoreMemoryPerDevice)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+  EXPECT_TRUE(
+      testutil::Has(out.verdicts[0], ReasonCode::kDoesNotAddressBottleneck))
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+}
+
 // ADD_ACCELERATORS with a stated size is judged at that size (it was
 // judged at the smallest larger one whatever it stated), and a stated size
 // not above today's is NOT_APPLICABLE.
