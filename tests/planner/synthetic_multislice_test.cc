@@ -211,6 +211,22 @@ TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   EXPECT_THAT(d.notes, HasSubstr("FSDP + tensor parallel inside each slice"));
 }
 
+// The same job proposed as FSDP over DCN is judged at a layout whose
+// tensor degree splits the 52 heads too (the fallback over the slices' TP
+// groups used the policy's cap of 8).
+TEST_F(SyntheticMultisliceTest, FsdpOverDcnSplitsTheHeadsAsThePlanDoes) {
+  Workload w = Large();
+  w.global_batch_size = 32;
+  ReviewRequest r = OnSlices<ReviewRequest>(w, 4);
+  r.proposals = {DistP("fsdp over DCN", DcnParallelism::kFsdp, 4)};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 1u);
+  ASSERT_TRUE(out.verdicts[0].plan.has_value()) << out.verdicts[0].reason;
+  const int tp = out.verdicts[0].plan->distribution.tensor_parallelism;
+  EXPECT_GT(tp, 1) << "a sequence per chip needs TP groups here";
+  EXPECT_EQ(52 % std::max(1, tp), 0) << tp;
+}
+
 // Free to choose, the 30B job still gets a plan on TPU Z3: sharded across
 // slices (no slice holds a replica).
 TEST_F(SyntheticMultisliceTest, FreePlanOverSlicesShardsAReplicaNoSliceHolds) {
