@@ -172,11 +172,15 @@ double TimeMetric(const Job& job, const Config& k) {
 
 namespace {
 
-std::string HoursText(const Config& c, const char* format) {
+std::string HoursText(const Config& c, int digits) {
+  // digits 0: one decimal place; else that many significant digits.
+  const auto number = [&](double v) {
+    return digits == 0 ? absl::StrFormat("%.1f", v)
+                       : absl::StrFormat("%.*g", digits, v);
+  };
   const double hours = c.hours.expected;
-  const std::string run = hours >= 48
-                              ? absl::StrFormat(format, hours / 24) + " days"
-                              : absl::StrFormat(format, hours) + " h";
+  const std::string run = hours >= 48 ? number(hours / 24) + " days"
+                                      : number(hours) + " h";
   if (!(c.start_wait_hours > 0)) return run;
   return absl::StrCat(run, " + up to ", FormatHours(c.start_wait_hours),
                       " waiting for capacity (",
@@ -186,11 +190,11 @@ std::string HoursText(const Config& c, const char* format) {
 }  // namespace
 
 std::string TakesText(const Config& a, const Config& b) {
-  std::string x = HoursText(a, "%.1f"), y = HoursText(b, "%.1f");
-  for (const char* more : {"%.3g", "%.4g", "%.6g"}) {
+  std::string x = HoursText(a, 0), y = HoursText(b, 0);
+  for (int digits : {3, 4, 6}) {
     if (x != y) break;
-    x = HoursText(a, more);
-    y = HoursText(b, more);
+    x = HoursText(a, digits);
+    y = HoursText(b, digits);
   }
   return absl::StrCat("Takes ", x, " vs ", y, ".");
 }
