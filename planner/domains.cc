@@ -97,19 +97,19 @@ std::string SubBlockNote(const Family& f, const Config& c) {
       domain / per_vm, f.nvlink_domain_devices);
 }
 
-// Tensor parallelism splits the attention heads over its ranks, so a
-// degree must divide the stated heads. PyTorch's Megatron-LM splits the
-// key/value groups too (megatron/core/transformer/attention.py:
-// divide(num_attention_heads, world_size), divide(num_query_groups,
-// world_size)); XLA replicates a key/value head the tensor axis cannot
-// split (PaLM's multi-query attention ran 12-way model parallel,
-// arXiv:2204.02311 §4).
+// PyTorch's Megatron-LM splits the attention heads and the key/value
+// groups over the tensor-parallel ranks and asserts both divide
+// (megatron/core/transformer/attention.py: divide(num_attention_heads,
+// world_size), divide(num_query_groups, world_size)). XLA (JAX,
+// TensorFlow) shards a dimension its mesh axis does not divide by padding
+// it and replicates a key/value head it cannot split (PaLM's multi-query
+// attention ran 12-way model parallel, arXiv:2204.02311 §4), so there the
+// heads bind nothing (the padding's cost is not modelled).
 bool HeadsSplitOver(const Job& job, int tp) {
   const TransformerShape& s = job.workload.transformer_shape;
-  const bool split_kv = job.framework == Framework::kPytorch;
-  return tp <= 1 ||
+  return tp <= 1 || job.framework != Framework::kPytorch ||
          ((s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
-          (!split_kv || s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
+          (s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
 }
 
 // The largest degree the heads split over, halving `tp` (a power of two,

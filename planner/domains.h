@@ -31,7 +31,8 @@ int DomainDevices(const Family& f, const Config& c, int per_slice);
 int DomainTensorParallel(const Family& f, const Config& c, int per_slice);
 
 // Whether tensor parallelism of degree `tp` splits the job's stated
-// attention heads (and, under PyTorch, its key/value groups), and the
+// attention heads and key/value groups as PyTorch's Megatron-LM needs
+// (under XLA, JAX and TensorFlow, any degree does: it pads), and the
 // largest degree that does, halving a power of two `tp` (so that it still
 // tiles the domain). Every layout the planner builds or a pin spells holds
 // to it (docs/planner.md §8).
