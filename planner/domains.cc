@@ -119,4 +119,9 @@ int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
   return tp;
 }
 
+int TensorParallelCap(const Job& job) {
+  return TensorDegreeTheHeadsAllow(
+      job, static_cast<int>(kPolicy.max_tensor_parallel.value));
+}
+
 }  // namespace accelplan::planner::internal

@@ -38,6 +38,8 @@ int DomainTensorParallel(const Family& f, const Config& c, int per_slice);
 // to it (docs/planner.md §8).
 bool HeadsSplitOver(const Job& job, int tp);
 int TensorDegreeTheHeadsAllow(const Job& job, int tp);
+// The policy's largest tensor-parallel degree the heads allow.
+int TensorParallelCap(const Job& job);
 
 // The devices a tensor-parallel group may span: the domain; a GPU VM
 // without NVLink (PCIe only) has none (Megatron-LM §3.3).

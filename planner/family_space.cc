@@ -116,10 +116,9 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
             "heads%s evenly over its ranks; %d is the largest degree that "
             "does (docs/planner.md §8).",
             l.tensor, shape.attention_heads,
-            job.framework == Framework::kPytorch && shape.num_kv_heads > 0
-                ? absl::StrFormat(" and %d key/value groups",
-                                  shape.num_kv_heads)
-                : std::string(),
+            shape.num_kv_heads > 0 ? absl::StrFormat(" and %d key/value groups",
+                                                     shape.num_kv_heads)
+                                   : std::string(),
             TensorDegreeTheHeadsAllow(job, l.tensor)));
     return;
   }

@@ -456,8 +456,7 @@ double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
   // Tensor parallelism inside the slice shards the activations too: the
   // planner's own TP+FSDP slice layouts use its one degree (layouts.cc:
   // the policy's maximum the heads allow, for a stated shape only).
-  const int max_tp = TensorDegreeTheHeadsAllow(
-      job, static_cast<int>(kPolicy.max_tensor_parallel.value));
+  const int max_tp = TensorParallelCap(job);
   for (int tp : {1, max_tp}) {
     if (chips % tp != 0 || (tp > 1 && ModelParallelLayers(job) <= 0)) continue;
     ShardingLayout l;

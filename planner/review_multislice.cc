@@ -226,8 +226,7 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
     // groups (planner/layouts.h) is tried; failing both, the proposal is
     // judged by the rule alone.
     fsdp = CurrentSlicesPoint(ctx, slices, over_all);
-    const int tp = TensorDegreeTheHeadsAllow(
-        ctx.job, static_cast<int>(kPolicy.max_tensor_parallel.value));
+    const int tp = TensorParallelCap(ctx.job);
     if (!fsdp && tp > 1 && chips % tp == 0 &&
         ModelParallelLayers(ctx.job) > 0) {
       LayoutPin tp_groups;
