@@ -225,6 +225,10 @@ struct Candidate {
   // Misses the deadline MIN_COST assumes when none is given: kept (an
   // assumption never rejects), ranked after every candidate that meets it.
   bool misses_assumed_deadline = false;
+  // Set when the family is rejected NOT_AVAILABLE_ON_DEMAND in the FULL
+  // view: the pins its provisioning what-ifs are evaluated under, once the
+  // space's rules have all run (DescribeNeededProvisioning).
+  std::optional<Pins> what_if_pins;
   double score = 0;  // objective value; lower is better
   // The same score with the exposed communication taken out of its time
   // and cost: when it beats the winner, communication is why it loses.

@@ -503,7 +503,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   if (!offer.obtainable.empty()) {
     cand.smallest_obtainable_devices = offer.obtainable.front()->devices;
   }
-  DescribeNeededProvisioning(catalog, job, f, pins, cand);
+  MarkProvisioningWhatIf(job, pins, cand);
   if (!pins.machine_type.empty()) {
     KeepMachineType(job, pins.machine_type, offer, cand);
   }
@@ -550,7 +550,7 @@ Candidate EvaluateFamily(const catalog::Catalog& catalog, const Job& job,
   Fitting fit =
       FitSizes(job, f, sizes, pins, stop_at_first, rejected_already, cand);
   const bool any_fits = !fit.points.empty();
-  if (!rejected_already) KeepObtainable(catalog, job, f, pins, fit.points, cand);
+  if (!rejected_already) KeepObtainable(job, f, pins, fit.points, cand);
   if (fit.points.empty()) {
     if (!any_fits) RejectNothingFits(job, f, pins, sizes, fit, cand);
     return cand;

@@ -177,8 +177,7 @@ void JudgePointProvisioning(const Job& job, const Family& f, Config& c) {
   Price(job, c, p);
 }
 
-void KeepObtainable(const catalog::Catalog& catalog, const Job& job,
-                    const Family& f, const Pins& pins,
+void KeepObtainable(const Job& job, const Family& f, const Pins& pins,
                     std::vector<Config>& points, Candidate& cand) {
   const auto blocked = [](const Config& c) {
     return c.blocked != ReasonCode::kUnspecified;
@@ -213,14 +212,23 @@ void KeepObtainable(const catalog::Catalog& catalog, const Job& job,
                 FormatHours(kPolicy.flex_start_max_run_hours.value)));
   cand.config = b;
   points.clear();
-  DescribeNeededProvisioning(catalog, job, f, pins, cand);
+  MarkProvisioningWhatIf(job, pins, cand);
 }
 
-void DescribeNeededProvisioning(const catalog::Catalog& catalog,
-                                const Job& job, const Family& f,
-                                const Pins& pins, Candidate& cand) {
+void MarkProvisioningWhatIf(const Job& job, const Pins& pins, Candidate& cand) {
   if (job.what_if) return;  // one level of what-if, never nested
   if (!job.explain_rejections) return;  // BASIC view: no rejections
+  if (HasCode(cand.codes, ReasonCode::kNotAvailableOnDemand)) {
+    cand.what_if_pins = pins;
+  }
+}
+
+void DescribeNeededProvisioning(const catalog::Catalog& catalog, const Job& job,
+                                Candidate& cand) {
+  if (!cand.what_if_pins) return;
+  const Pins pins = std::move(*cand.what_if_pins);
+  cand.what_if_pins.reset();
+  const Family& f = *cand.family;
   auto it = std::find(cand.codes.begin(), cand.codes.end(),
                       ReasonCode::kNotAvailableOnDemand);
   if (it == cand.codes.end()) return;

@@ -48,19 +48,24 @@ void JudgePointProvisioning(const Job& job, const Family& f, Config& c);
 // none remains the family is rejected with the codes the points carry
 // (PREEMPTION_RISK, NOT_AVAILABLE_ON_DEMAND) and the numbers of the fastest
 // one on the provisioning it needs.
-void KeepObtainable(const catalog::Catalog& catalog, const Job& job,
-                    const Family& f, const Pins& pins,
+void KeepObtainable(const Job& job, const Family& f, const Pins& pins,
                     std::vector<Config>& points, Candidate& cand);
 
-// A family rejected NOT_AVAILABLE_ON_DEMAND (and at most PREEMPTION_RISK
-// besides): its rejection line gains the time and cost it would give with
-// each provisioning it is offered with and the request did not allow,
+// A family rejected NOT_AVAILABLE_ON_DEMAND: marks its candidate for
+// DescribeNeededProvisioning with the pins it was evaluated under (FULL
+// view only; never inside a what-if).
+void MarkProvisioningWhatIf(const Job& job, const Pins& pins, Candidate& cand);
+
+// A marked family whose rejections, once every rule (the relative ones
+// included) has run, are NOT_AVAILABLE_ON_DEMAND and at most
+// PREEMPTION_RISK: its rejection line gains the time and cost it would give
+// with each provisioning it is offered with and the request did not allow,
 // evaluated as if that provisioning were allowed. Flex-start and
 // reservations are priced at the on-demand list price (the catalog has no
-// price for them), which the line states.
-void DescribeNeededProvisioning(const catalog::Catalog& catalog,
-                                const Job& job, const Family& f,
-                                const Pins& pins, Candidate& cand);
+// price for them), which the line states. Any other rejection rejects it
+// whatever the provisioning, so it is not searched again. Clears the mark.
+void DescribeNeededProvisioning(const catalog::Catalog& catalog, const Job& job,
+                                Candidate& cand);
 
 // The notes the selected point's provisioning carries: the Spot restart
 // overhead with its assumptions, the flex-start wait and maximum run, the

@@ -488,7 +488,7 @@ void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
   Job relaxed = ctx.job;
   relaxed.constraints.keep_current_hardware = false;
   const HardwareProposal& t = *m.target;
-  const Candidate* fewest = nullptr;
+  Candidate* fewest = nullptr;
   std::vector<Candidate> evaluated;
   for (const Family* f : MatchFamilies(
            ctx.index, t.platform, t.series, t.accelerator, t.machine_type)) {
@@ -496,10 +496,11 @@ void RejectIfTargetFails(const ReviewContext& ctx, const RemedyProposal& m,
     // The counts the space searches (a budget met only off the grid).
     RefineCounts(relaxed, ctx.space.norm, evaluated.back());
   }
-  for (const Candidate& c : evaluated) {
+  for (Candidate& c : evaluated) {
     if (fewest == nullptr || c.codes.size() < fewest->codes.size()) fewest = &c;
   }
   if (fewest != nullptr) {
+    DescribeNeededProvisioning(ctx.catalog, relaxed, *fewest);
     for (size_t k = 0; k < fewest->codes.size(); ++k) {
       j.Reject(fewest->codes[k], fewest->why[k]);
     }

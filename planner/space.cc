@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "planner/count_refinement.h"
-
 #include "planner/legacy.h"
+#include "planner/provisioning.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -92,6 +92,12 @@ std::optional<Space> BuildSpace(const catalog::Catalog& catalog,
     space.owned.push_back(std::move(legacy));
   }
   space.norm = RankCandidates(job, space.candidates);
+  // After every rule has run: a family another rule rejects is not searched
+  // again under each provisioning.
+  for (Candidate& c : space.candidates) {
+    if (context.Cancelled()) return std::nullopt;
+    DescribeNeededProvisioning(catalog, job, c);
+  }
   return space;
 }
 
@@ -106,6 +112,7 @@ Candidate EvaluateInSpace(const catalog::Catalog& catalog, const Job& job,
   if (c.viable() && c.config) {
     ScoreCandidate(job, space.norm, c);
   }
+  DescribeNeededProvisioning(catalog, job, c);
   return c;
 }
 

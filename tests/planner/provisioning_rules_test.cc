@@ -347,6 +347,32 @@ TEST_F(ProvisioningRulesTest,
   EXPECT_THAT(a3->reason, Not(HasSubstr("What it would give if allowed")));
 }
 
+// The what-ifs say what another provisioning would give only where it is
+// all that stands in the way: a B200 family that a 1.3B model also
+// oversizes (a one-GPU A2 Ultra does at least as well) stays rejected
+// whatever the provisioning, so its line names no what-if; the same family
+// for a 175B model, where only provisioning rejects it, names them.
+TEST_F(ProvisioningRulesTest, WhatIfsOnlyWhereProvisioningAloneRejects) {
+  PlanRequest small = Req(Llm(1.3e9, 2.6e10, 24, 2048, 16));
+  small.constraints.allowed_series = {"A2 Ultra", "A4"};
+  const PlanResponse s = Plan(small);
+  const Rejection* oversized = RejectionOf(s, "nvidia-b200");
+  ASSERT_NE(oversized, nullptr) << testutil::DescribeFamilies(s);
+  EXPECT_THAT(oversized->codes, Contains(ReasonCode::kNotAvailableOnDemand));
+  EXPECT_THAT(oversized->codes, Contains(ReasonCode::kOversizedForWorkload));
+  EXPECT_THAT(oversized->reason,
+              Not(HasSubstr("What it would give if allowed")));
+
+  PlanRequest huge = A4Only();
+  huge.constraints.allowed_series = {"A2 Ultra", "A4"};
+  const PlanResponse h = Plan(huge);
+  const Rejection* only = RejectionOf(h, "nvidia-b200");
+  ASSERT_NE(only, nullptr) << testutil::DescribeFamilies(h);
+  EXPECT_EQ(only->codes,
+            std::vector<ReasonCode>{ReasonCode::kNotAvailableOnDemand});
+  EXPECT_THAT(only->reason, HasSubstr("What it would give if allowed"));
+}
+
 TEST_F(ProvisioningRulesTest, FlexStartLimitedToItsMaximumRunDuration) {
   // One A4 VM for a 175B model: far longer than flex-start's 7 days.
   PlanRequest q = A4Only();
