@@ -92,6 +92,8 @@ bool Offers(const std::vector<catalog::Offering>& offerings,
 // Why Vertex AI serverless training cannot run this shape with this
 // provisioning; empty when it can.
 std::string VertexUnavailableReason(const RunPlatformInput& input);
+// Whether it can (VertexUnavailableReason is empty), without its text.
+bool VertexRuns(const RunPlatformInput& input);
 
 // Why Vertex AI serverless training runs no TPU job on `slices` slices.
 std::string VertexHasNoMultislice(int slices);
@@ -106,6 +108,9 @@ std::string MultisliceFrameworkReason(Framework fw);
 // none is requested) Vertex AI serverless training if it can, else GKE if
 // the catalog offers the hardware there, else Compute Engine.
 RunPlatformChoice ChooseRunPlatform(const RunPlatformInput& input);
+// ChooseRunPlatform's run platform without its reason text (the search
+// asks where each point runs; only the plan needs the why).
+RunPlatform RunPlatformOf(const RunPlatformInput& input);
 
 // "SPOT", "FLEX_START" or "STANDARD" (on-demand and reservations).
 const char* VertexSchedulingStrategy(Provisioning provisioning);

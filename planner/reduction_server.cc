@@ -35,7 +35,7 @@ RunPlatform RunsOn(const Job& job, const Family& f, const Config& c) {
   where.offerings = &c.shape->machine->offerings;
   where.provisioning = c.provisioning;
   where.vms_per_slice = std::max(1, c.hosts);
-  return ChooseRunPlatform(where).run_platform;
+  return RunPlatformOf(where);
 }
 
 bool RunsOnVertex(const Job& job, const Family& f, const Config& c) {

@@ -408,7 +408,7 @@ bool VertexRuns(const Family& f, const Shape& s, Provisioning p) {
   in.offerings = RunOfferingsOf(f, &s);
   in.provisioning = p;
   in.vms_per_slice = std::max(1, s.vms);  // Vertex's Spot TPUs: one host
-  return VertexUnavailableReason(in).empty();
+  return planner::VertexRuns(in);
 }
 
 }  // namespace

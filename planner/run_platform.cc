@@ -79,75 +79,112 @@ std::string MultisliceFrameworkReason(Framework fw) {
          "tpu-multislice); a TensorFlow job trains on one slice";
 }
 
-std::string VertexUnavailableReason(const RunPlatformInput& in) {
-  const absl::string_view name =
-      in.machine_type.empty() ? absl::string_view("this hardware")
-                              : in.machine_type;
-  if (in.platform == Platform::kEdge) {
-    return "edge devices run no cloud training job";
-  }
+namespace {
+
+// What keeps Vertex AI serverless training from running the input; the
+// text is built only when a caller asks for it (VertexUnavailableReason):
+// the search asks only where each point runs.
+enum class VertexGap { kNone, kEdge, kMultislice, kNotOffered, kSpotTpuPod };
+
+VertexGap VertexGapOf(const RunPlatformInput& in) {
+  if (in.platform == Platform::kEdge) return VertexGap::kEdge;
   if (in.platform == Platform::kTpu && in.slices > 1) {
-    return VertexHasNoMultislice(in.slices);
+    return VertexGap::kMultislice;
   }
   static const std::vector<catalog::Offering> kNone;
   const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;
-  const auto vertex = catalog::RunPlatform::kVertexTraining;
-  if (!Offers(offerings, vertex, in.provisioning)) {
-    const catalog::Offering* any =
-        FindOffering(offerings, vertex, catalog::Provisioning::kAny);
-    const catalog::Offering* specific =
-        FindOffering(offerings, vertex, ToCatalog(in.provisioning));
-    if (specific != nullptr && !specific->available &&
-        (any == nullptr || any->available)) {
-      return absl::StrCat("Vertex AI serverless training does not offer ", name,
-                          " with ", ProvisioningLabel(in.provisioning), " [",
-                          specific->source_id, "]");
-    }
-    if (any != nullptr && !any->available) {
-      return absl::StrCat("Vertex AI serverless training does not offer ", name,
-                          " [", any->source_id, "]");
-    }
-    return absl::StrCat("the catalog does not list ", name,
-                        " for Vertex AI serverless training");
+  if (!Offers(offerings, catalog::RunPlatform::kVertexTraining,
+              in.provisioning)) {
+    return VertexGap::kNotOffered;
   }
   if (in.platform == Platform::kTpu && in.provisioning == Provisioning::kSpot &&
       in.vms_per_slice > 1) {
-    return "Vertex AI does not support Spot VMs with multi-host TPU slices "
-           "(TPU Pods) [AP-spot]";
+    return VertexGap::kSpotTpuPod;
+  }
+  return VertexGap::kNone;
+}
+
+std::string NotOfferedOnVertex(const RunPlatformInput& in) {
+  const absl::string_view name = in.machine_type.empty()
+                                     ? absl::string_view("this hardware")
+                                     : in.machine_type;
+  static const std::vector<catalog::Offering> kNone;
+  const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;
+  const auto vertex = catalog::RunPlatform::kVertexTraining;
+  const catalog::Offering* any =
+      FindOffering(offerings, vertex, catalog::Provisioning::kAny);
+  const catalog::Offering* specific =
+      FindOffering(offerings, vertex, ToCatalog(in.provisioning));
+  if (specific != nullptr && !specific->available &&
+      (any == nullptr || any->available)) {
+    return absl::StrCat("Vertex AI serverless training does not offer ", name,
+                        " with ", ProvisioningLabel(in.provisioning), " [",
+                        specific->source_id, "]");
+  }
+  if (any != nullptr && !any->available) {
+    return absl::StrCat("Vertex AI serverless training does not offer ", name,
+                        " [", any->source_id, "]");
+  }
+  return absl::StrCat("the catalog does not list ", name,
+                      " for Vertex AI serverless training");
+}
+
+// Where the input runs when the request pins nothing it can run: Vertex if
+// it can, else GKE where offered, else Compute Engine.
+bool PinnedOrEdge(const RunPlatformInput& in) {
+  return in.platform == Platform::kEdge || in.requested == RunPlatform::kGke ||
+         in.requested == RunPlatform::kComputeEngine;
+}
+
+}  // namespace
+
+std::string VertexUnavailableReason(const RunPlatformInput& in) {
+  switch (VertexGapOf(in)) {
+    case VertexGap::kNone:
+      return "";
+    case VertexGap::kEdge:
+      return "edge devices run no cloud training job";
+    case VertexGap::kMultislice:
+      return VertexHasNoMultislice(in.slices);
+    case VertexGap::kNotOffered:
+      return NotOfferedOnVertex(in);
+    case VertexGap::kSpotTpuPod:
+      return "Vertex AI does not support Spot VMs with multi-host TPU slices "
+             "(TPU Pods) [AP-spot]";
   }
   return "";
 }
 
-RunPlatformChoice ChooseRunPlatform(const RunPlatformInput& in) {
-  RunPlatformChoice out;
-  if (in.platform == Platform::kEdge) {
-    out.run_platform = in.requested;
-    return out;
-  }
-  if (in.requested == RunPlatform::kGke ||
-      in.requested == RunPlatform::kComputeEngine) {
-    out.run_platform = in.requested;
-    return out;
-  }
-  const std::string vertex_no = VertexUnavailableReason(in);
-  if (vertex_no.empty()) {
-    out.run_platform = RunPlatform::kVertexTraining;
-    return out;
-  }
+bool VertexRuns(const RunPlatformInput& in) {
+  return VertexGapOf(in) == VertexGap::kNone;
+}
+
+RunPlatform RunPlatformOf(const RunPlatformInput& in) {
+  if (PinnedOrEdge(in)) return in.requested;
+  if (VertexRuns(in)) return RunPlatform::kVertexTraining;
   static const std::vector<catalog::Offering> kNone;
   const auto& offerings = in.offerings != nullptr ? *in.offerings : kNone;
-  const bool gke =
-      Offers(offerings, catalog::RunPlatform::kGke, in.provisioning);
-  out.run_platform = gke ? RunPlatform::kGke : RunPlatform::kComputeEngine;
+  return Offers(offerings, catalog::RunPlatform::kGke, in.provisioning)
+             ? RunPlatform::kGke
+             : RunPlatform::kComputeEngine;
+}
+
+RunPlatformChoice ChooseRunPlatform(const RunPlatformInput& in) {
+  RunPlatformChoice out;
+  out.run_platform = RunPlatformOf(in);
+  if (PinnedOrEdge(in) || out.run_platform == RunPlatform::kVertexTraining) {
+    return out;
+  }
   const char* where =
-      gke ? "runs on GKE (the JobSet manifest)"
+      out.run_platform == RunPlatform::kGke
+          ? "runs on GKE (the JobSet manifest)"
           : "runs on Compute Engine (the catalog lists no GKE offer for it "
             "either)";
   out.reason =
       absl::StrCat(in.requested == RunPlatform::kVertexTraining
                        ? "Vertex AI serverless training was requested, but "
                        : "Not Vertex AI serverless training: ",
-                   vertex_no, "; the plan ", where, ".");
+                   VertexUnavailableReason(in), "; the plan ", where, ".");
   return out;
 }
 
