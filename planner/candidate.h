@@ -210,6 +210,10 @@ struct Candidate {
   // than the assumed batch has sequences (0: the assumed batch capped
   // nothing): the search stops below it (Job::assumed_batch_rank_cap).
   int assumed_batch_cap_devices = 0;
+  // Sized without that cap: every size within it missed the deadline and
+  // one it held back meets it (an assumption never rejects). Count
+  // refinement builds its counts without the cap as well.
+  bool assumed_batch_lifted = false;
   // What count refinement needs once the space's normalisation is known
   // (planner/count_refinement.h): the policy's multi-unit sequences (shape,
   // most units) and the layout a proposal pins.

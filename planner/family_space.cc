@@ -351,6 +351,12 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
   cand.points = std::move(points);
 }
 
+// Past the deadline (the stated one, or the one MIN_COST assumes); a
+// flex-start point waits for capacity before it runs.
+bool LateForDeadline(const Job& job, const Config& c) {
+  return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
+}
+
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest (those over the budget are kept aside in
@@ -365,10 +371,7 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     KeepPace(job, std::move(points), cand);  // no work to time
     return;
   }
-  // A flex-start point waits for capacity before it runs.
-  auto late = [&](const Config& c) {
-    return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
-  };
+  auto late = [&](const Config& c) { return LateForDeadline(job, c); };
   if (std::all_of(points.begin(), points.end(), late)) {
     const Config& fastest = Fastest(points);
     if (job.deadline_given) {
@@ -449,6 +452,26 @@ Fitting FitSizes(const Job& job, const Family& f, const SizeSearch& sizes,
     Job uncapped = job;
     uncapped.assumed_batch_rank_cap = 0;
     return EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
+  }
+  // Nor does it reject on time: when every size within the cap misses the
+  // deadline and a larger one the cap held back meets it, the family is
+  // sized without the cap (its refined counts too, RefineCounts) and the
+  // plan says which batch it needs (planner/scorer.cc AddPointNotes).
+  if (fit.over_assumed_batch && job.has_dataset && !stop_at_first &&
+      !rejected_already &&
+      std::all_of(fit.points.begin(), fit.points.end(),
+                  [&](const Config& c) { return LateForDeadline(job, c); })) {
+    Job uncapped = job;
+    uncapped.assumed_batch_rank_cap = 0;
+    Fitting lifted = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
+    if (std::any_of(lifted.points.begin(), lifted.points.end(),
+                    [&](const Config& c) {
+                      return !LateForDeadline(job, c) &&
+                             c.blocked == ReasonCode::kUnspecified;
+                    })) {
+      cand.assumed_batch_lifted = true;
+      return lifted;
+    }
   }
   if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {
     cand.assumed_batch_cap_devices = fit.over_assumed_batch->devices;

@@ -754,6 +754,48 @@ TEST_F(DefaultsRulesTest, AssumedBatchCapNeverRejects) {
   EXPECT_TRUE(warned);
 }
 
+// Nor on time: a 13B pre-training over 300B tokens due in a day needs more
+// v5p chips than the assumed batch has sequences. Within the cap every
+// size misses the day, so the family is sized past it, with the batch it
+// needs stated; a stated batch of the same size still rejects it, and a
+// deadline the capped sizes meet keeps the plan within the cap.
+TEST_F(DefaultsRulesTest, AssumedBatchCapNeverRejectsOnTime) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 1.3e10;
+  w.dataset_tokens = 3e11;
+  w.checkpoints = true;
+  PlanRequest q = Req(w);
+  q.goal.deadline_hours = 24;
+  q.constraints.allowed_series = {"TPU v5p"};
+  const double assumed =
+      kDefaults.batch_tokens.value / kDefaults.sequence_length.value;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_GT(Ranks(*r.recommendation), assumed);
+  EXPECT_LE(r.recommendation->estimates.total_hours.expected, 24);
+  bool warned = false;
+  for (const Reason& x : r.warnings) {
+    warned |=
+        x.code == ReasonCode::kAssumption &&
+        x.message.find("needs a global batch of at least") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+
+  PlanRequest stated = q;
+  stated.workload.global_batch_size = static_cast<int64_t>(assumed);
+  stated.workload.transformer_shape.sequence_length =
+      static_cast<int>(kDefaults.sequence_length.value);
+  EXPECT_FALSE(Plan(stated).recommendation.has_value());
+
+  PlanRequest later = q;
+  later.goal.deadline_hours = 24 * 7;
+  const PlanResponse l = Plan(later);
+  ASSERT_TRUE(l.recommendation.has_value()) << l.no_plan_reason;
+  EXPECT_LE(Ranks(*l.recommendation), assumed);
+}
+
 TEST_F(DefaultsRulesTest, AssumedDeadlineNeverRejects) {
   // A large job on at most 8 H100s: months of work.
   Workload w;
