@@ -107,6 +107,19 @@ std::string UncheckedBudgetClause(const Job& job) {
 
 void WarnIfNoDataset(Job& job) {
   if (job.has_dataset || job.on_device) return;
+  if (job.tables_only && job.tokens > 0) {
+    // The data set is given: what is missing is the work per example.
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrCat("No parameter_count or forward_flops_per_example: the "
+                      "recommender is sized by its embedding tables, but its "
+                      "examples are not timed (state the dense layers' "
+                      "parameter_count, or forward_flops_per_example); ",
+                      "candidates ranked by cost per unit of work; no "
+                      "deadline check",
+                      UncheckedBudgetClause(job), ".")});
+    return;
+  }
   const std::string checks =
       absl::StrCat("candidates ranked by cost per unit of work",
                    job.model_size_known || job.classical

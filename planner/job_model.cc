@@ -119,9 +119,17 @@ void ResolveChoices(const Workload& w, const Goal& g, const Constraints& k,
 // embedding tables dominate the model.
 void ResolveModelSize(const Workload& w, Job& job) {
   job.params = w.parameter_count;
-  if (job.params <= 0) job.params = TransformerParamsFromShape(w.transformer_shape);
-  job.model_size_known = job.params > 0;
+  if (job.params <= 0)
+    job.params = TransformerParamsFromShape(w.transformer_shape);
   const double embedding_bytes = w.embedding_table_gib * kGiB;
+  // A recommender stated by its embedding tables alone: the tables are its
+  // memory (its dense layers, unstated, count as none), so it is sized;
+  // with no FLOPs to count it is timed only from a stated forward pass
+  // (ResolveWork).
+  job.tables_only = job.params <= 0 &&
+                    w.model_kind == ModelKind::kRecommender &&
+                    embedding_bytes > 0;
+  job.model_size_known = job.params > 0 || job.tables_only;
   job.embedding_dominated =
       w.embedding_lookups_dominate ||
       (w.model_kind == ModelKind::kRecommender && embedding_bytes > 0 &&

@@ -259,6 +259,9 @@ void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
     }
     return;
   }
+  // No parameters to count 6·P from: the tables-only warning says so
+  // (planner/job_assumptions.cc WarnIfNoDataset).
+  if (job.tables_only && !counts_stated) return;
   if (counts_stated) {
     // Under LoRA the LoRA line states the stated pass's multiple.
     if (!lora) {
@@ -341,7 +344,8 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     job.flops_per_unit -= dense * 2.0 / 6.0;
   }
   StateFlopsPerUnit(w, active, job);
-  job.has_dataset = job.tokens > 0 && job.model_size_known;
+  job.has_dataset =
+      job.tokens > 0 && job.model_size_known && job.flops_per_unit > 0;
   if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;
   return dataset_in_passes;
 }

@@ -1748,6 +1748,39 @@ TEST_F(PlannerRulesTest, NeverRecommendsCpuForEmbeddingDominatedJob) {
   }
 }
 
+// A recommender stated by its embedding tables alone is sized by them: a
+// 200 GiB table is spread over enough devices to hold it, and the plan says
+// that its examples are not timed for want of a parameter count, not that
+// the data set is missing. Stating its forward pass times it.
+TEST_F(PlannerRulesTest, RecommenderStatedByItsTablesIsSizedByThem) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_kind = ModelKind::kRecommender;
+  w.embedding_table_gib = 200;
+  w.dataset_examples = 1e9;
+  const PlanResponse r = Plan(Req(w));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Estimates& e = r.recommendation->estimates;
+  ASSERT_TRUE(e.memory_known);
+  EXPECT_GE(e.memory_per_device.total_gib *
+                r.recommendation->hardware.total_accelerators,
+            200);
+  EXPECT_LE(e.memory_per_device.total_gib,
+            e.memory_per_device.device_memory_gib);
+  EXPECT_FALSE(e.hours_known);
+  bool says_why = false;
+  for (const Reason& x : r.warnings) {
+    EXPECT_NE(x.code, ReasonCode::kNoDatasetSize) << x.message;
+    says_why |= x.message.find("not timed") != std::string::npos;
+  }
+  EXPECT_TRUE(says_why);
+
+  w.forward_flops_per_example = 2e8;
+  const PlanResponse timed = Plan(Req(w));
+  ASSERT_TRUE(timed.recommendation.has_value()) << timed.no_plan_reason;
+  EXPECT_TRUE(timed.recommendation->estimates.hours_known);
+}
+
 // Tables trained with Adam keep two moments per element (TorchRec's
 // planner sizes them so): the plan holds three times the tables across its
 // devices, and says so; with no optimizer stated, row-wise Adagrad's
