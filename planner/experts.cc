@@ -1,6 +1,7 @@
 #include "planner/experts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "absl/strings/str_format.h"
@@ -8,6 +9,38 @@
 #include "planner/job.h"
 
 namespace accelplan::planner::internal {
+
+namespace {
+
+// The layers and width the all-to-all moves tokens through. Without a
+// stated shape: a dense model of the active parameters (what each token
+// computes) at GPT-3's aspect ratio, 12·L·h² parameters with h =
+// kDefaults.hidden_per_layer·L, as a dense model's assumed shape is
+// (planner/job_model.cc InferShapeFromParams). That shape is used for the
+// all-to-all only: its activations and attention FLOPs stay as without a
+// shape.
+void ResolveExpertDims(double active, Job& job) {
+  const TransformerShape& s = job.workload.transformer_shape;
+  if (s.layers > 0 && s.hidden_size > 0) {
+    job.expert_layers = s.layers;
+    job.expert_hidden = s.hidden_size;
+    return;
+  }
+  if (s.layers > 0 || s.hidden_size > 0) return;  // a part: not guessed
+  const double ratio = kDefaults.hidden_per_layer.value;
+  job.expert_layers = std::max(
+      1,
+      static_cast<int>(std::lround(std::cbrt(active / (12 * ratio * ratio)))));
+  job.expert_hidden = static_cast<int>(ratio) * job.expert_layers;
+  job.assumptions.push_back(absl::StrFormat(
+      "Mixture of experts without a transformer shape: its expert all-to-all "
+      "is taken through %d layers of width %d, the shape of a dense model of "
+      "its %.3g active parameters (%s); state transformer_shape for its own.",
+      job.expert_layers, job.expert_hidden, active,
+      kDefaults.hidden_per_layer.source));
+}
+
+}  // namespace
 
 void ResolveExperts(Job& job) {
   const Workload& w = job.workload;
@@ -48,12 +81,15 @@ void ResolveExperts(Job& job) {
         "MoE layer for the all-to-all of expert parallelism, which is on the "
         "critical path (not overlapped with compute).",
         job.expert_params, total, e));
+    ResolveExpertDims(active, job);
   }
 }
 
 int ExpertParallelDegree(const Job& job, int domain_devices, int tensor) {
-  const TransformerShape& s = job.workload.transformer_shape;
-  if (job.expert_params <= 0 || s.layers <= 0 || s.hidden_size <= 0) return 1;
+  if (job.expert_params <= 0 || job.expert_layers <= 0 ||
+      job.expert_hidden <= 0) {
+    return 1;
+  }
   const int room = std::max(1, domain_devices / std::max(1, tensor));
   // The largest common divisor of the expert count and the room: every EP
   // rank holds E/ep whole experts and the EP group tiles the domain.
@@ -69,7 +105,6 @@ double GatheredParams(const Job& job, const ShardingLayout& layout) {
 double ExpertAllToAllBytes(const Job& job, const ShardingLayout& layout,
                            int devices) {
   const int ep = std::max(1, layout.expert);
-  const TransformerShape& s = job.workload.transformer_shape;
   if (ep <= 1 || job.expert_params <= 0 || devices <= 0) return 0;
   // Each device dispatches its own tokens: the step's tokens over the
   // devices of one pipeline stage.
@@ -77,8 +112,9 @@ double ExpertAllToAllBytes(const Job& job, const ShardingLayout& layout,
       job.tokens_per_step * std::max(1, layout.pipeline) / devices;
   constexpr double kAllToAllsPerLayer = 4;  // dispatch, combine; fwd + bwd
   constexpr double kBytesPerValue = 2;      // 16-bit activations
-  return kAllToAllsPerLayer * s.layers * tokens_per_device *
-         job.experts_per_token * s.hidden_size * kBytesPerValue * (ep - 1) / ep;
+  return kAllToAllsPerLayer * job.expert_layers * tokens_per_device *
+         job.experts_per_token * job.expert_hidden * kBytesPerValue * (ep - 1) /
+         ep;
 }
 
 }  // namespace accelplan::planner::internal

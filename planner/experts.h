@@ -25,7 +25,7 @@ void ResolveExperts(Job& job);
 // take `tensor` devices of a domain of `domain_devices` (a GPU VM's
 // NVLink, a TPU slice's ICI): a divisor of both the expert count and the
 // remaining devices, so every device holds the same number of experts.
-// 1 when the job has no experts or no transformer shape.
+// 1 when the job has no experts (or its expert split is unknown).
 int ExpertParallelDegree(const Job& job, int domain_devices, int tensor);
 
 // Parameters an FSDP rank all-gathers per pass: the shared part over the

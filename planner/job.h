@@ -47,6 +47,12 @@ struct Job {
   int experts = 0;
   int experts_per_token = 0;
   double expert_params = 0;
+  // Layers and width the expert all-to-all moves tokens through: the stated
+  // shape's, or without one a dense model of the active parameters at
+  // GPT-3's aspect ratio (planner/experts.cc ResolveExperts); 0 when
+  // expert_params is.
+  int expert_layers = 0;
+  int expert_hidden = 0;
   // The unit of work: tokens for a sequence model (a dense transformer, a
   // transformer shape, a sequence length or a dataset in tokens), examples
   // for any other model, bytes of training data for classical ML. Examples

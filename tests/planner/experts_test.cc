@@ -100,6 +100,35 @@ TEST(ExpertsTest, AnUnstatedActiveCountIsWarnedAsAnUpperBound) {
   EXPECT_FALSE(warns(dense));
 }
 
+// Without a stated shape the all-to-all runs through a dense model of the
+// active parameters at GPT-3's aspect ratio (12·L·(128·L)² ≈ 12.9B: L =
+// 40), said as an assumption; a stated shape is used as stated, and a
+// model whose expert split is unknown gets neither.
+TEST(ExpertsTest, WithoutAShapeTheAllToAllUsesTheActiveModelsShape) {
+  Job job = MixtralJob(2);
+  job.workload.transformer_shape = {};
+  ResolveExperts(job);
+  EXPECT_EQ(job.expert_layers, 40);
+  EXPECT_EQ(job.expert_hidden, 40 * 128);
+  EXPECT_EQ(ExpertParallelDegree(job, 8, 1), 8);
+  EXPECT_THAT(job.assumptions,
+              Contains(HasSubstr("without a transformer shape")));
+
+  Job stated = MixtralJob(2);
+  ResolveExperts(stated);
+  EXPECT_EQ(stated.expert_layers, 32);
+  EXPECT_EQ(stated.expert_hidden, 4096);
+  EXPECT_THAT(stated.assumptions,
+              Not(Contains(HasSubstr("without a transformer shape"))));
+
+  Job unsplit = MixtralJob(2);
+  unsplit.workload.transformer_shape = {};
+  unsplit.workload.active_parameter_count = 0;
+  ResolveExperts(unsplit);
+  EXPECT_EQ(unsplit.expert_layers, 0);
+  EXPECT_EQ(ExpertParallelDegree(unsplit, 8, 1), 1);
+}
+
 TEST(ExpertsTest, TheDegreeDividesTheExpertsAndTheDomain) {
   Job job = MixtralJob(2);
   ResolveExperts(job);
@@ -204,6 +233,17 @@ TEST_F(ExpertLayoutTest, ADenseModelOfTheSameSizeHasNone) {
   const Distribution d = DistributionOf(q);
   EXPECT_EQ(d.expert_parallelism, 0);
   EXPECT_THAT(d.notes, Not(HasSubstr("Expert parallel")));
+}
+
+TEST_F(ExpertLayoutTest, WithoutAShapeTheExpertsAreStillSplit) {
+  // The same model given by its counts alone: its experts are split as
+  // with its published shape, not gathered whole by FSDP.
+  ReviewRequest q = Request("a3-megagpu-8g", 256);
+  const int stated = DistributionOf(q).expert_parallelism;
+  q.workload.transformer_shape = {};
+  q.workload.transformer_shape.sequence_length = 4096;
+  EXPECT_EQ(DistributionOf(q).expert_parallelism, stated);
+  EXPECT_EQ(stated, 8);
 }
 
 TEST_F(ExpertLayoutTest, HiddenGathersKeepPlainFsdp) {
