@@ -189,6 +189,13 @@ bool NearestShapeCount(const Job& job, const Family& f,
     const int units = std::max(1, (pins.devices + s->devices - 1) / s->devices);
     const bool spans_vms = units * s->vms > 1;
     if (spans_vms && job.constraints.single_host_only) return true;
+    // The request's cap holds for a stated count too (Consider applies it
+    // to the exact count; this is the count the shapes round it to).
+    const int max = job.constraints.max_accelerators;
+    if (max > 0 && f.platform != Platform::kCpu && units * s->devices > max) {
+      out.excluded_max.push_back({s, units});
+      return true;
+    }
     if (spans_vms && TrainsOnOneMachine(job)) {
       cand.Reject(ReasonCode::kNotApplicable, kOneMachineOnly);
       return false;
@@ -334,7 +341,9 @@ bool EnumerateSizes(const Job& job, const Family& f,
     cand.Reject(ReasonCode::kNotApplicable, kOneMachineOnly);
     return false;
   }
-  if (out.options.empty() && pins.devices > 0 && pins.topology.empty() &&
+  // A stated count the request's cap excluded is not rounded to a shape.
+  if (out.options.empty() && out.excluded_max.empty() && pins.devices > 0 &&
+      pins.topology.empty() &&
       !NearestShapeCount(job, f, obtainable, pins, cand, out)) {
     return false;
   }

@@ -2147,5 +2147,36 @@ TEST_F(ReviewRulesTest, MovingToABiggerGpuThatStillCannotHoldTheJobIsRejected) {
       << out.verdicts[0].reason;
 }
 
+// max_accelerators holds for a stated count as for the search: 16 GPUs on
+// one a2-megagpu-16g or on two a3-highgpu-8g are over a cap of 8 (the
+// proposal was RECOMMENDED on the A2's 16 before: a stated count that no
+// shape of the family reproduced exactly was rounded to one without the
+// cap); 8 on one a3-highgpu-8g are not, and the cap never rejects a count
+// under it.
+TEST_F(ReviewRulesTest, AStatedCountIsHeldToTheAcceleratorCap) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-3.1-8b";
+  r.workload.dataset_tokens = 2e10;
+  r.workload.global_batch_size = 512;
+  r.constraints.max_accelerators = 8;
+  r.as_of = "2026-09-26";
+  const auto counted = [](const std::string& label, const std::string& machine,
+                          int count) {
+    Proposal p = MachineP(label, machine);
+    p.hardware->count = count;
+    return p;
+  };
+  for (const Proposal& over : {counted("a2x16", "a2-megagpu-16g", 16),
+                               counted("a3x16", "a3-highgpu-8g", 16)}) {
+    const ProposalVerdict v = Sole(r, over);
+    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.label << ": " << v.reason;
+    EXPECT_TRUE(Has(v, ReasonCode::kExceedsMaxAccelerators)) << v.reason;
+  }
+  const ProposalVerdict within = Sole(r, counted("a3x8", "a3-highgpu-8g", 8));
+  EXPECT_NE(within.verdict, Verdict::kRejected) << within.reason;
+  EXPECT_FALSE(Has(within, ReasonCode::kExceedsMaxAccelerators));
+}
+
 }  // namespace
 }  // namespace accelplan::planner
