@@ -248,6 +248,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
+  for (Judged& j : judged) internal::HoldUnpricedUnderBudget(job, j);
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {

@@ -384,18 +384,11 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   // Hardware choices do not fix a symptom by themselves: they rank after
   // remedies, among themselves by the scorer.
   j.tier = AnySymptom(job) ? 2 : 1;
-  if (best->price_unknown && job.goal.budget_usd > 0) {
-    j.recommendable = false;
-    j.Add(ReasonCode::kPriceUnknown,
-          absl::StrCat(best->family->name, " has no price in the catalog, so "
-                       "it cannot be checked against the ",
-                       FormatUsd(job.goal.budget_usd),
-                       " budget; it is never recommended under one."));
-  }
   for (const std::string& id : best->family->fact_sources) {
     ctx.fact_ids.push_back(id);
   }
   j.candidate = *best;
+  HoldUnpricedUnderBudget(job, j);
   if (pins.layout.degrees()) NoteUnmatchedDegrees(pins.layout, *best, j);
   const Config& point = *best->config;
   if (point.required_bytes > point.usable_bytes) {
@@ -407,6 +400,20 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
         "Pipeline stages over DCN are never recommended: data parallelism "
         "across slices is the usual choice.");
   }
+}
+
+void HoldUnpricedUnderBudget(const Job& job, Judged& j) {
+  if (j.rejected || !j.candidate || !j.candidate->price_unknown ||
+      job.goal.budget_usd <= 0 || HasCode(j.codes, ReasonCode::kPriceUnknown)) {
+    return;
+  }
+  j.recommendable = false;
+  j.Add(ReasonCode::kPriceUnknown,
+        absl::StrCat(j.candidate->family->name,
+                     " has no price in the catalog, so it cannot be checked "
+                     "against the ",
+                     FormatUsd(job.goal.budget_usd),
+                     " budget; it is never recommended under one."));
 }
 
 }  // namespace accelplan::planner::internal

@@ -131,6 +131,11 @@ const std::optional<Candidate>& TodayOf(const ReviewContext& ctx);
 void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
                                   std::vector<Judged>& judged);
 
+// A proposal whose point has no price is never RECOMMENDED under a budget
+// (docs/planner.md §5): PRICE_UNKNOWN, whichever kind of proposal selected
+// it. No-op without a budget, a point, or once applied.
+void HoldUnpricedUnderBudget(const Job& job, Judged& j);
+
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.
 bool JudgedBefore(const Job& job, const Judged& a, const Judged& b);

@@ -2178,5 +2178,37 @@ TEST_F(ReviewRulesTest, AStatedCountIsHeldToTheAcceleratorCap) {
   EXPECT_FALSE(Has(within, ReasonCode::kExceedsMaxAccelerators));
 }
 
+// An unpriced point is never RECOMMENDED under a budget, whichever kind of
+// proposal selects it: a distribution proposal with no hardware named
+// selected TPU7x (no price in the catalog) and was RECOMMENDED under a $1M
+// budget, while PlanTraining had no plan and a hardware proposal of the
+// same TPU7x was held back. Without the budget it may be recommended.
+TEST_F(ReviewRulesTest, AnUnpricedPointIsNeverRecommendedUnderABudget) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_name = "llama-3.1-70b";
+  r.workload.dataset_tokens = 1.5e12;
+  r.workload.global_batch_size = 1024;
+  r.goal.objective = Objective::kBalanced;
+  r.goal.deadline_hours = 720;
+  r.goal.hard_deadline = true;
+  r.goal.budget_usd = 1e6;
+  r.as_of = "2026-09-26";
+  Proposal fsdp;
+  fsdp.label = "fsdp";
+  fsdp.distribution = DistributionProposal{};
+  fsdp.distribution->strategy = Strategy::kFsdp;
+  const ProposalVerdict v = Sole(r, fsdp);
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_FALSE(v.plan->estimates.on_demand_cost_known) << v.reason;
+  EXPECT_NE(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kPriceUnknown)) << v.reason;
+
+  r.goal.budget_usd = 0;
+  const ProposalVerdict free = Sole(r, fsdp);
+  EXPECT_FALSE(Has(free, ReasonCode::kPriceUnknown)) << free.reason;
+  EXPECT_EQ(free.verdict, Verdict::kRecommended) << free.reason;
+}
+
 }  // namespace
 }  // namespace accelplan::planner
