@@ -116,6 +116,12 @@ struct LayoutPin {
   int fsdp = 0;      // devices the model states are sharded over (ZeRO-3)
   int tensor = 0;
   int pipeline = 0;
+  // A proposal's layout, not today's: DATA_PARALLEL admits the sharded
+  // optimizer state (ZeRO-1) the search plans and reports as data
+  // parallelism, so PlanTraining's layout restated selects its point. What
+  // a team runs today, and a proposal of today's strategy with no degrees,
+  // is taken as stated (plain DDP).
+  bool proposed = false;
   LayoutPin() = default;
   LayoutPin(Strategy s) : strategy(s) {}  // NOLINT: a strategy pins only it
   bool degrees() const {
@@ -132,6 +138,7 @@ struct LayoutPin {
 // leaves the layout inside each slice to the planner.
 inline LayoutPin PinOf(const DistributionProposal& d) {
   LayoutPin pin(d.strategy);
+  pin.proposed = true;
   pin.data = d.data_parallelism;
   pin.fsdp = d.fsdp_parallelism;
   pin.tensor = d.tensor_parallelism;

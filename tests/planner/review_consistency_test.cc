@@ -1849,5 +1849,41 @@ TEST_F(ReviewConsistencyTest, OutOfMemoryRemediesDoNotDependOnProposalOrder) {
             24);
 }
 
+// PlanTraining reports its sharded-optimizer data parallelism (ZeRO-1) as
+// DATA_PARALLEL with its degree; restated so beside its hardware, it selects
+// the same point (it was judged as plain DDP, whose replica does not fit:
+// HBM_TOO_SMALL). A team's stated DDP stays DDP (AProposalRestatingTodays-
+// SetupIsTakenToFit).
+TEST_F(ReviewConsistencyTest, APlansDataParallelLayoutRestatedSelectsItsPoint) {
+  PlanRequest job;
+  job.workload.framework = Framework::kPytorch;
+  job.workload.model_name = "llama-2-13b";
+  job.workload.dataset_tokens = 1e11;
+  job.workload.global_batch_size = 1024;
+  job.workload.checkpoints = true;
+  job.goal.deadline_hours = 400;
+  job.constraints.allowed_platforms = {Platform::kGpu};
+  job.as_of = "2026-09-26";
+  const PlanResponse plan = planner_->Plan(job);
+  ASSERT_TRUE(plan.recommendation.has_value()) << plan.no_plan_reason;
+  const Plan& rec = *plan.recommendation;
+  ASSERT_EQ(rec.distribution.strategy, Strategy::kDataParallel);
+  ASSERT_EQ(rec.distribution.zero_stage, 1);
+  Proposal restated = FromPlan("restated", rec);
+  restated.hardware->layout = DistributionProposal{};
+  restated.hardware->layout->strategy = rec.distribution.strategy;
+  restated.hardware->layout->data_parallelism =
+      rec.distribution.data_parallelism;
+  const ReviewResponse r = Review(ReviewOf(job, {restated}));
+  ASSERT_EQ(r.verdicts.size(), 1u);
+  const ProposalVerdict& v = r.verdicts[0];
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  EXPECT_EQ(v.plan->distribution.zero_stage, 1);
+  EXPECT_TRUE(NearRel(v.plan->estimates.on_demand_cost_usd.expected,
+                      rec.estimates.on_demand_cost_usd.expected))
+      << Brief(*v.plan) << " vs " << Brief(rec);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
