@@ -227,6 +227,12 @@ void JudgeWithoutASetup(const ReviewContext& ctx, const RemedyProposal& m,
 // (DOES_NOT_ADDRESS_BOTTLENECK).
 void RejectIfMemoryPerDeviceUnchanged(const ReviewContext& ctx,
                                       const RemedyProposal& m, Judged& j);
+// USE_HOROVOD replaces today's layout with a full replica per worker
+// (weights, gradients, optimizer state): rejected with the codes of the
+// HOROVOD distribution proposal when that replica does not fit (as a
+// HOROVOD proposal is), never RECOMMENDED for a job it cannot run.
+void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
+                                      const RemedyProposal& m, Judged& j);
 // "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
 std::string PointLabel(const Candidate& c);
 void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,

@@ -554,6 +554,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
     RankWithoutSymptoms(job, m, j);
   }
   if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
+  RejectIfHorovodReplicaDoesNotFit(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
   RejectIfMemoryPerDeviceUnchanged(ctx, m, j);
   RejectIfDeadlineStillMissed(job, m, j);

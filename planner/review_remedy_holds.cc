@@ -229,4 +229,25 @@ void RejectIfMemoryPerDeviceUnchanged(const ReviewContext& ctx,
                states(after) / kGiB));
 }
 
+void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
+                                      const RemedyProposal& m, Judged& j) {
+  if (m.kind != RemedyKind::kUseHorovod || j.rejected ||
+      !ctx.job.model_size_known) {
+    return;
+  }
+  DistributionProposal horovod;
+  horovod.strategy = Strategy::kHorovod;
+  Judged as_layout;
+  JudgeDistribution(ctx, horovod, as_layout);
+  if (!as_layout.rejected ||
+      !HasCode(as_layout.codes, ReasonCode::kHbmTooSmall)) {
+    return;
+  }
+  j.Reject(ReasonCode::kHbmTooSmall,
+           "Horovod all-reduces between full replicas, each worker holding "
+           "the weights, gradients and optimizer state that parameter "
+           "servers or sharding keep off it:");
+  for (std::string& line : as_layout.why) j.why.push_back(std::move(line));
+}
+
 }  // namespace accelplan::planner::internal

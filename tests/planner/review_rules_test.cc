@@ -2210,5 +2210,32 @@ TEST_F(ReviewRulesTest, AnUnpricedPointIsNeverRecommendedUnderABudget) {
   EXPECT_EQ(free.verdict, Verdict::kRecommended) << free.reason;
 }
 
+// The same move for a model whose full replica (weights, gradients, Adam
+// state: ~16 B per parameter, over 100 GB for 6.7B) does not fit an A100
+// 80GB: Horovod cannot run it, so USE_HOROVOD is rejected HBM_TOO_SMALL as
+// the HOROVOD layout is, and PlanTraining does not list it. It was
+// RECOMMENDED while the HOROVOD distribution proposal beside it was
+// rejected for memory.
+TEST_F(ReviewRulesTest, HorovodIsNotRecommendedWhereAReplicaDoesNotFit) {
+  ReviewRequest r =
+      GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm);
+  r.workload = Llm(Framework::kTensorflow, 6.7e9, Shape(32, 4096, 32, 2048));
+  r.current_setup.strategy = Strategy::kParameterServer;
+  Proposal layout;
+  layout.label = "layout";
+  layout.distribution = DistributionProposal{};
+  layout.distribution->strategy = Strategy::kHorovod;
+  r.proposals = {RemedyP(RemedyKind::kUseHorovod, "horovod"), layout};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_TRUE(Has(out.verdicts[1], ReasonCode::kHbmTooSmall))
+      << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHbmTooSmall))
+      << out.verdicts[0].reason;
+  EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
