@@ -190,7 +190,16 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
     if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
     if (RejectIfShardedAcrossSlices(j)) return;
   } else {
-    j.candidate = CurrentSlicesPoint(ctx, slices);
+    // Today's slices as a hardware proposal of them is judged: rejected
+    // with its codes when they hold no point (single-host slices).
+    std::optional<Candidate> c = CurrentSlicesCandidate(ctx, slices, {});
+    if (c && !c->viable()) {
+      for (size_t i = 0; i < c->codes.size(); ++i) {
+        j.Reject(c->codes[i], i < c->why.size() ? c->why[i] : "");
+      }
+      return;
+    }
+    if (c && c->has_point()) j.candidate = std::move(c);
   }
   j.why.push_back(absl::StrFormat(
       "Data parallelism across the %d slices: only the gradient "

@@ -2070,6 +2070,26 @@ TEST_F(ReviewRulesTest, RejectsMultisliceOfSingleHostSlices) {
   EXPECT_FALSE(Has(out.verdicts[1], ReasonCode::kNeedsMultiHostSlices));
 }
 
+// The same rule for a distribution proposal across today's slices: data
+// parallelism over two single-host v5e 2x4 slices was VIABLE while the
+// hardware proposal of those slices was rejected; over two 16x16 slices it
+// stays viable.
+TEST_F(ReviewRulesTest, DataAcrossTodaysSingleHostSlicesIsRejectedAsTheyAre) {
+  const Proposal across =
+      DistP("dcn-data", Strategy::kDataParallel, DcnParallelism::kData, 2);
+  ReviewRequest r = TpuSlices({}, 2);
+  r.workload = Llm(Framework::kJax, 2e9, Shape(26, 2304, 8, 2048));
+  r.current_setup.tpu_topology = "2x4";
+  const ProposalVerdict single = Sole(r, across);
+  EXPECT_EQ(single.verdict, Verdict::kRejected) << single.reason;
+  EXPECT_TRUE(Has(single, ReasonCode::kNeedsMultiHostSlices)) << single.reason;
+
+  r.current_setup.tpu_topology = "16x16";
+  const ProposalVerdict multi = Sole(r, across);
+  EXPECT_NE(multi.verdict, Verdict::kRejected) << multi.reason;
+  EXPECT_FALSE(Has(multi, ReasonCode::kNeedsMultiHostSlices));
+}
+
 TEST_F(ReviewRulesTest, RejectsLegacyHardwareProposalsWithoutCrashing) {
   ReviewRequest r = GpuCluster({Symptom::kInputBound});
   r.current_setup.hardware = "K80";
