@@ -60,9 +60,14 @@ KnownShapes KnownShapesOf(const Job& job) {
     }
   }
   k.batch = job.current.current_global_batch_size;
-  k.tile =
-      MeetsTpuTiling(k.batch > 0 ? k.batch : kSmallBatchMultiple, k.widths);
+  k.tile = MeetsTiling(
+      job, k.batch > 0 ? k.batch : ShapeRuleFor(job).batch_multiple, k.widths);
   return k;
+}
+
+// Today's GPUs: the tensor cores' tiling applies (TPUs' otherwise).
+bool TilesForGpu(const Job& job) {
+  return !CurrentlyOnTpu(job) && CurrentlyOnGpu(job);
 }
 
 }  // namespace
@@ -76,11 +81,42 @@ std::optional<std::string> ShapesAlreadyTile(const Job& job) {
   const KnownShapes k = KnownShapesOf(job);
   if (k.widths.empty() || !k.tile) return std::nullopt;
   return absl::StrFormat(
-      "The model's feature dimensions (%s) already tile the MXU%s.",
-      absl::StrJoin(k.widths, ", "),
+      "The model's feature dimensions (%s) already tile %s%s.",
+      absl::StrJoin(k.widths, ", "), TilingTarget(job),
       k.batch > 0 ? absl::StrFormat(" with batch %d", k.batch)
-                  : "; today's global batch is not given: a multiple of 64 "
-                    "pads nothing");
+                  : absl::StrFormat("; today's global batch is not given: a "
+                                    "multiple of %d pads nothing",
+                                    ShapeRuleFor(job).batch_multiple));
+}
+
+bool MeetsTiling(const Job& job, int64_t batch,
+                 const std::vector<int64_t>& widths) {
+  if (!TilesForGpu(job)) return MeetsTpuTiling(batch, widths);
+  if (batch > 0 && batch % kGpuTileMultiple != 0) return false;
+  for (int64_t w : widths) {
+    if (w <= 0 || w % kGpuTileMultiple != 0) return false;
+  }
+  return true;
+}
+
+ShapeRule ShapeRuleFor(const Job& job) {
+  const CurrentSetup& current = job.current;
+  if (!TilesForGpu(job)) return TpuShapeRule(current);
+  ShapeRule rule;
+  rule.batch_multiple = rule.width_multiple = kGpuTileMultiple;
+  rule.batch = RoundUp(current.current_global_batch_size, kGpuTileMultiple);
+  const int64_t most = current.max_tolerated_global_batch_size;
+  const int64_t down =
+      current.current_global_batch_size / kGpuTileMultiple * kGpuTileMultiple;
+  if (most > 0 && rule.batch > most && down > 0) rule.batch = down;
+  for (int64_t w : current.layer_widths) {
+    rule.widths.push_back(RoundUp(w, kGpuTileMultiple));
+  }
+  return rule;
+}
+
+const char* TilingTarget(const Job& job) {
+  return TilesForGpu(job) ? "the tensor cores" : "the MXU";
 }
 
 bool CurrentlyOnTpu(const Job& job) {
@@ -233,7 +269,7 @@ void InputRemedies(Symptom s, std::vector<Remedy>& out) {
 // HEAVY_PADDING (and LOW_UTILIZATION on TPUs): the MXU tiling advice.
 void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
   if (ShapesAlreadyTile(job)) return;
-  const ShapeRule rule = TpuShapeRule(job.current);
+  const ShapeRule rule = ShapeRuleFor(job);
   Remedy r;
   r.kind = RemedyKind::kFixTensorShapes;
   r.addresses = s;
@@ -242,9 +278,9 @@ void PaddingRemedies(const Job& job, Symptom s, std::vector<Remedy>& out) {
   r.layer_widths = rule.widths;
   const std::string rounding = ShapeRounding(job.current, rule);
   r.summary = absl::StrFormat(
-      "Tile the MXU: global batch a multiple of %d and feature "
+      "Tile %s: global batch a multiple of %d and feature "
       "dimensions multiples of %d%s.",
-      rule.batch_multiple, rule.width_multiple,
+      TilingTarget(job), rule.batch_multiple, rule.width_multiple,
       rounding.empty() ? "" : absl::StrCat(" — round ", rounding));
   out.push_back(std::move(r));
 }

@@ -42,6 +42,21 @@ struct ShapeRule {
 };
 ShapeRule TpuShapeRule(const CurrentSetup& current);
 
+// On NVIDIA GPUs the tensor cores need 16-bit GEMM dimensions that are
+// multiples of 8 elements (16 bytes): NVIDIA's Matrix Multiplication
+// Background guide, "Tensor Core Requirements"
+// (https://docs.nvidia.com/deeplearning/performance/dl-performance-matrix-multiplication/index.html),
+// and PyTorch's Performance Tuning Guide ("set sizes to multiples of 8").
+inline constexpr int64_t kGpuTileMultiple = 8;
+
+// The tiling of today's hardware: the tensor cores' (batch and feature
+// dimensions multiples of 8) on GPUs, else the TPU's two tilings.
+bool MeetsTiling(const Job& job, int64_t batch,
+                 const std::vector<int64_t>& widths);
+ShapeRule ShapeRuleFor(const Job& job);
+// "the MXU" or "the tensor cores": what the shapes are tiled for.
+const char* TilingTarget(const Job& job);
+
 // "batch 100 -> 128, widths 300 -> 384": each stated size and what the rule
 // rounds it to; "" when neither today's batch nor widths are given.
 std::string ShapeRounding(const CurrentSetup& current, const ShapeRule& rule);

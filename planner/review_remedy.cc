@@ -73,7 +73,8 @@ const char* RemedyLabel(RemedyKind k) {
     case RemedyKind::kUseSpot: return "Running on Spot VMs";
     case RemedyKind::kAddEvaluatorPool: return "An evaluator pool";
     case RemedyKind::kAddAccelerators: return "Adding accelerators of the same machine type";
-    case RemedyKind::kFixTensorShapes: return "Reshaping tensors to TPU-friendly sizes";
+    case RemedyKind::kFixTensorShapes:
+      return "Reshaping tensors to sizes the hardware tiles";
     case RemedyKind::kMoveToHardware: return "Moving to other hardware";
     case RemedyKind::kShardOptimizerState: return "Sharding optimizer state (FSDP/ZeRO)";
     case RemedyKind::kActivationRecompute: return "Activation recompute";
@@ -170,21 +171,27 @@ void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
                             : job.current.current_global_batch_size;
   const std::vector<int64_t>& widths =
       !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
-  if (!MeetsTpuTiling(batch, widths)) {
-    const ShapeRule rule = TpuShapeRule(job.current);
+  if (!MeetsTiling(job, batch, widths)) {
+    const ShapeRule rule = ShapeRuleFor(job);
+    const std::string tilings =
+        CurrentlyOnTpu(job) || !CurrentlyOnGpu(job)
+            ? absl::StrFormat(
+                  "neither TPU tiling (batch a multiple of %d with feature "
+                  "dimensions multiples of %d, or batch a multiple of %d "
+                  "with feature dimensions multiples of %d)",
+                  kSmallBatchMultiple, kSmallWidthMultiple, kLargeBatchMultiple,
+                  kLargeWidthMultiple)
+            : absl::StrFormat(
+                  "not the tensor cores' tiling (batch and feature "
+                  "dimensions multiples of %d)",
+                  kGpuTileMultiple);
     j.Reject(ReasonCode::kDoesNotAddressBottleneck,
              absl::StrFormat(
-                 "Those sizes still pad: batch %s with widths %s meets "
-                 "neither TPU tiling (batch a multiple of %d with "
-                 "feature dimensions multiples of %d, or batch a "
-                 "multiple of %d with feature dimensions multiples of "
-                 "%d); batch %d with widths %s would.",
+                 "Those sizes still pad: batch %s with widths %s meets %s; "
+                 "batch %d with widths %s would.",
                  batch > 0 ? absl::StrCat(batch) : "(not given)",
                  widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
-                 kSmallBatchMultiple,
-                 kSmallWidthMultiple,
-                 kLargeBatchMultiple,
-                 kLargeWidthMultiple, rule.batch,
+                 tilings, rule.batch,
                  rule.widths.empty() ? "(not given)"
                                      : absl::StrJoin(rule.widths, ", ")));
   }
@@ -441,7 +448,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
         RemedyLabel(m.kind), " acts directly on the problem: the job is ",
         acted.empty() ? SymptomsText(job) : absl::StrJoin(acted, " and "), ".");
     if (m.kind == RemedyKind::kFixTensorShapes) {
-      const ShapeRule rule = TpuShapeRule(job.current);
+      const ShapeRule rule = ShapeRuleFor(job);
       const std::string rounding = ShapeRounding(job.current, rule);
       absl::StrAppend(
           &line,

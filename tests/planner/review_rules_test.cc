@@ -2257,5 +2257,32 @@ TEST_F(ReviewRulesTest, HorovodIsNotRecommendedWhereAReplicaDoesNotFit) {
   EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kUseHorovod), nullptr);
 }
 
+// On GPUs the tiling is the tensor cores' (16-bit GEMM dimensions multiples
+// of 8: NVIDIA's Matrix Multiplication Background guide, Tensor Core
+// Requirements), not the MXU's: batch 100 and width 300 round to 104 and
+// 304 (not 128 and 384, which would add ~64% to each square matmul), and
+// widths of 304 with batch 104 already tile, so the advice is not given.
+TEST_F(ReviewRulesTest, FixTensorShapesOnGpusFollowsTheTensorCores) {
+  ReviewRequest r = GpuCluster({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  const ProposalVerdict v = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_EQ(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("batch 100 -> 104, widths 300 -> 304"));
+  EXPECT_THAT(v.reason, Not(HasSubstr("TPU")));
+
+  r.current_setup.current_global_batch_size = 104;
+  r.current_setup.layer_widths = {304};
+  EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kFixTensorShapes), nullptr);
+  Proposal fixed = RemedyP(RemedyKind::kFixTensorShapes, "fixed");
+  fixed.remedy->global_batch_size = 104;
+  fixed.remedy->layer_widths = {304};
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  const ProposalVerdict sized = Sole(r, fixed);
+  EXPECT_FALSE(Has(sized, ReasonCode::kDoesNotAddressBottleneck))
+      << sized.reason;
+}
+
 }  // namespace
 }  // namespace accelplan::planner
