@@ -242,6 +242,19 @@ std::string WhatWouldGiveAPlan(const Job& job,
                               "(planner/policy.h), and more might meet it.",
                               c->search_cap_devices)
             : ".");
+    // The assumed batch held the search back, and lifting it did not meet
+    // the deadline at the assumed tokens per step: a batch the team states
+    // is what can change that (fewer steps, each syncing once).
+    if (!job.batch_given &&
+        (c->assumed_batch_cap_devices > 0 || c->assumed_batch_lifted)) {
+      absl::StrAppend(
+          &out, absl::StrFormat(
+                    " That is at the assumed global batch of %.0f %s per step; "
+                    "a larger stated global_batch_size takes fewer steps, each "
+                    "synchronising the gradient once, and may meet it.",
+                    job.batch_sequences,
+                    job.sequence_model ? "sequences" : "examples"));
+    }
   }
   return out;
 }

@@ -796,6 +796,31 @@ TEST_F(DefaultsRulesTest, AssumedBatchCapNeverRejectsOnTime) {
   EXPECT_LE(Ranks(*l.recommendation), assumed);
 }
 
+// When even the lifted cap leaves every family past the deadline (400B
+// parameters over 15T tokens in 90 days: at 2^20 tokens per step the
+// gradient sync swamps every count), the no-plan reason says the batch was
+// assumed and that stating one may meet it; with a stated batch it says
+// nothing of an assumed one.
+TEST_F(DefaultsRulesTest, ANoPlanReasonNamesTheAssumedBatch) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_kind = ModelKind::kDenseTransformer;
+  w.parameter_count = 4e11;
+  w.dataset_tokens = 1.5e13;
+  w.checkpoints = true;
+  PlanRequest q = Req(w);
+  q.goal.deadline_hours = 2160;
+  const PlanResponse r = Plan(q);
+  ASSERT_FALSE(r.recommendation.has_value());
+  EXPECT_THAT(r.no_plan_reason, HasSubstr("assumed global batch"));
+  EXPECT_THAT(r.no_plan_reason, HasSubstr("global_batch_size"));
+
+  q.workload.global_batch_size = 512;
+  q.workload.transformer_shape.sequence_length = 2048;
+  const PlanResponse stated = Plan(q);
+  EXPECT_THAT(stated.no_plan_reason, Not(HasSubstr("assumed global batch")));
+}
+
 TEST_F(DefaultsRulesTest, AssumedDeadlineNeverRejects) {
   // A large job on at most 8 H100s: months of work.
   Workload w;
