@@ -119,8 +119,9 @@ struct LayoutPin {
   // A proposal's layout, not today's: DATA_PARALLEL admits the sharded
   // optimizer state (ZeRO-1) the search plans and reports as data
   // parallelism, so PlanTraining's layout restated selects its point. What
-  // a team runs today, and a proposal of today's strategy with no degrees,
-  // is taken as stated (plain DDP).
+  // a team runs today, and a proposal that restates it (its strategy with
+  // no degrees, on today's hardware: RestatesToday, BestWithLayout), is
+  // taken as stated (plain DDP).
   bool proposed = false;
   LayoutPin() = default;
   LayoutPin(Strategy s) : strategy(s) {}  // NOLINT: a strategy pins only it
@@ -217,10 +218,15 @@ struct Candidate {
   // than the assumed batch has sequences (0: the assumed batch capped
   // nothing): the search stops below it (Job::assumed_batch_rank_cap).
   int assumed_batch_cap_devices = 0;
-  // Sized without that cap: every size within it missed the deadline and
-  // one it held back meets it (an assumption never rejects). Count
-  // refinement builds its counts without the cap as well.
-  bool assumed_batch_lifted = false;
+  // Every size within that cap missed the deadline: the smallest size it
+  // held back that meets it, which the MISSES_DEADLINE line names with the
+  // batch it needs (planner/family_space.cc KeepFeasible).
+  struct HeldBack {
+    int devices = 0;
+    double hours = 0;
+    int ranks = 0;  // data-parallel ranks: the batch it needs
+  };
+  std::optional<HeldBack> held_back_in_time;
   // What count refinement needs once the space's normalisation is known
   // (planner/count_refinement.h): the policy's multi-unit sequences (shape,
   // most units) and the layout a proposal pins.

@@ -236,11 +236,6 @@ void MergeByDevices(std::vector<Config>& points, std::vector<Config>& added) {
 }  // namespace
 
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
-  if (cand.assumed_batch_lifted && job.assumed_batch_rank_cap > 0) {
-    Job uncapped = job;
-    uncapped.assumed_batch_rank_cap = 0;
-    return RefineCounts(uncapped, norm, cand);
-  }
   const bool over_budget = RejectedOnlyOverBudget(cand);
   if (!(cand.viable() || over_budget) ||
       (cand.points.empty() && cand.over_budget.empty())) {

@@ -20,6 +20,7 @@
 #include "planner/policy.h"
 #include "planner/provisioning.h"
 #include "planner/rules.h"
+#include "planner/scorer.h"
 #include "planner/sizing.h"
 #include "planner/util.h"
 
@@ -357,6 +358,20 @@ bool LateForDeadline(const Job& job, const Config& c) {
   return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
 }
 
+// What a size the assumed batch held back would give (FitSizes): an
+// assumption never rejects without saying what would lift it.
+std::string HeldBackInTime(const Job& job, const Candidate& cand) {
+  if (!cand.held_back_in_time) return "";
+  const Candidate::HeldBack& c = *cand.held_back_in_time;
+  const char* what = job.sequence_model ? "sequences" : "examples";
+  return absl::StrFormat(
+      " At %d devices it would take %s, with a global batch of at least %d "
+      "%s (the assumed batch has %.0f %s; state global_batch_size to plan "
+      "on it).",
+      c.devices, FormatHours(c.hours), c.ranks, what, job.batch_sequences,
+      what);
+}
+
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest (those over the budget are kept aside in
@@ -375,12 +390,13 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
   if (std::all_of(points.begin(), points.end(), late)) {
     const Config& fastest = Fastest(points);
     if (job.deadline_given) {
-      cand.Reject(ReasonCode::kMissesDeadline,
-                  absl::StrFormat("%s takes %s at best (%d devices), past the "
-                                  "%s deadline.",
-                                  name, FormatHours(fastest.hours.expected),
-                                  fastest.devices,
-                                  FormatHours(job.deadline_hours)));
+      cand.Reject(
+          ReasonCode::kMissesDeadline,
+          absl::StrFormat("%s takes %s at best (%d devices), past the "
+                          "%s deadline.%s",
+                          name, FormatHours(fastest.hours.expected),
+                          fastest.devices, FormatHours(job.deadline_hours),
+                          HeldBackInTime(job, cand)));
       cand.config = fastest;
       return;
     }
@@ -453,24 +469,23 @@ Fitting FitSizes(const Job& job, const Family& f, const SizeSearch& sizes,
     uncapped.assumed_batch_rank_cap = 0;
     return EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
   }
-  // Nor does it reject on time: when every size within the cap misses the
-  // deadline and a larger one the cap held back meets it, the family is
-  // sized without the cap (its refined counts too, RefineCounts) and the
-  // plan says which batch it needs (planner/scorer.cc AddPointNotes).
+  // When every size within the cap misses the deadline, the rejection says
+  // whether a size it held back would meet it, and with which batch (the
+  // cap itself stays: lifting it only under a tight deadline would give a
+  // later deadline a slower MIN_TIME plan).
   if (fit.over_assumed_batch && job.has_dataset && !stop_at_first &&
       !rejected_already &&
       std::all_of(fit.points.begin(), fit.points.end(),
                   [&](const Config& c) { return LateForDeadline(job, c); })) {
     Job uncapped = job;
     uncapped.assumed_batch_rank_cap = 0;
-    Fitting lifted = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
-    if (std::any_of(lifted.points.begin(), lifted.points.end(),
-                    [&](const Config& c) {
-                      return !LateForDeadline(job, c) &&
-                             c.blocked == ReasonCode::kUnspecified;
-                    })) {
-      cand.assumed_batch_lifted = true;
-      return lifted;
+    Fitting held_back = EvaluateSizes(uncapped, f, sizes, pins, stop_at_first);
+    for (Config& c : held_back.points) {
+      if (!LateForDeadline(job, c) && c.blocked == ReasonCode::kUnspecified) {
+        cand.held_back_in_time = Candidate::HeldBack{
+            c.devices, c.hours.expected, DataParallelRanks(c)};
+        break;
+      }
     }
   }
   if (fit.over_assumed_batch && !stop_at_first && !rejected_already) {

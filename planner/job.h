@@ -83,10 +83,10 @@ struct Job {
   // within it holds the job. 0: no cap (a stated batch is a hard limit
   // instead; classical ML; no model size; or the fallback when no size
   // within the cap holds the job, planner/family_space.cc).
+  double assumed_batch_rank_cap = 0;
   // A recommender given by its embedding tables and no parameter count
   // (planner/job_model.cc ResolveModelSize).
   bool tables_only = false;
-  double assumed_batch_rank_cap = 0;
   double deadline_hours = 0;   // resolved (MIN_COST default: 30 days)
   bool deadline_given = false;
   int as_of_days = 0;

@@ -111,10 +111,15 @@ void WarnIfNoDataset(Job& job) {
     // The data set is given: what is missing is the work per example.
     job.warnings.push_back(
         {ReasonCode::kAssumption,
-         absl::StrCat("No parameter_count or forward_flops_per_example: the "
-                      "recommender is sized by its embedding tables, but its "
-                      "examples are not timed (state the dense layers' "
-                      "parameter_count, or forward_flops_per_example); ",
+         absl::StrCat(job.sequence_model
+                          ? "No parameter_count: the recommender is sized by "
+                            "its embedding tables, but its tokens are not "
+                            "timed (state the dense layers' parameter_count); "
+                          : "No parameter_count or forward_flops_per_example: "
+                            "the recommender is sized by its embedding "
+                            "tables, but its examples are not timed (state "
+                            "the dense layers' parameter_count, or "
+                            "forward_flops_per_example); ",
                       "candidates ranked by cost per unit of work; no "
                       "deadline check",
                       UncheckedBudgetClause(job), ".")});

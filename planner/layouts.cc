@@ -222,13 +222,9 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
   for (const auto& item : AllLayoutsFor(job, f, c)) {
     // Today's stated data parallelism is plain DDP: the searched ZeRO-1 is
     // not what a team states it runs (a pinned workload.zero_stage turns
-    // DDP into its stage, planner/zero_stage_pin.h), nor what a proposal
-    // of today's strategy and no degrees restates (as RestatesToday reads
-    // it); another proposal's may be either (LayoutPin::proposed).
-    const bool as_today =
-        !only.proposed ||
-        (only.strategy == job.current.strategy && !only.degrees());
-    if (IsSearchedZero1(item.first) && as_today) continue;
+    // DDP into its stage, planner/zero_stage_pin.h); a proposal's may be
+    // either (LayoutPin::proposed).
+    if (IsSearchedZero1(item.first) && !only.proposed) continue;
     if (OfStrategy(item.first, item.second, only.strategy)) {
       of_strategy.push_back(item);
     }

@@ -80,6 +80,7 @@ void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
     m.global_batch_size = remedies[i].global_batch_size;
     m.layer_widths = remedies[i].layer_widths;
     internal::JudgeRemedy(ctx, m, judged[i]);
+    internal::HoldUnpricedUnderBudget(job, judged[i]);
   }
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   std::vector<Remedy> kept;
@@ -242,11 +243,9 @@ std::string WhatWouldGiveAPlan(const Job& job,
                               "(planner/policy.h), and more might meet it.",
                               c->search_cap_devices)
             : ".");
-    // The assumed batch held the search back, and lifting it did not meet
-    // the deadline at the assumed tokens per step: a batch the team states
-    // is what can change that (fewer steps, each syncing once).
-    if (!job.batch_given &&
-        (c->assumed_batch_cap_devices > 0 || c->assumed_batch_lifted)) {
+    // The assumed batch held the search back: a batch the team states is
+    // what can change that (more ranks; fewer steps, each syncing once).
+    if (!job.batch_given && c->assumed_batch_cap_devices > 0) {
       absl::StrAppend(
           &out, absl::StrFormat(
                     " That is at the assumed global batch of %.0f %s per step; "

@@ -40,10 +40,16 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
 
 namespace {
 
+// Today's GPUs: the tensor cores' tiling applies (TPUs' otherwise).
+bool TilesForGpu(const Job& job) {
+  return !CurrentlyOnTpu(job) && CurrentlyOnGpu(job);
+}
+
 // Today's shapes as the request gives them: the layer widths, else the
 // transformer shape it states (not one inferred from a parameter count),
-// today's batch (0: not given), and whether they meet the TPU tiling (a
-// batch not given is taken as a multiple of 64).
+// today's batch (0: not given), and whether they meet today's hardware's
+// tiling (MeetsTiling; a batch not given is taken as a multiple of 64 on a
+// TPU, of 8 on GPUs).
 struct KnownShapes {
   std::vector<int64_t> widths;
   int64_t batch = 0;
@@ -60,14 +66,12 @@ KnownShapes KnownShapesOf(const Job& job) {
     }
   }
   k.batch = job.current.current_global_batch_size;
-  k.tile = MeetsTiling(
-      job, k.batch > 0 ? k.batch : ShapeRuleFor(job).batch_multiple, k.widths);
+  k.tile = MeetsTiling(job,
+                       k.batch > 0        ? k.batch
+                       : TilesForGpu(job) ? kGpuTileMultiple
+                                          : kSmallBatchMultiple,
+                       k.widths);
   return k;
-}
-
-// Today's GPUs: the tensor cores' tiling applies (TPUs' otherwise).
-bool TilesForGpu(const Job& job) {
-  return !CurrentlyOnTpu(job) && CurrentlyOnGpu(job);
 }
 
 }  // namespace
@@ -86,7 +90,8 @@ std::optional<std::string> ShapesAlreadyTile(const Job& job) {
       k.batch > 0 ? absl::StrFormat(" with batch %d", k.batch)
                   : absl::StrFormat("; today's global batch is not given: a "
                                     "multiple of %d pads nothing",
-                                    ShapeRuleFor(job).batch_multiple));
+                                    TilesForGpu(job) ? kGpuTileMultiple
+                                                     : kSmallBatchMultiple));
 }
 
 bool MeetsTiling(const Job& job, int64_t batch,

@@ -63,6 +63,7 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     const bool todays =
         !layout.degrees() && layout.strategy == ctx.job.current.strategy;
     const Job job = todays ? AsStatedToday(ctx.job) : ctx.job;
+    pins.layout.proposed = layout.proposed && !todays;
     Candidate c = EvaluateInSpace(ctx.catalog, job, ctx.space, *current, pins,
                                   /*compare_families=*/false);
     if (!c.has_point() && todays) {
@@ -185,7 +186,12 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   // Whether the model says a whole replica fits one device (unknown: no).
   const bool replica_fits = need > 0 && usable > 0 && need <= usable;
   const bool fits = need <= 0 || usable <= 0 || replica_fits || todays;
-  if (data_parallel && !fits) {
+  // A proposal's DATA_PARALLEL other than today's restated may shard the
+  // optimizer state (ZeRO-1, LayoutPin::proposed): its point decides.
+  const bool may_shard_optimizer =
+      s == Strategy::kDataParallel &&
+      !(s == job.current.strategy && !PinOf(d).degrees());
+  if (data_parallel && !fits && !may_shard_optimizer) {
     j.Reject(ReasonCode::kHbmTooSmall,
              s == Strategy::kHorovod
                  ? std::string("Horovod is data parallel; a replica does not "

@@ -204,10 +204,12 @@ Candidate EvaluateProposed(const ReviewContext& ctx, const Family& f,
     return EvaluateInSpace(ctx.catalog, ctx.job, ctx.space, f, pins);
   }
   const Job today = AsStatedToday(ctx.job);
-  Candidate c = EvaluateInSpace(ctx.catalog, today, ctx.space, f, pins);
+  Pins as_stated = pins;
+  as_stated.layout.proposed = false;  // today's layout, as it runs
+  Candidate c = EvaluateInSpace(ctx.catalog, today, ctx.space, f, as_stated);
   if (c.has_point()) return c;
   if (const std::optional<Job> observed = ObservedToFit(today, c)) {
-    return EvaluateInSpace(ctx.catalog, *observed, ctx.space, f, pins);
+    return EvaluateInSpace(ctx.catalog, *observed, ctx.space, f, as_stated);
   }
   return c;
 }

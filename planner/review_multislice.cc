@@ -331,6 +331,16 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
     if (d.mesh && d.mesh->ici_tensor_parallelism > 1) {
       pin.tensor = d.mesh->ici_tensor_parallelism;
     }
+    // Today's slices rejected as a hardware proposal of them is (single-host
+    // slices): the same codes, not a missing estimate.
+    std::optional<Candidate> today = CurrentSlicesCandidate(ctx, slices, {});
+    if (today && !today->viable() &&
+        HasCode(today->codes, ReasonCode::kNeedsMultiHostSlices)) {
+      for (size_t i = 0; i < today->codes.size(); ++i) {
+        j.Reject(today->codes[i], i < today->why.size() ? today->why[i] : "");
+      }
+      return;
+    }
     staged = CurrentSlicesPoint(ctx, slices, pin);
     bool replica_too_big = false;
     data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);

@@ -422,8 +422,9 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
              absl::StrCat(
                  RemedyLabel(m.kind),
                  " does not act on the problem: the job is ", SymptomsText(job),
-                 gpu_tiling  ? ", and its MXU tiling rules are a "
-                               "TPU's: today's hardware is not one"
+                 gpu_tiling  ? ", and on GPUs low utilisation is not "
+                               "the tiling's to fix (padded shapes are: "
+                               "HEAVY_PADDING)"
                  : explained ? "; the stated cause explains the low "
                                "utilisation, and nothing in the request "
                                "points to this one"

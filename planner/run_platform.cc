@@ -129,8 +129,8 @@ std::string NotOfferedOnVertex(const RunPlatformInput& in) {
                       " for Vertex AI serverless training");
 }
 
-// Where the input runs when the request pins nothing it can run: Vertex if
-// it can, else GKE where offered, else Compute Engine.
+// The request pins where it runs (GKE, Compute Engine), or an edge device
+// runs it: the run platform is the request's, with no reason to give.
 bool PinnedOrEdge(const RunPlatformInput& in) {
   return in.platform == Platform::kEdge || in.requested == RunPlatform::kGke ||
          in.requested == RunPlatform::kComputeEngine;

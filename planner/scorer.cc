@@ -37,12 +37,6 @@ int Tier(const Job& job, const Candidate& c) {
   return t;
 }
 
-// The point's data-parallel ranks: the replicas its batch is split over.
-int DataParallelRanks(const Config& c) {
-  return std::max(1, c.devices / (std::max(1, c.layout.tensor) *
-                                  std::max(1, c.layout.pipeline)));
-}
-
 // A CNN spread so thin that each accelerator trains only a few examples per
 // step: its time comes from a band measured at full per-GPU batches.
 void AddSmallCnnBatchNote(const Job& job, Candidate& cand) {
@@ -156,6 +150,12 @@ void AddPointNotes(const Job& job, Candidate& cand) {
 }
 
 }  // namespace
+
+// The point's data-parallel ranks: the replicas its batch is split over.
+int DataParallelRanks(const Config& c) {
+  return std::max(1, c.devices / (std::max(1, c.layout.tensor) *
+                                  std::max(1, c.layout.pipeline)));
+}
 
 double CostMetric(const Job& job, const Config& k) {
   if (!k.price_known) return kInf;

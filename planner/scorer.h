@@ -18,6 +18,8 @@ namespace accelplan::planner::internal {
 // Infinity when unknown (no price, no throughput).
 double CostMetric(const Job& job, const Config& c);
 double TimeMetric(const Job& job, const Config& c);
+// The point's data-parallel ranks: the replicas its batch is split over.
+int DataParallelRanks(const Config& c);
 // The same two measures as a verdict or note states them: "7.8 h, $31"
 // with a data set, else throughput and cost per million units of work.
 std::string MetricsText(const Job& job, const Config& c);

@@ -1883,6 +1883,17 @@ TEST_F(ReviewConsistencyTest, APlansDataParallelLayoutRestatedSelectsItsPoint) {
   EXPECT_TRUE(NearRel(v.plan->estimates.on_demand_cost_usd.expected,
                       rec.estimates.on_demand_cost_usd.expected))
       << Brief(*v.plan) << " vs " << Brief(rec);
+
+  // The layout alone, as a distribution proposal: not rejected for a full
+  // replica it does not need.
+  Proposal layout;
+  layout.label = "layout";
+  layout.distribution = *restated.hardware->layout;
+  const ReviewResponse d = Review(ReviewOf(job, {layout}));
+  ASSERT_EQ(d.verdicts.size(), 1u);
+  EXPECT_NE(d.verdicts[0].verdict, Verdict::kRejected) << d.verdicts[0].reason;
+  EXPECT_FALSE(testutil::Has(d.verdicts[0], ReasonCode::kHbmTooSmall))
+      << d.verdicts[0].reason;
 }
 
 }  // namespace

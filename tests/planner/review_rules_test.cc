@@ -2083,6 +2083,11 @@ TEST_F(ReviewRulesTest, DataAcrossTodaysSingleHostSlicesIsRejectedAsTheyAre) {
   const ProposalVerdict single = Sole(r, across);
   EXPECT_EQ(single.verdict, Verdict::kRejected) << single.reason;
   EXPECT_TRUE(Has(single, ReasonCode::kNeedsMultiHostSlices)) << single.reason;
+  const ProposalVerdict staged =
+      Sole(r, DistP("dcn-pp", Strategy::kPipelineParallel,
+                    DcnParallelism::kPipeline, 2));
+  EXPECT_EQ(staged.verdict, Verdict::kRejected) << staged.reason;
+  EXPECT_TRUE(Has(staged, ReasonCode::kNeedsMultiHostSlices)) << staged.reason;
 
   r.current_setup.tpu_topology = "16x16";
   const ProposalVerdict multi = Sole(r, across);
@@ -2282,6 +2287,42 @@ TEST_F(ReviewRulesTest, FixTensorShapesOnGpusFollowsTheTensorCores) {
   const ProposalVerdict sized = Sole(r, fixed);
   EXPECT_FALSE(Has(sized, ReasonCode::kDoesNotAddressBottleneck))
       << sized.reason;
+}
+
+// PlanTraining lists only remedies ReviewPlan would recommend: on today's
+// unpriced TPU7x under a budget, recompute for an out-of-memory job is held
+// back (PRICE_UNKNOWN) in both; without the budget both keep it.
+TEST_F(ReviewRulesTest, PlanListsNoRemedyReviewHoldsBackForItsPrice) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_name = "llama-3.1-8b";
+  r.workload.dataset_tokens = 2e10;
+  r.workload.global_batch_size = 512;
+  r.goal.budget_usd = 1e6;
+  r.current_setup.hardware = "tpu7x";
+  r.current_setup.tpu_topology = "2x2x2";
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory, Symptom::kInputBound};
+  r.as_of = "2026-09-26";
+  const auto listed = [](const ReviewRequest& req) {
+    PlanRequest q;
+    q.workload = req.workload;
+    q.goal = req.goal;
+    q.current_setup = req.current_setup;
+    q.constraints = req.constraints;
+    q.as_of = req.as_of;
+    return Find(ReviewRulesTest::Plan(q).remedies,
+                RemedyKind::kActivationRecompute) != nullptr;
+  };
+  const ProposalVerdict v = One(r, RemedyKind::kActivationRecompute);
+  ASSERT_TRUE(Has(v, ReasonCode::kPriceUnknown)) << v.reason;
+  EXPECT_NE(v.verdict, Verdict::kRecommended) << v.reason;
+  EXPECT_FALSE(listed(r));
+
+  r.goal.budget_usd = 0;
+  const ProposalVerdict free = One(r, RemedyKind::kActivationRecompute);
+  EXPECT_FALSE(Has(free, ReasonCode::kPriceUnknown)) << free.reason;
+  EXPECT_TRUE(listed(r));
 }
 
 }  // namespace

@@ -186,13 +186,6 @@ BruteForceResult BruteForce(
   built.reserve(sizes.size());
   std::vector<bool> on_grid;
   bool over_assumed_batch = false, any_fits = false;
-  // On the engine's grid: a size the assumed batch's cap held back, a
-  // fitting size within the deadline, and one an allowed provisioning runs.
-  bool grid_over_cap = false, grid_in_time = false,
-       grid_obtainable_in_time = false;
-  const auto late = [&](const Config& c) {
-    return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
-  };
   auto build_all = [&](const Job& j) {
     for (const Size& s : sizes) {
       const bool grid = s.units == 1 || OnEngineGrid(s.units);
@@ -204,12 +197,6 @@ BruteForceResult BruteForce(
       ++out.sizes_built;
       over_assumed_batch |= c.over_assumed_batch;
       any_fits |= c.fits;
-      if (grid) {
-        grid_over_cap |= !c.fits && c.over_assumed_batch;
-        grid_in_time |= c.fits && !late(c);
-        grid_obtainable_in_time |=
-            c.fits && !late(c) && c.blocked == ReasonCode::kUnspecified;
-      }
       // No allowed provisioning can run it (Spot over an hour without
       // checkpoints, flex-start past its maximum run): not a point.
       if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
@@ -230,23 +217,6 @@ BruteForceResult BruteForce(
     Job uncapped = job;
     uncapped.assumed_batch_rank_cap = 0;
     build_all(uncapped);
-  } else if (any_fits && grid_over_cap && job.has_dataset && !grid_in_time) {
-    // Nor on time: every grid size within the cap misses the deadline; the
-    // engine sizes the family without the cap when a grid size it held
-    // back meets it (planner/family_space.cc FitSizes), and so does the
-    // brute force.
-    std::vector<Config> capped = std::move(built);
-    std::vector<bool> capped_grid = std::move(on_grid);
-    built.clear();
-    on_grid.clear();
-    grid_obtainable_in_time = false;
-    Job uncapped = job;
-    uncapped.assumed_batch_rank_cap = 0;
-    build_all(uncapped);
-    if (!grid_obtainable_in_time) {
-      built = std::move(capped);
-      on_grid = std::move(capped_grid);
-    }
   }
   std::vector<const Config*> every, grid_points;
   for (size_t i = 0; i < built.size(); ++i) {
