@@ -352,26 +352,6 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
   cand.points = std::move(points);
 }
 
-// Past the deadline (the stated one, or the one MIN_COST assumes); a
-// flex-start point waits for capacity before it runs.
-bool LateForDeadline(const Job& job, const Config& c) {
-  return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
-}
-
-// What a size the assumed batch held back would give (FitSizes): an
-// assumption never rejects without saying what would lift it.
-std::string HeldBackInTime(const Job& job, const Candidate& cand) {
-  if (!cand.held_back_in_time) return "";
-  const Candidate::HeldBack& c = *cand.held_back_in_time;
-  const char* what = job.sequence_model ? "sequences" : "examples";
-  return absl::StrFormat(
-      " At %d devices it would take %s, with a global batch of at least %d "
-      "%s (the assumed batch has %.0f %s; state global_batch_size to plan "
-      "on it).",
-      c.devices, FormatHours(c.hours), c.ranks, what, job.batch_sequences,
-      what);
-}
-
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest (those over the budget are kept aside in

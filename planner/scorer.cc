@@ -151,6 +151,26 @@ void AddPointNotes(const Job& job, Candidate& cand) {
 
 }  // namespace
 
+// Past the deadline (the stated one, or the one MIN_COST assumes); a
+// flex-start point waits for capacity before it runs.
+bool LateForDeadline(const Job& job, const Config& c) {
+  return !(c.hours.expected + c.start_wait_hours <= job.deadline_hours);
+}
+
+// What a size the assumed batch held back would give (FitSizes): an
+// assumption never rejects without saying what would lift it.
+std::string HeldBackInTime(const Job& job, const Candidate& cand) {
+  if (!cand.held_back_in_time) return "";
+  const Candidate::HeldBack& c = *cand.held_back_in_time;
+  const char* what = job.sequence_model ? "sequences" : "examples";
+  return absl::StrFormat(
+      " At %d devices it would take %s, with a global batch of at least %d "
+      "%s (the assumed batch has %.0f %s; state global_batch_size to plan "
+      "on it).",
+      c.devices, FormatHours(c.hours), c.ranks, what, job.batch_sequences,
+      what);
+}
+
 // The point's data-parallel ranks: the replicas its batch is split over.
 int DataParallelRanks(const Config& c) {
   return std::max(1, c.devices / (std::max(1, c.layout.tensor) *

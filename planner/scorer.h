@@ -20,6 +20,13 @@ double CostMetric(const Job& job, const Config& c);
 double TimeMetric(const Job& job, const Config& c);
 // The point's data-parallel ranks: the replicas its batch is split over.
 int DataParallelRanks(const Config& c);
+// Past the deadline (the stated one, or the one MIN_COST assumes); a
+// flex-start point waits for capacity before it runs.
+bool LateForDeadline(const Job& job, const Config& c);
+// " At 960 devices it would take 23.0 h, with a global batch of at least
+// 960 sequences (...)": what the size an assumed batch held back would give
+// (Candidate::held_back_in_time), for a MISSES_DEADLINE line; "" without.
+std::string HeldBackInTime(const Job& job, const Candidate& cand);
 // The same two measures as a verdict or note states them: "7.8 h, $31"
 // with a data set, else throughput and cost per million units of work.
 std::string MetricsText(const Job& job, const Config& c);
