@@ -1,12 +1,12 @@
 #include "planner/experts.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "absl/strings/str_format.h"
 #include "planner/defaults.h"
 #include "planner/job.h"
+#include "planner/util.h"
 
 namespace accelplan::planner::internal {
 
@@ -27,11 +27,9 @@ void ResolveExpertDims(double active, Job& job) {
     return;
   }
   if (s.layers > 0 || s.hidden_size > 0) return;  // a part: not guessed
-  const double ratio = kDefaults.hidden_per_layer.value;
-  job.expert_layers = std::max(
-      1,
-      static_cast<int>(std::lround(std::cbrt(active / (12 * ratio * ratio)))));
-  job.expert_hidden = static_cast<int>(ratio) * job.expert_layers;
+  job.expert_layers = LayersAtAssumedAspectRatio(active);
+  job.expert_hidden =
+      static_cast<int>(kDefaults.hidden_per_layer.value) * job.expert_layers;
   job.assumptions.push_back(absl::StrFormat(
       "Mixture of experts without a transformer shape: its expert all-to-all "
       "is taken through %d layers of width %d, the shape of a dense model of "

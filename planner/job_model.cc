@@ -174,9 +174,7 @@ void InferShapeFromParams(const Workload& w, Job& job) {
   }
   const double ratio = kDefaults.hidden_per_layer.value;
   const double head = kDefaults.attention_head_width.value;
-  const int layers = std::max(
-      1, static_cast<int>(
-             std::lround(std::cbrt(w.parameter_count / (12 * ratio * ratio)))));
+  const int layers = LayersAtAssumedAspectRatio(w.parameter_count);
   shape.layers = layers;
   shape.hidden_size = static_cast<int>(ratio) * layers;
   shape.attention_heads =

@@ -40,11 +40,6 @@ bool MeetsTpuTiling(int64_t batch, const std::vector<int64_t>& widths) {
 
 namespace {
 
-// Today's GPUs: the tensor cores' tiling applies (TPUs' otherwise).
-bool TilesForGpu(const Job& job) {
-  return !CurrentlyOnTpu(job) && CurrentlyOnGpu(job);
-}
-
 // Today's shapes as the request gives them: the layer widths, else the
 // transformer shape it states (not one inferred from a parameter count),
 // today's batch (0: not given), and whether they meet today's hardware's
@@ -92,6 +87,10 @@ std::optional<std::string> ShapesAlreadyTile(const Job& job) {
                                     "multiple of %d pads nothing",
                                     TilesForGpu(job) ? kGpuTileMultiple
                                                      : kSmallBatchMultiple));
+}
+
+bool TilesForGpu(const Job& job) {
+  return !CurrentlyOnTpu(job) && CurrentlyOnGpu(job);
 }
 
 bool MeetsTiling(const Job& job, int64_t batch,

@@ -49,6 +49,8 @@ ShapeRule TpuShapeRule(const CurrentSetup& current);
 // and PyTorch's Performance Tuning Guide ("set sizes to multiples of 8").
 inline constexpr int64_t kGpuTileMultiple = 8;
 
+// Today's hardware is GPUs (not a TPU): the tensor cores' tiling applies.
+bool TilesForGpu(const Job& job);
 // The tiling of today's hardware: the tensor cores' (batch and feature
 // dimensions multiples of 8) on GPUs, else the TPU's two tilings.
 bool MeetsTiling(const Job& job, int64_t batch,

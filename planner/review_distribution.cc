@@ -60,8 +60,7 @@ std::optional<Candidate> BestWithLayout(const ReviewContext& ctx,
     // Today's own layout runs as today's point does: no optimizer offload
     // the team did not state, its memory taken as observed
     // (planner/current_evidence.h).
-    const bool todays =
-        !layout.degrees() && layout.strategy == ctx.job.current.strategy;
+    const bool todays = StatesTodaysStrategy(ctx.job, layout);
     const Job job = todays ? AsStatedToday(ctx.job) : ctx.job;
     pins.layout.proposed = layout.proposed && !todays;
     Candidate c = EvaluateInSpace(ctx.catalog, job, ctx.space, *current, pins,
@@ -189,8 +188,7 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
   // A proposal's DATA_PARALLEL other than today's restated may shard the
   // optimizer state (ZeRO-1, LayoutPin::proposed): its point decides.
   const bool may_shard_optimizer =
-      s == Strategy::kDataParallel &&
-      !(s == job.current.strategy && !PinOf(d).degrees());
+      s == Strategy::kDataParallel && !StatesTodaysStrategy(job, PinOf(d));
   if (data_parallel && !fits && !may_shard_optimizer) {
     j.Reject(ReasonCode::kHbmTooSmall,
              s == Strategy::kHorovod

@@ -174,7 +174,7 @@ bool RejectReplicaOverSlice(const Job& job, const HardwareProposal& h,
 bool RestatesToday(const ReviewContext& ctx, const Family& f,
                    const Pins& pins) {
   const Job& job = ctx.job;
-  if (pins.layout.strategy != job.current.strategy || pins.layout.degrees() ||
+  if (!StatesTodaysStrategy(job, pins.layout) ||
       &f != CurrentFamily(ctx.index, job)) {
     return false;
   }

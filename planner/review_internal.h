@@ -131,6 +131,13 @@ const std::optional<Candidate>& TodayOf(const ReviewContext& ctx);
 void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
                                   std::vector<Judged>& judged);
 
+// A layout that states today's strategy and no degrees: on today's
+// hardware it restates what runs today (plain DDP for data parallelism,
+// LayoutPin::proposed; its memory taken as observed).
+inline bool StatesTodaysStrategy(const Job& job, const LayoutPin& pin) {
+  return pin.strategy == job.current.strategy && !pin.degrees();
+}
+
 // A proposal whose point has no price is never RECOMMENDED under a budget
 // (docs/planner.md §5): PRICE_UNKNOWN, whichever kind of proposal selected
 // it. No-op without a budget, a point, or once applied.

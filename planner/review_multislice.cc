@@ -54,16 +54,23 @@ std::optional<Candidate> CurrentSlicesPoint(const ReviewContext& ctx,
 // Data parallelism across the current slices, the usual choice other DCN
 // layouts are judged against: the current slices' point unless it shards
 // the model across slices (then one slice cannot hold a replica, and
-// `replica_too_big` says so).
-std::optional<Candidate> DataAcrossSlicesPoint(const ReviewContext& ctx,
-                                               int slices,
-                                               bool* replica_too_big) {
-  std::optional<Candidate> c = CurrentSlicesPoint(ctx, slices);
+// `replica_too_big` says so). DataAcrossSlicesOf takes the current slices'
+// candidate (CurrentSlicesCandidate) from a caller that already has it.
+std::optional<Candidate> DataAcrossSlicesOf(std::optional<Candidate> c,
+                                            bool* replica_too_big) {
+  if (c && !c->has_point()) c.reset();
   *replica_too_big =
       c && ShardsAcrossSlices(c->config->layout,
                               c->config->devices / c->config->slices);
   if (*replica_too_big) return std::nullopt;
   return c;
+}
+
+std::optional<Candidate> DataAcrossSlicesPoint(const ReviewContext& ctx,
+                                               int slices,
+                                               bool* replica_too_big) {
+  return DataAcrossSlicesOf(CurrentSlicesCandidate(ctx, slices, {}),
+                            replica_too_big);
 }
 
 // Without slices today: `slices` identical multi-host slices of whichever
@@ -194,9 +201,7 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
     // with its codes when they hold no point (single-host slices).
     std::optional<Candidate> c = CurrentSlicesCandidate(ctx, slices, {});
     if (c && !c->viable()) {
-      for (size_t i = 0; i < c->codes.size(); ++i) {
-        j.Reject(c->codes[i], i < c->why.size() ? c->why[i] : "");
-      }
+      j.RejectWith(*c);
       return;
     }
     if (c && c->has_point()) j.candidate = std::move(c);
@@ -336,14 +341,12 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
     std::optional<Candidate> today = CurrentSlicesCandidate(ctx, slices, {});
     if (today && !today->viable() &&
         HasCode(today->codes, ReasonCode::kNeedsMultiHostSlices)) {
-      for (size_t i = 0; i < today->codes.size(); ++i) {
-        j.Reject(today->codes[i], i < today->why.size() ? today->why[i] : "");
-      }
+      j.RejectWith(*today);
       return;
     }
     staged = CurrentSlicesPoint(ctx, slices, pin);
     bool replica_too_big = false;
-    data = DataAcrossSlicesPoint(ctx, slices, &replica_too_big);
+    data = DataAcrossSlicesOf(std::move(today), &replica_too_big);
   }
   if (!staged) {
     NoStagedEstimate(ctx.job, !ctx.job.current.tpu_topology.empty(), j);

@@ -174,7 +174,7 @@ void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
   if (!MeetsTiling(job, batch, widths)) {
     const ShapeRule rule = ShapeRuleFor(job);
     const std::string tilings =
-        CurrentlyOnTpu(job) || !CurrentlyOnGpu(job)
+        !TilesForGpu(job)
             ? absl::StrFormat(
                   "neither TPU tiling (batch a multiple of %d with feature "
                   "dimensions multiples of %d, or batch a multiple of %d "

@@ -1,6 +1,8 @@
 #include "planner/util.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "planner/defaults.h"
 
 namespace accelplan::planner {
 
@@ -120,6 +123,13 @@ void AppendJsonString(std::string_view value, std::string* out) {
     }
   }
   out->push_back('"');
+}
+
+int LayersAtAssumedAspectRatio(double params) {
+  const double ratio = kDefaults.hidden_per_layer.value;
+  return std::max(
+      1,
+      static_cast<int>(std::lround(std::cbrt(params / (12 * ratio * ratio)))));
 }
 
 }  // namespace accelplan::planner

@@ -17,6 +17,11 @@ std::optional<int> ParseDate(absl::string_view date);
 // Chips in a TPU topology "AxB" or "AxBxC"; 0 when malformed.
 int TopologyChips(absl::string_view topology);
 
+// Layers of a dense transformer of `params` parameters at the assumed
+// aspect ratio (width kDefaults.hidden_per_layer x layers, 12·L·h²
+// parameters): the shape assumed for a model given by its size alone.
+int LayersAtAssumedAspectRatio(double params);
+
 // Whether two TPU topologies are the same slice ("8x16" and "8X16" are).
 bool SameTopology(absl::string_view a, absl::string_view b);
 
