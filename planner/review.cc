@@ -155,12 +155,18 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
                                 j.tier != judged[best].tier &&
                                 internal::AnySymptom(job);
       if (remedy_first) {
-        // Ranked by the stated problem first, not by the numbers.
+        // Ranked by the stated problem first, not by the numbers; the
+        // line names the tier the first proposal won in (RankAgainstSymptoms).
         j.why.push_back(absl::StrCat(
             "Proposal ", Name(proposals, best),
-            " ranks first: it is a remedy for the stated problem, and "
-            "remedies on the current hardware rank before moves to other "
-            "hardware and layouts, which rank before hardware alone."));
+            judged[best].tier == 0
+                ? " ranks first: it is a remedy for the stated problem on "
+                  "the current hardware, and those rank before moves to "
+                  "other hardware and layouts, which rank before hardware "
+                  "alone."
+                : " ranks first: it moves the job to hardware that acts on "
+                  "the stated problem, and such moves rank before hardware "
+                  "and layouts proposed without a remedy."));
         said = true;
       }
       // What it loses and what it still wins against the first, with the

@@ -486,6 +486,43 @@ TEST_F(ReviewRulesTest, JudgesRemediesBySymptomBeforeObjective) {
   }
 }
 
+// The line on a proposal that lost by tier names the tier the first one
+// won in: a remedy on today's hardware, or a move that acts on the problem
+// (which ranks before bare hardware, not "before moves").
+TEST_F(ReviewRulesTest, RankedFirstByTierSaysWhichTierWon) {
+  ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "a2-highgpu-8g");
+  r.workload.parameter_count = 13e9;
+  r.workload.transformer_shape = Shape(40, 5120, 40, 2048);
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 2e9;
+  Proposal move = MoveP("move", "");
+  move.remedy->target->machine_type = "a3-highgpu-8g";
+  move.remedy->target->count = 8;
+  Proposal bare = MachineP("bare", "a3-megagpu-8g");
+  bare.hardware->count = 16;
+  r.proposals = {move, bare};
+  ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  ASSERT_EQ(out.verdicts[1].verdict, Verdict::kViable)
+      << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[1].reason,
+              HasSubstr("it moves the job to hardware that acts on the "
+                        "stated problem"));
+  EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("before moves")));
+
+  // A remedy on today's hardware that acts on the problem wins in tier 0.
+  r.proposals = {RemedyP(RemedyKind::kShardOptimizerState, "shard"), bare};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_THAT(out.verdicts[1].reason,
+              HasSubstr("remedy for the stated problem on the current "
+                        "hardware"));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
