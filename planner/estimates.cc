@@ -477,6 +477,7 @@ TimingInputs StepInputs(const Job& job, const Family& f, const Config& c,
                             RunBatchOverStated(job, c);
   in.overheads_in_mfu = end_to_end && c.mfu.runs > 0 && c.layout.pipeline <= 1;
   in.tp_in_mfu = std::max(1, c.layout.tensor) <= c.mfu.tensor_parallel;
+  in.a2a_in_mfu = f.platform == Platform::kTpu || f.nvlink;
   out.collective_link_bytes_per_s = CollectiveLink(f, c);
   AddCommunication(job, f, c, out.collective_link_bytes_per_s, in);
   AddCollectiveLatency(job, f, c, in);

@@ -249,12 +249,15 @@ void AddCommunicationTerms(const StepTimeInput& in, double bubble_stretch,
       dp + fsdp_gather + fsdp_grads - sync + dcn + pp;
   out.critical_comm_seconds = sync + tp + a2a + in.pp_latency_seconds;
   if (in.overheads_in_mfu) {
-    // Measured end-to-end MFU already includes expert all-to-all traffic,
-    // and tensor-parallel traffic up to the degree its runs used; a stated
-    // gradient-sync symptom stays on the critical path.
+    // Measured end-to-end MFU already includes expert all-to-all traffic
+    // over the links its runs used, and tensor-parallel traffic up to the
+    // degree its runs used; a stated gradient-sync symptom stays on the
+    // critical path.
     const double tp_paid = in.tp_in_mfu ? tp : 0;
-    out.overlappable_comm_seconds += tp_paid + a2a;
-    out.critical_comm_seconds = sync + (tp - tp_paid) + in.pp_latency_seconds;
+    const double a2a_paid = in.a2a_in_mfu ? a2a : 0;
+    out.overlappable_comm_seconds += tp_paid + a2a_paid;
+    out.critical_comm_seconds =
+        sync + (tp - tp_paid) + (a2a - a2a_paid) + in.pp_latency_seconds;
   }
 }
 

@@ -194,6 +194,11 @@ struct StepTimeInput {
   // the TP traffic: it stays on the critical path even with
   // overheads_in_mfu (FSDP-only runs say nothing of TP all-reduces).
   bool tp_in_mfu = false;
+  // Whether the band's runs paid this layout's expert all-to-all: every
+  // MoE run behind the bands moved it over NVLink or ICI (tests/planner/
+  // calibration/runs.csv: H100/H800 SXM, TPU). Over PCIe (no NVLink) the
+  // band never paid for it: it stays on the critical path.
+  bool a2a_in_mfu = false;
 };
 
 struct StepTimeEstimate {

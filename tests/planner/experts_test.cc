@@ -167,7 +167,11 @@ TEST(ExpertsTest, TheAllToAllIsOnTheCriticalPathUnlessMeasuredInTheBand) {
   in.a2a_bytes_per_step = 1e9;
   in.a2a_link_bytes_per_s = 1e9;  // 1 s, under the 2 s of compute
   EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 3.0);
+  // A band measured end to end paid the all-to-all only over the links its
+  // runs used (NVLink, ICI): over PCIe it stays on the critical path.
   in.overheads_in_mfu = true;
+  EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 3.0);
+  in.a2a_in_mfu = true;
   EXPECT_DOUBLE_EQ(EstimateStepTime(in).step_seconds_expected, 2.0);
 }
 
@@ -315,6 +319,47 @@ TEST_F(ExpertLayoutTest, AMixtureOfExpertsPaysItsRoutingOnADefaultBand) {
   h100_dense.workload.num_experts = 0;
   h100_dense.workload.experts_per_token = 0;
   EXPECT_LT(band(h100).second, band(h100_dense).second);
+}
+
+// A MoE with experts across a PCIe VM's GPUs (G2's L4s) pays its
+// all-to-all on top of the band, which its NVLink runs never charged: the
+// same plan's communication read 0% and its recommendation missed its own
+// deadline. On NVLink (A2's A100s) the band holds it.
+TEST_F(ExpertLayoutTest, AnAllToAllOverPcieIsNotInTheBand) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 16.4e9;
+  r.workload.active_parameter_count = 2.8e9;
+  r.workload.num_experts = 64;
+  r.workload.experts_per_token = 6;
+  r.workload.transformer_shape.layers = 28;
+  r.workload.transformer_shape.hidden_size = 2048;
+  r.workload.transformer_shape.attention_heads = 16;
+  r.workload.transformer_shape.sequence_length = 4096;
+  r.workload.transformer_shape.vocab_size = 102400;
+  r.workload.transformer_shape.ffn_hidden_size = 1408;
+  r.workload.precision = Precision::kBf16Mixed;
+  r.workload.dataset_tokens = 1e11;
+  r.as_of = "2026-09-26";
+  Proposal pcie, nvlink;
+  pcie.label = "pcie";
+  pcie.hardware = HardwareProposal{};
+  pcie.hardware->machine_type = "g2-standard-96";
+  pcie.hardware->count = 160;
+  nvlink.label = "nvlink";
+  nvlink.hardware = HardwareProposal{};
+  nvlink.hardware->machine_type = "a2-highgpu-8g";
+  nvlink.hardware->count = 64;
+  r.proposals = {pcie, nvlink};
+  const ReviewResponse out = planner_->Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  for (const ProposalVerdict& v : out.verdicts) {
+    ASSERT_TRUE(v.plan.has_value()) << v.label << ": " << v.reason;
+    ASSERT_EQ(v.plan->distribution.expert_parallelism, 8) << v.label;
+  }
+  EXPECT_GT(out.verdicts[0].plan->estimates.communication_fraction, 0.1);
+  EXPECT_EQ(out.verdicts[1].plan->estimates.communication_fraction, 0);
 }
 
 }  // namespace
