@@ -63,6 +63,19 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   return a.label < b.label;
 }
 
+bool WidensGradientLink(const ReviewContext& ctx, const Family& family) {
+  const Family* today = CurrentFamily(ctx.index, ctx.job);
+  return today != nullptr && today->inter_vm_bytes_per_s > 0 &&
+         family.inter_vm_bytes_per_s > today->inter_vm_bytes_per_s;
+}
+
+bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
+  if (!point.config || !point.viable()) return false;
+  return HasSymptom(ctx.job, Symptom::kOutOfMemory) ||
+         (HasSymptom(ctx.job, Symptom::kGradientSyncBound) &&
+          WidensGradientLink(ctx, *point.family));
+}
+
 bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b) {
   const bool pa = a.candidate && a.candidate->config;
   const bool pb = b.candidate && b.candidate->config;
@@ -151,22 +164,16 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
         best >= 0 && judged[best].candidate ? &*judged[best].candidate : nullptr;
     bool said = false;
     if (hw != nullptr && best_hw != nullptr && hw->config && best_hw->config) {
-      const bool remedy_first = proposals[best].remedy.has_value() &&
-                                j.tier != judged[best].tier &&
-                                internal::AnySymptom(job);
-      if (remedy_first) {
-        // Ranked by the stated problem first, not by the numbers; the
-        // line names the tier the first proposal won in (RankAgainstSymptoms).
+      const bool acts_first =
+          judged[best].tier == internal::kActsOnTheProblemTier &&
+          j.tier != judged[best].tier && internal::AnySymptom(job);
+      if (acts_first) {
+        // Ranked by the stated problem first, not by the numbers.
         j.why.push_back(absl::StrCat(
             "Proposal ", Name(proposals, best),
-            judged[best].tier == 0
-                ? " ranks first: it is a remedy for the stated problem on "
-                  "the current hardware, and those rank before moves to "
-                  "other hardware and layouts, which rank before hardware "
-                  "alone."
-                : " ranks first: it moves the job to hardware that acts on "
-                  "the stated problem, and such moves rank before hardware "
-                  "and layouts proposed without a remedy."));
+            " ranks first: it acts on the stated problem, and what does "
+            "(remedies, moves, and hardware or layouts that hold the job "
+            "or widen the gradient's link) ranks before what does not."));
         said = true;
       }
       // What it loses and what it still wins against the first, with the

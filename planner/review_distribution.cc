@@ -213,7 +213,7 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
     RejectWithoutDataParallelPoint(s, need, j);
     return;
   }
-  j.tier = 1;
+  j.tier = c && ActsOnTheStatedProblem(ctx, *c) ? kActsOnTheProblemTier : 1;
   if (c && c->config) j.candidate = std::move(c);
   // Ties (the same point) go to the simpler layout; Horovod first when the
   // request asks for framework-agnostic distribution.

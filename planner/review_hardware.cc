@@ -383,9 +383,12 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
       RejectIfDegreesCannotTile(pins.layout, *best, j)) {
     return;
   }
-  // Hardware choices do not fix a symptom by themselves: they rank after
-  // remedies, among themselves by the scorer.
-  j.tier = AnySymptom(job) ? 2 : 1;
+  // Hardware does not fix a stated symptom by itself unless its point acts
+  // on it as a move would (ActsOnTheStatedProblem); else it ranks after what
+  // does, among the other hardware by the scorer.
+  j.tier = !AnySymptom(job)                     ? 1
+           : ActsOnTheStatedProblem(ctx, *best) ? kActsOnTheProblemTier
+                                                : 2;
   for (const std::string& id : best->family->fact_sources) {
     ctx.fact_ids.push_back(id);
   }

@@ -47,9 +47,12 @@ inline const char* NotForTpus(Strategy s) {
 }
 
 // One proposal's judgement. Non-rejected proposals are ordered by
-// (tier, candidate rank in the space, secondary): remedies that act on a
-// stated symptom first (tier 0), then hardware and layouts (1), then the
-// rest (2, 3).
+// (tier, candidate rank in the space, secondary): what acts on a stated
+// symptom first (kActsOnTheProblemTier: remedies, moves, and hardware or
+// layouts whose point does, ActsOnTheStatedProblem), then hardware and
+// layouts (1), then the rest (2, 3). Inside a tier a proposal that selects
+// a point ranks by the scorer, as PlanTraining ranks it (SPEC §3: its
+// recommendation is RECOMMENDED beside worse proposals).
 struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
@@ -69,6 +72,19 @@ struct Judged {
   void Add(ReasonCode code, std::string line);
   void RejectWith(const Candidate& c);  // every code of a rejected candidate
 };
+
+inline constexpr int kActsOnTheProblemTier = 0;
+
+// Whether `family` carries more bytes per device between hosts than
+// today's: the link a gradient all-reduce rides across VMs
+// (Family::inter_vm_bytes_per_s; ICI across a TPU slice).
+bool WidensGradientLink(const ReviewContext& ctx, const Family& family);
+// With a stated problem, whether a hardware or layout proposal's point acts
+// on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
+// space keeps only points that fit); GRADIENT_SYNC_BOUND, its family
+// widens the gradient's link. Such a proposal ranks in
+// kActsOnTheProblemTier.
+bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point);
 
 // `evaluate`: the proposal's families are evaluated with the context's job
 // even when it pins nothing (a move judged on today's capacity), instead of

@@ -206,6 +206,9 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
     }
     if (c && c->has_point()) j.candidate = std::move(c);
   }
+  if (j.candidate && ActsOnTheStatedProblem(ctx, *j.candidate)) {
+    j.tier = kActsOnTheProblemTier;
+  }
   j.why.push_back(absl::StrFormat(
       "Data parallelism across the %d slices: only the gradient "
       "crosses DCN, once per step (dcn_data_parallelism = %d), while "

@@ -369,14 +369,12 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
       !HasSymptom(ctx.job, Symptom::kGradientSyncBound)) {
     return false;
   }
-  const Family* today = CurrentFamily(ctx.index, ctx.job);
-  if (today == nullptr || today->inter_vm_bytes_per_s <= 0) return false;
   const HardwareProposal& t = *m.target;
   const std::vector<const Family*> targets = MatchFamilies(
       ctx.index, t.platform, t.series, t.accelerator, t.machine_type);
   return !targets.empty() &&
          std::all_of(targets.begin(), targets.end(), [&](const Family* f) {
-           return f->inter_vm_bytes_per_s > today->inter_vm_bytes_per_s;
+           return WidensGradientLink(ctx, *f);
          });
 }
 
@@ -431,12 +429,10 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
                              : "",
                  "."));
   } else if (!j.rejected) {
-    // Remedies on the current hardware first; a move re-plans the job on
-    // other hardware (product choice: it also costs a migration the model
-    // does not price), ahead of bare hardware proposals (tier 2).
-    const bool moves = m.kind == RemedyKind::kMoveToHardware ||
-                       m.kind == RemedyKind::kMoreMemoryPerDevice;
-    j.tier = moves ? 1 : 0;
+    // A remedy or a move that acts on the problem ranks with everything
+    // else that does (kActsOnTheProblemTier), by the scorer where it
+    // selects a point.
+    j.tier = kActsOnTheProblemTier;
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
                       : Directness(m.kind) + UnevidencedCause(job, m.kind);

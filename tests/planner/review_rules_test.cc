@@ -486,41 +486,44 @@ TEST_F(ReviewRulesTest, JudgesRemediesBySymptomBeforeObjective) {
   }
 }
 
-// The line on a proposal that lost by tier names the tier the first one
-// won in: a remedy on today's hardware, or a move that acts on the problem
-// (which ranks before bare hardware, not "before moves").
-TEST_F(ReviewRulesTest, RankedFirstByTierSaysWhichTierWon) {
-  ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "a2-highgpu-8g");
-  r.workload.parameter_count = 13e9;
-  r.workload.transformer_shape = Shape(40, 5120, 40, 2048);
-  r.workload.training_method = TrainingMethod::kFullFineTune;
-  r.workload.dataset_tokens = 2e9;
-  Proposal move = MoveP("move", "");
-  move.remedy->target->machine_type = "a3-highgpu-8g";
-  move.remedy->target->count = 8;
-  Proposal bare = MachineP("bare", "a3-megagpu-8g");
-  bare.hardware->count = 16;
-  r.proposals = {move, bare};
+// With a stated problem, what acts on it ranks first, and the line on a
+// proposal that lost by that rule says so: gradient-sync bound on A2 Ultra,
+// a Reduction Server ranks before A2 High (the same 100 Gbps per VM), which
+// still says it is cheaper; H100s, whose link is wider, act on it too and
+// win by the numbers. Without the symptom the numbers alone decide.
+TEST_F(ReviewRulesTest, WhatActsOnTheProblemRanksFirstAndSaysSo) {
+  ReviewRequest r =
+      GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm);
+  Proposal narrow = MachineP("a2", "a2-highgpu-8g");
+  narrow.hardware->count = 32;
+  Proposal wide = MachineP("h100", "a3-highgpu-8g");
+  wide.hardware->count = 32;
+  r.proposals = {RemedyP(RemedyKind::kAddReductionServer, "rs"), narrow};
   ReviewResponse out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 2u);
   ASSERT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
       << out.verdicts[0].reason;
   ASSERT_EQ(out.verdicts[1].verdict, Verdict::kViable)
       << out.verdicts[1].reason;
+  EXPECT_TRUE(Has(out.verdicts[1], ReasonCode::kCheaper))
+      << out.verdicts[1].reason;
   EXPECT_THAT(out.verdicts[1].reason,
-              HasSubstr("it moves the job to hardware that acts on the "
-                        "stated problem"));
-  EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("before moves")));
+              HasSubstr("ranks first: it acts on the stated problem"));
 
-  // A remedy on today's hardware that acts on the problem wins in tier 0.
-  r.proposals = {RemedyP(RemedyKind::kShardOptimizerState, "shard"), bare};
+  r.proposals = {RemedyP(RemedyKind::kAddReductionServer, "rs"), narrow, wide};
+  out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  EXPECT_EQ(out.verdicts[2].verdict, Verdict::kRecommended)
+      << out.verdicts[2].reason;
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable);
+  EXPECT_THAT(out.verdicts[0].reason, Not(HasSubstr("ranks first")));
+
+  r.current_setup.symptoms.clear();
+  r.proposals = {RemedyP(RemedyKind::kAddReductionServer, "rs"), narrow};
   out = Review(r);
   ASSERT_EQ(out.verdicts.size(), 2u);
-  ASSERT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
-      << out.verdicts[0].reason;
-  EXPECT_THAT(out.verdicts[1].reason,
-              HasSubstr("remedy for the stated problem on the current "
-                        "hardware"));
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
 }
 
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
@@ -837,9 +840,11 @@ TEST_F(ReviewRulesTest, ReductionServerThatDoesNotPayIsNotRecommended) {
   EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kAddReductionServer), nullptr);
 }
 
-// A remedy for the stated problem ranks first whatever the numbers; the
-// options it sets aside still say what they win and lose against it.
-TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
+// Out of memory, every proposal whose point holds the job acts on the
+// problem, so sharding on today's A100s, H100s, A100 80GB and PlanTraining's
+// own pick rank by the numbers: PlanTraining's pick is RECOMMENDED, and the
+// others say what they win and lose.
+TEST_F(ReviewRulesTest, OptionsThatHoldTheJobRankByTheNumbers) {
   ReviewRequest r;
   r.workload = Llm(Framework::kPytorch, 13e9, Shape(40, 5120, 40, 4096));
   r.workload.training_method = TrainingMethod::kFullFineTune;
@@ -851,21 +856,32 @@ TEST_F(ReviewRulesTest, OptionsBehindARemedySayWhatTheyWinAndLose) {
   r.current_setup.uses_nccl = true;
   r.current_setup.symptoms = {Symptom::kOutOfMemory};
   r.as_of = "2026-09-26";
+  PlanRequest plan;
+  plan.workload = r.workload;
+  plan.current_setup = r.current_setup;
+  plan.as_of = r.as_of;
+  const PlanResponse p = Plan(plan);
+  ASSERT_TRUE(p.recommendation.has_value());
+  Proposal picked = MachineP("plan", p.recommendation->hardware.machine_type);
+  picked.hardware->count = p.recommendation->hardware.total_accelerators;
   Proposal shard = RemedyP(RemedyKind::kShardOptimizerState, "shard");
   r.proposals = {shard, MachineP("h100", "a3-highgpu-8g"),
-                 MachineP("a100-80", "a2-ultragpu-8g")};
+                 MachineP("a100-80", "a2-ultragpu-8g"), picked};
   const ReviewResponse out = Review(r);
-  ASSERT_EQ(out.verdicts.size(), 3u);
-  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
-      << out.verdicts[0].reason;
-  // H100s take a third of the time: named, though the remedy ranks first.
+  ASSERT_EQ(out.verdicts.size(), 4u);
+  EXPECT_EQ(out.verdicts[3].verdict, Verdict::kRecommended)
+      << out.verdicts[3].reason;
+  // Sharding on today's A100s is the slowest: it ranks by its numbers,
+  // not first by being a remedy.
+  const ProposalVerdict& sharded = out.verdicts[0];
+  EXPECT_EQ(sharded.verdict, Verdict::kViable) << sharded.reason;
+  EXPECT_TRUE(Has(sharded, ReasonCode::kSlower)) << sharded.reason;
+  EXPECT_THAT(sharded.reason, Not(HasSubstr("ranks first")));
+  // H100s take a third of the time: FASTER, said beside what they lose.
   const ProposalVerdict& fast = out.verdicts[1];
-  EXPECT_EQ(fast.verdict, Verdict::kViable);
+  EXPECT_EQ(fast.verdict, Verdict::kViable) << fast.reason;
   EXPECT_TRUE(Has(fast, ReasonCode::kFaster)) << fast.reason;
-  EXPECT_FALSE(Has(fast, ReasonCode::kSlower)) << fast.reason;
-  EXPECT_THAT(fast.reason, HasSubstr("ranks first"));
-  // A100 80GB, a little faster (more memory, the same A100), costs more:
-  // both said.
+  // A100 80GB costs more than the pick: said.
   const ProposalVerdict& dear = out.verdicts[2];
   EXPECT_EQ(dear.verdict, Verdict::kViable);
   EXPECT_TRUE(Has(dear, ReasonCode::kHigherCost)) << dear.reason;
