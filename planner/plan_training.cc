@@ -131,11 +131,21 @@ void RecommendationReasons(const Job& job, const Candidate& best,
         : job.objective == Objective::kBalanced
             ? "best cost+time balance"
             : "cheapest that meets the deadline";
+    // A tier above the score (scorer.cc Tier) may rank a cheaper option
+    // after it: said, so "cheapest" is not read as the whole field.
+    const char* tier =
+        job.sparsecore_ranking && best.family->sparse_cores > 0
+            ? ", among options with SparseCores, which rank first as the "
+              "embedding lookups dominate the step"
+        : job.embedding_dominated && best.family->platform != Platform::kCpu
+            ? ", among accelerators, which rank before CPUs as the "
+              "embedding lookups dominate the step"
+            : "";
     why.push_back(
         {ReasonCode::kUnspecified,
-         absl::StrFormat("%s for %s on %d device(s) (%s).",
+         absl::StrFormat("%s for %s on %d device(s) (%s%s).",
                          FormatHours(c.hours.expected),
-                         FormatUsd(c.cost.expected), c.devices, chosen)});
+                         FormatUsd(c.cost.expected), c.devices, chosen, tier)});
   }
   internal::TodayReasons(job, best, why);  // planner/current_evidence.h
   if (job.sparsecore_ranking && best.family->sparse_cores > 0) {

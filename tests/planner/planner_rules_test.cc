@@ -1733,6 +1733,14 @@ TEST_F(PlannerRulesTest, RanksSparseCoreTpuFirstForEmbeddingDominatedJob) {
   for (const struct Plan& alt : r.alternatives) {
     EXPECT_NE(alt.hardware.platform, Platform::kCpu);
   }
+  // Its "cheapest" says which field it is the cheapest of: a TPU without
+  // SparseCores may cost less and rank after it.
+  bool said = false;
+  for (const Reason& why : r.recommendation->reasons) {
+    said |=
+        why.message.find("among options with SparseCores") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
 }
 
 TEST_F(PlannerRulesTest, NeverRecommendsCpuForEmbeddingDominatedJob) {
