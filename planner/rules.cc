@@ -134,6 +134,19 @@ void FrameworkRules(const Catalog& catalog, const Job& job, const Family& f,
                              name, "."));
     return;
   }
+  if (key == nullptr && !job.classical && f.platform == Platform::kTpu) {
+    // No framework (or one the catalog does not list): a TPU runs only
+    // what compiles through XLA, which the request does not say.
+    cand.notes.push_back(
+        {ReasonCode::kFrameworkSupportUnverified,
+         absl::StrCat(job.framework == Framework::kOther
+                          ? "The job's framework is not one the catalog lists"
+                          : "No framework given",
+                      ": ", name,
+                      " trains only through XLA (JAX, TensorFlow or "
+                      "PyTorch/XLA), assumed here; on another framework "
+                      "only the GPU and CPU options apply.")});
+  }
   if (key != nullptr) {
     const std::map<std::string, catalog::FrameworkSupport>& table =
         f.platform == Platform::kCpu ? catalog.cpu_frameworks

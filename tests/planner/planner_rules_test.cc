@@ -968,6 +968,28 @@ TEST_F(PlannerRulesTest, NoUnverifiedWarningWhenSupportDocumented) {
   }
 }
 
+// A TPU plan for a job that names no framework (or one the catalog does
+// not list) says it assumes an XLA framework; naming JAX says nothing.
+TEST_F(PlannerRulesTest, ATpuPlanWithoutAFrameworkSaysWhatItAssumes) {
+  for (Framework fw :
+       {Framework::kUnspecified, Framework::kOther, Framework::kJax}) {
+    Workload w = Medium();
+    w.framework = fw;
+    PlanRequest q = Req(w);
+    q.constraints.allowed_series = {"TPU v6e"};
+    const PlanResponse r = Plan(q);
+    ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    if (fw == Framework::kJax) {
+      EXPECT_THAT(WarningCodes(r),
+                  Not(Contains(ReasonCode::kFrameworkSupportUnverified)));
+    } else {
+      EXPECT_THAT(WarningCodes(r),
+                  Contains(ReasonCode::kFrameworkSupportUnverified))
+          << static_cast<int>(fw);
+    }
+  }
+}
+
 TEST_F(PlannerRulesTest, ChecksPytorchVersionForPytorchXlaOnV5e) {
   Workload w = Medium();
   w.framework = Framework::kPytorch;
