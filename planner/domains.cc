@@ -119,6 +119,12 @@ int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
   return tp;
 }
 
+int PowerOfTwoAtMost(int n) {
+  int p = 1;
+  while (p <= n / 2) p *= 2;
+  return p;
+}
+
 int TensorParallelCap(const Job& job) {
   return TensorDegreeTheHeadsAllow(
       job, static_cast<int>(kPolicy.max_tensor_parallel.value));

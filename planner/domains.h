@@ -64,6 +64,8 @@ std::string SubBlockNote(const Family& f, const Config& c);
 
 // The largest power of two that divides n (1 for n <= 0).
 int LargestPowerOfTwoDividing(int n);
+// The largest power of two not above `n` (1 for n < 2).
+int PowerOfTwoAtMost(int n);
 
 }  // namespace accelplan::planner::internal
 

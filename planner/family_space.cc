@@ -120,7 +120,7 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
             shape.num_kv_heads > 0 ? absl::StrFormat(" and %d key/value groups",
                                                      shape.num_kv_heads)
                                    : std::string(),
-            TensorDegreeTheHeadsAllow(job, l.tensor)));
+            TensorDegreeTheHeadsAllow(job, PowerOfTwoAtMost(l.tensor))));
     return;
   }
   if (!l.degrees()) {

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "planner/planner.h"
@@ -524,6 +526,37 @@ TEST_F(ReviewRulesTest, WhatActsOnTheProblemRanksFirstAndSaysSo) {
   ASSERT_EQ(out.verdicts.size(), 2u);
   EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
       << out.verdicts[1].reason;
+}
+
+// Under PyTorch a tensor-parallel degree must split the heads and the
+// key/value groups (Megatron-LM asserts both divide); a refused degree's
+// line names the largest power of two below it that does (one that still
+// tiles an 8-GPU VM), not a halving of the refused degree (TP 6 -> 3 -> 1).
+TEST_F(ReviewRulesTest, ARefusedTensorDegreeNamesTheLargestThatSplitsTheHeads) {
+  ReviewRequest r;
+  r.workload.model_name = "llama-3.1-70b";  // 64 heads, 8 key/value groups
+  r.workload.framework = Framework::kPytorch;
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 1e10;
+  r.workload.global_batch_size = 256;
+  r.current_setup.hardware = "a3-megagpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 8;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.as_of = "2026-09-26";
+  for (const auto& [tp, largest] :
+       std::vector<std::pair<int, int>>{{3, 2}, {5, 4}, {6, 4}}) {
+    Proposal p;
+    p.label = absl::StrCat("tp", tp);
+    p.distribution = DistributionProposal{};
+    p.distribution->strategy = Strategy::kHybrid;
+    p.distribution->tensor_parallelism = tp;
+    const ProposalVerdict v = Sole(r, p);
+    EXPECT_EQ(v.verdict, Verdict::kRejected) << v.reason;
+    EXPECT_THAT(v.reason, HasSubstr(absl::StrFormat(
+                              "%d is the largest degree that does", largest)))
+        << v.reason;
+  }
 }
 
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
