@@ -138,9 +138,11 @@ std::string ShapeRounding(const CurrentSetup& current, const ShapeRule& rule) {
         "batch %d -> %d", current.current_global_batch_size, rule.batch));
   }
   std::string widths;
-  for (size_t i = 0; i < rule.widths.size(); ++i) {
-    absl::StrAppend(&widths, i ? ", " : "", current.layer_widths[i], " -> ",
-                    rule.widths[i]);
+  for (size_t i = 0; i < rule.widths.size() && i < current.layer_widths.size();
+       ++i) {
+    if (rule.widths[i] == current.layer_widths[i]) continue;  // tiles already
+    absl::StrAppend(&widths, widths.empty() ? "" : ", ",
+                    current.layer_widths[i], " -> ", rule.widths[i]);
   }
   if (!widths.empty()) rounding.push_back(absl::StrCat("widths ", widths));
   return absl::StrJoin(rounding, ", ");

@@ -378,6 +378,23 @@ bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
          });
 }
 
+// FIX_TENSOR_SHAPES' advice: the tiling, and the sizes the proposal
+// states where it states them (the rules before it rejected any that still
+// pad), so the line says what it accepts; else the rule's rounding.
+std::string ShapeAdvice(const Job& job, const RemedyProposal& m) {
+  ShapeRule rule = ShapeRuleFor(job);
+  if (m.global_batch_size > 0) rule.batch = m.global_batch_size;
+  if (!m.layer_widths.empty() &&
+      m.layer_widths.size() == job.current.layer_widths.size()) {
+    rule.widths = m.layer_widths;
+  }
+  const std::string rounding = ShapeRounding(job.current, rule);
+  return absl::StrFormat(
+      " Batch a multiple of %d, feature dimensions multiples of %d%s.",
+      rule.batch_multiple, rule.width_multiple,
+      rounding.empty() ? "" : absl::StrCat(" (", rounding, ")"));
+}
+
 // With stated symptoms: a remedy that acts on none is rejected; one that
 // does ranks in tier 0, most direct first, with the line saying why.
 // `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
@@ -445,14 +462,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
         RemedyLabel(m.kind), " acts directly on the problem: the job is ",
         acted.empty() ? SymptomsText(job) : absl::StrJoin(acted, " and "), ".");
     if (m.kind == RemedyKind::kFixTensorShapes) {
-      const ShapeRule rule = ShapeRuleFor(job);
-      const std::string rounding = ShapeRounding(job.current, rule);
-      absl::StrAppend(
-          &line,
-          absl::StrFormat(
-              " Batch a multiple of %d, feature dimensions multiples of %d%s.",
-              rule.batch_multiple, rule.width_multiple,
-              rounding.empty() ? "" : absl::StrCat(" (", rounding, ")")));
+      absl::StrAppend(&line, ShapeAdvice(job, m));
     }
     if (leaves_parameter_servers) {
       absl::StrAppend(

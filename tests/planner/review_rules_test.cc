@@ -314,6 +314,25 @@ TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
   EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
 }
 
+// A proposal that states its sizes is accepted with those sizes in its
+// line (a pipeline applying the recommended text uses the sizes accepted),
+// and a width that tiles already is not listed as a change; a bare
+// proposal gets the rule's rounding.
+TEST_F(ReviewRulesTest, FixTensorShapesSaysTheSizesItAccepts) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 200;
+  r.current_setup.layer_widths = {256, 1000};
+  Proposal stated = RemedyP(RemedyKind::kFixTensorShapes, "stated");
+  stated.remedy->global_batch_size = 192;
+  stated.remedy->layer_widths = {256, 1024};
+  const ProposalVerdict v = Sole(r, stated);
+  EXPECT_NE(v.verdict, Verdict::kRejected) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("(batch 200 -> 192, widths 1000 -> 1024)"));
+  const ProposalVerdict bare = One(r, RemedyKind::kFixTensorShapes);
+  EXPECT_THAT(bare.reason, HasSubstr("(batch 200 -> 256, widths 1000 -> 1024)"))
+      << bare.reason;
+}
+
 // Low utilisation is the MXU tiling's to fix on a TPU only (as the plan's
 // remedies): on H100s the same proposal does not address it.
 TEST_F(ReviewRulesTest, FixTensorShapesActsOnLowUtilizationOnlyOnTpus) {
