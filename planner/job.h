@@ -211,7 +211,10 @@ double JobBytesPerReplica(const Job& job, int replicas);
 // slices, with or without tensor parallelism inside the slice at the
 // layouts' degree (a stated shape only), full recompute (the least memory a
 // slice can get by with); 0 when the model size is unknown.
-double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices);
+// `tensor_parallel`: the largest TP degree the slice's layouts may take
+// (0: the policy's cap the heads allow, as the planner's own layouts).
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices,
+                            int tensor_parallel = 0);
 
 // Bytes per device with `devices` devices sharing the job under ZeRO
 // `zero_stage` (0: plain data parallel) and a recompute level (unspecified:

@@ -455,14 +455,16 @@ double JobBytesWith(const Job& job, int devices, int zero_stage,
       .total_bytes;
 }
 
-double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices) {
+double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices,
+                            int tensor_parallel) {
   if (!job.model_size_known || job.classical) return 0;
   const int chips = std::max(1, chips_per_slice);
   double least = std::numeric_limits<double>::infinity();
   // Tensor parallelism inside the slice shards the activations too: the
   // planner's own TP+FSDP slice layouts use its one degree (layouts.cc:
   // the policy's maximum the heads allow, for a stated shape only).
-  const int max_tp = TensorParallelCap(job);
+  const int max_tp =
+      tensor_parallel > 0 ? tensor_parallel : TensorParallelCap(job);
   for (int tp : {1, max_tp}) {
     if (chips % tp != 0 || (tp > 1 && ModelParallelLayers(job) <= 0)) continue;
     ShardingLayout l;

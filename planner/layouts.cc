@@ -141,7 +141,18 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   const bool shard_across =
       c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value();
   if (shard_across) out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
+  // A slice that holds a replica only with tensor parallelism: FSDP alone
+  // spans the slices too, after the TP layouts (which win its ties), so
+  // that an FSDP-only layout (today's, pinned) has a point.
+  const bool fsdp_alone_across =
+      !shard_across && c.slices > 1 && c.usable_bytes > 0 &&
+      job.workload.per_device_memory_gib <= 0 &&
+      ReplicaPerSliceBytes(job, per_slice, c.slices, /*tensor_parallel=*/1) >
+          c.usable_bytes;
   if (ModelParallelLayers(job) <= 0 || f.platform == Platform::kCpu) {
+    if (fsdp_alone_across) {
+      out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
+    }
     return out;
   }
   // Where the NVLink domain spans VMs, TP inside one VM first (it needs
@@ -159,6 +170,9 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   if (tp > 1 && per_slice % tp == 0) {
     PushModelParallel(job, f, c, {tp, per_slice, domain, shard_across}, fsdp,
                       out);
+  }
+  if (fsdp_alone_across) {
+    out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
   }
   return out;
 }

@@ -578,6 +578,48 @@ TEST_F(ReviewRulesTest, ARefusedTensorDegreeNamesTheLargestThatSplitsTheHeads) {
   }
 }
 
+// More slices never need more memory per chip: a 70B JAX job out of
+// memory on 4 x v5e 8x8 with FSDP fits 16 x 8x8 (FSDP across the slices)
+// and so fits 4 x 16x16, where a slice holds a replica only with tensor
+// parallelism: today's FSDP-only layout spans the slices there too. It was
+// rejected HBM_TOO_SMALL at today's 16.2 GiB per chip.
+TEST_F(ReviewRulesTest, MoreSlicesOfTodaysLayoutFitWhereFewerDo) {
+  ReviewRequest r;
+  r.workload.model_name = "llama-3.1-70b";
+  r.workload.framework = Framework::kJax;
+  r.workload.dataset_tokens = 5e11;
+  r.workload.global_batch_size = 1024;
+  r.workload.transformer_shape.sequence_length = 4096;
+  r.constraints.run_platform = RunPlatform::kGke;
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "8x8";
+  r.current_setup.slice_count = 4;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  for (const auto& [topology, slices] :
+       std::vector<std::pair<std::string, int>>{{"8x8", 16}, {"16x16", 4}}) {
+    Proposal more = RemedyP(RemedyKind::kAddAccelerators, topology);
+    more.remedy->target = HardwareProposal{};
+    more.remedy->target->tpu_topology = topology;
+    more.remedy->target->slices = slices;
+    Proposal fsdp = MachineP("fsdp", "");
+    fsdp.hardware->accelerator = "tpu-v5e";
+    fsdp.hardware->tpu_topology = topology;
+    fsdp.hardware->slices = slices;
+    fsdp.hardware->layout = DistributionProposal{};
+    fsdp.hardware->layout->strategy = Strategy::kFsdp;
+    for (const Proposal& p : {more, fsdp}) {
+      const ProposalVerdict v = Sole(r, p);
+      EXPECT_NE(v.verdict, Verdict::kRejected)
+          << topology << " " << p.label << ": " << v.reason;
+      if (!v.plan) continue;
+      EXPECT_LE(v.plan->estimates.memory_per_device.total_gib,
+                v.plan->estimates.memory_per_device.usable_gib);
+    }
+  }
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
