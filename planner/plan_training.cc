@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -67,10 +68,14 @@ std::optional<double> KnownScore(const Job& job, const Candidate& c) {
 // The move off legacy hardware (MoveOffLegacyRemedy) is added after this
 // filter: it advises lifting keep_current_hardware itself, which
 // ReviewPlan, judging proposals under that pin, rejects by design.
-void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
-                               const internal::Index& index, const Job& job,
-                               const internal::Space& space,
-                               std::vector<Remedy>& remedies) {
+// Returns, for each stated symptom the remedies acted on and none is kept
+// for, why: the first rejection ReviewPlan gave one of its remedies (so a
+// stated problem is never dropped without a word).
+std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
+                                              const internal::Index& index,
+                                              const Job& job,
+                                              const internal::Space& space,
+                                              std::vector<Remedy>& remedies) {
   std::vector<std::string> fact_ids;
   const internal::ReviewContext ctx{cat, index, job, space, fact_ids, {}};
   std::vector<internal::Judged> judged(remedies.size());
@@ -84,12 +89,42 @@ void KeepRemediesReviewAccepts(const catalog::Catalog& cat,
   }
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   std::vector<Remedy> kept;
+  std::vector<std::pair<Symptom, std::string>> dropped;
   for (size_t i = 0; i < remedies.size(); ++i) {
     if (!judged[i].rejected && judged[i].recommendable) {
       kept.push_back(std::move(remedies[i]));
+    } else {
+      // Its lines but the one saying which symptom it acts on.
+      std::vector<std::string> why;
+      for (const std::string& line : judged[i].why) {
+        if (line.find(" acts directly on the problem") == std::string::npos) {
+          why.push_back(line);
+        }
+      }
+      if (!why.empty()) {
+        dropped.emplace_back(remedies[i].addresses, absl::StrJoin(why, " "));
+      }
     }
   }
   remedies = std::move(kept);
+  std::vector<Reason> unremedied;
+  for (const auto& [symptom, why] : dropped) {
+    const bool remedied =
+        std::any_of(remedies.begin(), remedies.end(),
+                    [&](const Remedy& r) { return r.addresses == symptom; });
+    const bool said =
+        std::any_of(unremedied.begin(), unremedied.end(), [&](const Reason& r) {
+          return r.message.find(internal::SymptomLabel(symptom, job)) !=
+                 std::string::npos;
+        });
+    if (remedied || said) continue;
+    unremedied.push_back(
+        {ReasonCode::kDoesNotAddressBottleneck,
+         absl::StrCat("The job is stated to be ",
+                      internal::SymptomLabel(symptom, job),
+                      ", and no remedy the plan checks pays here: ", why)});
+  }
+  return unremedied;
 }
 
 // Cost per million units of work (no data set: the work is unknown).
@@ -538,7 +573,10 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
   out.remedies = internal::RemediesForSymptoms(
       cat, job, internal::CurrentFamily(*index_, job));
-  KeepRemediesReviewAccepts(cat, *index_, job, *space, out.remedies);
+  for (Reason& why :
+       KeepRemediesReviewAccepts(cat, *index_, job, *space, out.remedies)) {
+    out.warnings.push_back(std::move(why));
+  }
   if (auto move = internal::MoveOffLegacyRemedy(cat, *index_, job, context, *space)) {
     out.remedies.push_back(*std::move(move));
   }

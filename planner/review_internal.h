@@ -75,6 +75,10 @@ struct Judged {
 
 inline constexpr int kActsOnTheProblemTier = 0;
 
+// "waiting on gradient synchronization": a stated symptom in a sentence
+// about today's job.
+const char* SymptomLabel(Symptom s, const Job& job);
+
 // Whether `family` carries more bytes per device between hosts than
 // today's: the link a gradient all-reduce rides across VMs
 // (Family::inter_vm_bytes_per_s; ICI across a TPU slice).

@@ -22,11 +22,6 @@
 #include "planner/util.h"
 
 namespace accelplan::planner::internal {
-namespace {
-
-// Device memory left after the default headroom (planner/policy.h).
-constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
-
 const char* SymptomLabel(Symptom s, const Job& job) {
   // A CPU setup has no accelerators to under-use.
   const bool on_cpu = job.current_accelerator == nullptr &&
@@ -45,6 +40,11 @@ const char* SymptomLabel(Symptom s, const Job& job) {
     default: return "unspecified";
   }
 }
+
+namespace {
+
+// Device memory left after the default headroom (planner/policy.h).
+constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
 
 std::string SymptomsText(const Job& job) {
   std::vector<std::string> parts;

@@ -934,6 +934,33 @@ TEST_F(ReviewRulesTest, ReductionServerThatDoesNotPayIsNotRecommended) {
   EXPECT_EQ(Find(PlanRemedies(r), RemedyKind::kAddReductionServer), nullptr);
 }
 
+// PlanTraining never drops a stated problem without a word: when no remedy
+// it checks pays for it, a DOES_NOT_ADDRESS_BOTTLENECK warning says so and
+// why; where one pays (A2 Ultra's NICs), it lists it and says nothing.
+TEST_F(ReviewRulesTest, PlanSaysWhenAStatedProblemHasNoRemedyThatPays) {
+  const auto plan = [](const ReviewRequest& r) {
+    PlanRequest q;
+    q.workload = r.workload;
+    q.current_setup = r.current_setup;
+    q.as_of = r.as_of;
+    return ReviewRulesTest::Plan(q);
+  };
+  const auto unremedied = [](const PlanResponse& p) {
+    for (const Reason& w : p.warnings) {
+      if (w.code == ReasonCode::kDoesNotAddressBottleneck) return w.message;
+    }
+    return std::string();
+  };
+  const PlanResponse h100 = plan(GpuCluster({Symptom::kGradientSyncBound}));
+  EXPECT_THAT(unremedied(h100),
+              HasSubstr("waiting on gradient synchronization, and no remedy"));
+  EXPECT_THAT(unremedied(h100), HasSubstr("does not pay on 4 x a3-highgpu-8g"));
+  const PlanResponse a2 =
+      plan(GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm));
+  EXPECT_NE(Find(a2.remedies, RemedyKind::kAddReductionServer), nullptr);
+  EXPECT_EQ(unremedied(a2), "");
+}
+
 // Out of memory, every proposal whose point holds the job acts on the
 // problem, so sharding on today's A100s, H100s, A100 80GB and PlanTraining's
 // own pick rank by the numbers: PlanTraining's pick is RECOMMENDED, and the
