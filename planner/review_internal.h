@@ -262,8 +262,11 @@ void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
                                       const RemedyProposal& m, Judged& j);
 // "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
 std::string PointLabel(const Candidate& c);
-void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
-                                 Judged& j);
+// One the space does not time that acts on the stated problem can at best
+// bring today's setup to the pace the model gives it: where even the fast
+// end of that misses the stated deadline, it is MISSES_DEADLINE too.
+void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
+                                 const RemedyProposal& m, Judged& j);
 void MarkIfParameterServers(const Job& job, const RemedyProposal& m, Judged& j);
 void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
                                 const std::optional<Candidate>& today,

@@ -571,7 +571,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   RejectIfHorovodReplicaDoesNotFit(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
   RejectIfMemoryPerDeviceUnchanged(ctx, m, j);
-  RejectIfDeadlineStillMissed(job, m, j);
+  RejectIfDeadlineStillMissed(ctx, m, j);
   MarkIfNothingToRemedy(job, m, j);
 }
 

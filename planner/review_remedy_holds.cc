@@ -119,11 +119,30 @@ void MarkIfNothingToRemedy(const Job& job, const RemedyProposal& m, Judged& j) {
       "the symptom it should fix)."));
 }
 
-void RejectIfDeadlineStillMissed(const Job& job, const RemedyProposal& m,
-                                 Judged& j) {
+void RejectIfDeadlineStillMissed(const ReviewContext& ctx,
+                                 const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
   if (j.rejected || Timed(m) || !job.deadline_given ||
-      job.deadline_is_todays_runtime || job.current_hours <= 0 ||
-      job.current_hours <= job.deadline_hours || ActsOnTheJob(job, m)) {
+      job.deadline_is_todays_runtime) {
+    return;
+  }
+  if (ActsOnTheJob(job, m)) {
+    const std::optional<Candidate>& today = TodayOf(ctx);
+    if (!today || !today->config || !job.has_dataset ||
+        !(today->config->hours.low > job.deadline_hours)) {
+      return;
+    }
+    j.Reject(ReasonCode::kMissesDeadline,
+             absl::StrFormat(
+                 "After it the current setup still misses the %s deadline: "
+                 "%s acts on today's hardware, which at the pace the model "
+                 "gives it (no time lost to the problem) takes %s at the "
+                 "fast end of its range.",
+                 FormatHours(job.deadline_hours), RemedyLabel(m.kind),
+                 FormatHours(today->config->hours.low)));
+    return;
+  }
+  if (job.current_hours <= 0 || job.current_hours <= job.deadline_hours) {
     return;
   }
   j.Reject(ReasonCode::kMissesDeadline,

@@ -93,12 +93,29 @@ TEST_F(RemedyEvidenceTest, AnUntimedRemedyLeavesAMissedDeadlineMissed) {
       Sole(r, Remedy("remedy", RemedyKind::kAddEvaluatorPool));
   EXPECT_EQ(missed.verdict, Verdict::kRejected) << missed.reason;
   EXPECT_TRUE(Has(missed, ReasonCode::kMissesDeadline)) << missed.reason;
-  // A remedy for a stated symptom may be what meets it.
+  // A remedy for a stated symptom may be what meets it: today's observed
+  // time is past the deadline, the pace the model gives today's A100s is
+  // not.
+  r.current_setup.observed_hours = 100;
+  r.goal.deadline_hours = 60;
+  ASSERT_TRUE(Has(Sole(r, Remedy("remedy", RemedyKind::kAddEvaluatorPool)),
+                  ReasonCode::kMissesDeadline));
   r.current_setup.symptoms = {Symptom::kInputBound};
   const ProposalVerdict input =
       Sole(r, Remedy("remedy", RemedyKind::kFasterInputPipeline));
   EXPECT_FALSE(Has(input, ReasonCode::kMissesDeadline)) << input.reason;
+  // Not when even that pace, at the fast end of its range, misses it: the
+  // remedy keeps today's hardware (K80s against a 24-hour deadline kept
+  // a faster input pipeline RECOMMENDED over a move that met it).
+  r.goal.deadline_hours = 24;
+  const ProposalVerdict short_deadline =
+      Sole(r, Remedy("remedy", RemedyKind::kFasterInputPipeline));
+  EXPECT_EQ(short_deadline.verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(short_deadline, ReasonCode::kMissesDeadline))
+      << short_deadline.reason;
+  EXPECT_THAT(short_deadline.reason, HasSubstr("at the fast end of its range"));
   r.current_setup.symptoms.clear();
+  r.current_setup.observed_hours = 0;
   r.goal.deadline_hours = 200;
   const ProposalVerdict met =
       Sole(r, Remedy("remedy", RemedyKind::kAddEvaluatorPool));
