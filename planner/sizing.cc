@@ -17,6 +17,14 @@
 #include "planner/rules.h"
 
 namespace accelplan::planner::internal {
+// Across GPU VMs a step needs the network between them: without a figure
+// for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
+// cannot be timed, and the policy's sequences skip such families.
+bool UntimedAcrossVms(const Family& f, const Shape& s) {
+  return f.platform == Platform::kGpu && f.inter_vm_bytes_per_s <= 0 &&
+         s.machine->network_bits_per_s.value_or(0) <= 0;
+}
+
 namespace {
 
 // scikit-learn trains on one machine: AddPolicySequences searches it on one
@@ -167,14 +175,6 @@ void AddPolicySequences(const Job& job, const Family& f,
       sizes.AddSequence(slice, static_cast<int>(kPolicy.max_slices.value));
     }
   }
-}
-
-// Across GPU VMs a step needs the network between them: without a figure
-// for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
-// cannot be timed, and the policy's sequences skip such families.
-bool UntimedAcrossVms(const Family& f, const Shape& s) {
-  return f.platform == Platform::kGpu && f.inter_vm_bytes_per_s <= 0 &&
-         s.machine->network_bits_per_s.value_or(0) <= 0;
 }
 
 // Pinned current hardware that the catalog shapes do not reproduce

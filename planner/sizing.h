@@ -37,6 +37,11 @@ struct SizeSearch {
 // Every size to evaluate for the family (`obtainable`: shapes of f.shapes).
 // Returns false when a rule about the pinned sizes rejects the family outright
 // (NEEDS_MULTI_HOST_SLICES).
+// Across GPU VMs a step needs the network between them: without a figure
+// for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
+// cannot be timed, and the policy's sequences skip such families.
+bool UntimedAcrossVms(const Family& f, const Shape& s);
+
 bool EnumerateSizes(const Job& job, const Family& f,
                     const std::vector<const Shape*>& obtainable,
                     const Pins& pins, Candidate& cand, SizeSearch& out);

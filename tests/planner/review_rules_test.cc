@@ -184,6 +184,38 @@ TEST_F(ReviewRulesTest, AcrossVmsWithoutANetworkFigureIsNotTimed) {
   EXPECT_TRUE(l4.plan->estimates.step_known) << l4.reason;
 }
 
+// A family held to one VM because more cannot be timed says so where it
+// misses a deadline "at best": N1 + T4 at one VM's four GPUs is not the
+// family's best. Every other family's line (the L4s, timed across VMs)
+// says nothing of it.
+TEST_F(ReviewRulesTest, AtBestOnOneUntimedVmSaysSo) {
+  PlanRequest q;
+  q.workload = Llm(Framework::kPytorch, 1e9, Shape(24, 2048, 16, 2048));
+  q.workload.precision = Precision::kFp16Mixed;
+  q.constraints.allowed_series = {"N1", "G2"};
+  q.goal.deadline_hours = 1;
+  q.as_of = "2026-09-26";
+  const PlanResponse p = Plan(q);
+  int untimed = 0, timed = 0;
+  for (const Rejection& r : p.rejected) {
+    if (std::find(r.codes.begin(), r.codes.end(),
+                  ReasonCode::kMissesDeadline) == r.codes.end()) {
+      continue;
+    }
+    const bool says =
+        r.reason.find("Sizes across VMs are not timed") != std::string::npos;
+    if (r.hardware.accelerator == "nvidia-tesla-t4") {
+      ++untimed;
+      EXPECT_TRUE(says) << r.reason;
+    } else if (r.hardware.series == "G2") {
+      ++timed;
+      EXPECT_FALSE(says) << r.reason;
+    }
+  }
+  EXPECT_EQ(untimed, 1);
+  EXPECT_EQ(timed, 1);
+}
+
 TEST_F(ReviewRulesTest, RecommendsReductionServerForGradientSyncBoundGpus) {
   const ProposalVerdict v =
       One(GpuCluster({Symptom::kGradientSyncBound}, 4, kNoGpuDirectVm),
