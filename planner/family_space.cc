@@ -352,20 +352,6 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
   cand.points = std::move(points);
 }
 
-// " Sizes across VMs are not timed: ..." when the family's fastest point
-// is one VM because more cannot be timed (UntimedAcrossVms): "at best"
-// is then the best of one VM, not of the family.
-std::string UntimedBeyond(const Candidate& cand, const Config& fastest) {
-  if (fastest.shape == nullptr || fastest.shape->machine == nullptr ||
-      fastest.units > 1 || !UntimedAcrossVms(*cand.family, *fastest.shape)) {
-    return "";
-  }
-  return absl::StrFormat(
-      " Sizes across VMs are not timed: the catalog has no network bandwidth "
-      "for %s, so more than one VM was not considered.",
-      fastest.shape->machine->id);
-}
-
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest (those over the budget are kept aside in

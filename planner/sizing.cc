@@ -25,6 +25,20 @@ bool UntimedAcrossVms(const Family& f, const Shape& s) {
          s.machine->network_bits_per_s.value_or(0) <= 0;
 }
 
+// " Sizes across VMs are not timed: ..." when the family's fastest point
+// is one VM because more cannot be timed (UntimedAcrossVms): "at best"
+// is then the best of one VM, not of the family.
+std::string UntimedBeyond(const Candidate& cand, const Config& fastest) {
+  if (fastest.shape == nullptr || fastest.shape->machine == nullptr ||
+      fastest.units > 1 || !UntimedAcrossVms(*cand.family, *fastest.shape)) {
+    return "";
+  }
+  return absl::StrFormat(
+      " Sizes across VMs are not timed: the catalog has no network bandwidth "
+      "for %s, so more than one VM was not considered.",
+      fastest.shape->machine->id);
+}
+
 namespace {
 
 // scikit-learn trains on one machine: AddPolicySequences searches it on one

@@ -4,6 +4,7 @@
 #ifndef ACCELPLAN_PLANNER_SIZING_H_
 #define ACCELPLAN_PLANNER_SIZING_H_
 
+#include <string>
 #include <vector>
 
 #include "planner/candidate.h"
@@ -41,6 +42,9 @@ struct SizeSearch {
 // for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
 // cannot be timed, and the policy's sequences skip such families.
 bool UntimedAcrossVms(const Family& f, const Shape& s);
+// " Sizes across VMs are not timed: ..." when the family's fastest point
+// is one VM because more cannot be timed: "at best" is then one VM's.
+std::string UntimedBeyond(const Candidate& cand, const Config& fastest);
 
 bool EnumerateSizes(const Job& job, const Family& f,
                     const std::vector<const Shape*>& obtainable,
