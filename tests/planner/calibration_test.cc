@@ -38,9 +38,17 @@ using Row = std::map<std::string, std::string>;
 // 27: four inside; DeepSeek-V3 on 256 GB200 (G36, ratio 1.28) misses because
 // the layout ranking (modelled TP and pipeline costs) takes TP 4 x PP 8,
 // whose calibrated step is slower than the FSDP + EP 64 it passes over
-// (1.15), docs/planner.md §13. Asserted: what is reached, so a regression
-// fails (docs/planner.md, Calibration).
-constexpr double kInsideTarget = 24.0 / 28;
+// (1.15), docs/planner.md §13. Stop 36 added 19 runs (G41-G52, T24-T30:
+// gpu-recipes NeMo on A3 Mega/A3 Ultra/A4, OPT-175B, OLMo-core, MaxText
+// v5e/v5p/v4 tables, PyTorch/XLA on v6e), 15 inside; the misses are
+// Megatron fp8 on H200 (G44, G45: its fp8 class has one torchtitan run)
+// and B200 (G47, just outside), and Mixtral on B200 (G48, the MoE band).
+// Two more runs of that search (Llama 3.1 405B on 8,192 and 16,384 H100s,
+// arXiv:2407.21783 Table 4) are not rows: the memory model does not hold
+// their published layout without recompute (docs/planner.md §13, Stop 36).
+// Asserted: what is reached, so a regression fails (docs/planner.md,
+// Calibration).
+constexpr double kInsideTarget = 39.0 / 47;
 constexpr double kMedianLow = 0.9;
 constexpr double kMedianHigh = 1.1;
 
@@ -249,6 +257,10 @@ ReviewRequest RequestOf(const Row& r) {
   if (Contains(r, "weight_dtype", "bfloat16")) {
     w.optimizer = Optimizer::kAdamBf16;
   }
+  // PyTorch/XLA runs reach TPUs through XLA, and state their optimizer
+  // where it is not Adam (Adafactor: the run's train.sh, quoted in notes).
+  if (Contains(r, "framework", "pytorch/xla")) w.pytorch_xla_ok = true;
+  if (Contains(r, "notes", "adafactor")) w.optimizer = Optimizer::kAdafactor;
   w.global_batch_size = static_cast<int64_t>(BatchSeqs(r));
   w.steps = kSteps;
   q.as_of = "2026-09-26";
