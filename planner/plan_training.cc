@@ -108,7 +108,9 @@ std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
   }
   remedies = std::move(kept);
   std::vector<Reason> unremedied;
-  for (const auto& [symptom, why] : dropped) {
+  for (const std::pair<Symptom, std::string>& d : dropped) {
+    const Symptom symptom = d.first;  // a lambda may not capture a binding
+    const std::string& why = d.second;
     const bool remedied =
         std::any_of(remedies.begin(), remedies.end(),
                     [&](const Remedy& r) { return r.addresses == symptom; });
