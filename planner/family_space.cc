@@ -114,8 +114,8 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
         ReasonCode::kNotApplicable,
         absl::StrFormat(
             "Tensor parallelism %d does not split the model's %d attention "
-            "heads%s evenly over its ranks; %d is the largest degree that "
-            "does (docs/planner.md §8).",
+            "heads%s evenly over its ranks; %d is the largest power of two "
+            "below it that does (docs/planner.md §8).",
             l.tensor, shape.attention_heads,
             shape.num_kv_heads > 0 ? absl::StrFormat(" and %d key/value groups",
                                                      shape.num_kv_heads)

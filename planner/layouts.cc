@@ -141,18 +141,7 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   const bool shard_across =
       c.slices > 1 && ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value();
   if (shard_across) out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
-  // A slice that holds a replica only with tensor parallelism: FSDP alone
-  // spans the slices too, after the TP layouts (which win its ties), so
-  // that an FSDP-only layout (today's, pinned) has a point.
-  const bool fsdp_alone_across =
-      !shard_across && c.slices > 1 && c.usable_bytes > 0 &&
-      job.workload.per_device_memory_gib <= 0 &&
-      ReplicaPerSliceBytes(job, per_slice, c.slices, /*tensor_parallel=*/1) >
-          c.usable_bytes;
   if (ModelParallelLayers(job) <= 0 || f.platform == Platform::kCpu) {
-    if (fsdp_alone_across) {
-      out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
-    }
     return out;
   }
   // Where the NVLink domain spans VMs, TP inside one VM first (it needs
@@ -171,10 +160,21 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
     PushModelParallel(job, f, c, {tp, per_slice, domain, shard_across}, fsdp,
                       out);
   }
-  if (fsdp_alone_across) {
-    out.push_back({ShardedOverSlices(n, 1), Strategy::kFsdp});
-  }
   return out;
+}
+
+// Over slices where a slice holds a replica only with tensor parallelism
+// (so the search keeps data parallelism over DCN, with TP: SPEC §4): a
+// pinned FSDP-only layout (today's, or a proposal's) spans the slices
+// instead, or it would have no point where fewer, smaller slices have one.
+bool FsdpAloneSpansSlices(const Job& job, const Family& f, const Config& c) {
+  if (c.slices <= 1 || c.usable_bytes <= 0 ||
+      job.workload.per_device_memory_gib > 0 ||
+      ReplicaExceedsSlice(job, SliceOfPoint(f, c)).has_value()) {
+    return false;  // one slice, or FSDP over DCN is searched already
+  }
+  return ReplicaPerSliceBytes(job, c.devices / c.slices, c.slices,
+                              /*tensor_parallel=*/1) > c.usable_bytes;
 }
 
 LayoutList AllLayoutsFor(const Job& job, const Family& f, const Config& c) {
@@ -242,6 +242,9 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     if (OfStrategy(item.first, item.second, only.strategy)) {
       of_strategy.push_back(item);
     }
+  }
+  if (only.strategy == Strategy::kFsdp && FsdpAloneSpansSlices(job, f, c)) {
+    of_strategy.push_back({ShardedOverSlices(c.devices, 1), Strategy::kFsdp});
   }
   if (!only.degrees()) return of_strategy;
   LayoutList out;

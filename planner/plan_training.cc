@@ -124,7 +124,9 @@ std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
         {ReasonCode::kDoesNotAddressBottleneck,
          absl::StrCat("The job is stated to be ",
                       internal::SymptomLabel(symptom, job),
-                      ", and no remedy the plan checks pays here: ", why)});
+                      ", and no remedy to today's setup that the plan "
+                      "checks is kept: ",
+                      why)});
   }
   return unremedied;
 }

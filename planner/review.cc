@@ -63,17 +63,77 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   return a.label < b.label;
 }
 
+namespace {
+
+// A VM's NIC share per accelerator, bytes/s; 0 when unknown.
+double NicSharePerDevice(const catalog::MachineType* m) {
+  return m != nullptr && m->accelerator_count > 0 && m->network_bits_per_s &&
+                 *m->network_bits_per_s > 0
+             ? *m->network_bits_per_s / 8 / m->accelerator_count
+             : 0;
+}
+
+// The link today's gradient crosses between hosts, per device: today's
+// VM's NIC share (not its family's largest shape's), DCN between today's
+// slices, ICI inside one.
+double TodaysGradientLink(const ReviewContext& ctx) {
+  const Job& job = ctx.job;
+  const Family* today = CurrentFamily(ctx.index, job);
+  if (today == nullptr) return 0;
+  if (today->platform == Platform::kTpu) {
+    return job.current.slice_count > 1 ? today->dcn_bytes_per_s_per_chip
+                                       : today->ici_bytes_per_s;
+  }
+  const double share = NicSharePerDevice(job.current_machine);
+  return share > 0 ? share : today->inter_vm_bytes_per_s;
+}
+
+// The same for a point: its own VM's NIC share, DCN across slices.
+double PointGradientLink(const Candidate& point) {
+  const Family& f = *point.family;
+  const Config& c = *point.config;
+  if (f.platform == Platform::kTpu) {
+    return c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s;
+  }
+  const double share =
+      NicSharePerDevice(c.shape != nullptr ? c.shape->machine : nullptr);
+  return share > 0 ? share : f.inter_vm_bytes_per_s;
+}
+
+// Today's setup restated: today's family at today's size in the layout
+// today's point takes (TodayOf).
+bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
+  const std::optional<Candidate>& today = TodayOf(ctx);
+  if (!today || !today->config || today->family != point.family) return false;
+  const ShardingLayout& a = today->config->layout;
+  const ShardingLayout& b = point.config->layout;
+  return today->config->devices == point.config->devices && a.data == b.data &&
+         a.fsdp == b.fsdp && a.tensor == b.tensor && a.pipeline == b.pipeline &&
+         a.zero_stage == b.zero_stage && a.expert == b.expert &&
+         a.optimizer_offload == b.optimizer_offload;
+}
+
+}  // namespace
+
 bool WidensGradientLink(const ReviewContext& ctx, const Family& family) {
-  const Family* today = CurrentFamily(ctx.index, ctx.job);
-  return today != nullptr && today->inter_vm_bytes_per_s > 0 &&
-         family.inter_vm_bytes_per_s > today->inter_vm_bytes_per_s;
+  const double today = TodaysGradientLink(ctx);
+  return today > 0 && family.inter_vm_bytes_per_s > today;
 }
 
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
   if (!point.config || !point.viable()) return false;
-  return HasSymptom(ctx.job, Symptom::kOutOfMemory) ||
-         (HasSymptom(ctx.job, Symptom::kGradientSyncBound) &&
-          WidensGradientLink(ctx, *point.family));
+  if (HasSymptom(ctx.job, Symptom::kOutOfMemory) &&
+      !IsTodaysSetup(ctx, point)) {
+    return true;
+  }
+  // On parameter servers the fix is leaving them (Horovod, all-reduce), not
+  // a wider link under them.
+  if (!HasSymptom(ctx.job, Symptom::kGradientSyncBound) ||
+      OnGpuParameterServers(ctx.job)) {
+    return false;
+  }
+  const double today = TodaysGradientLink(ctx);
+  return today > 0 && PointGradientLink(point) > today;
 }
 
 bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b) {
@@ -166,7 +226,8 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
     if (hw != nullptr && best_hw != nullptr && hw->config && best_hw->config) {
       const bool acts_first =
           judged[best].tier == internal::kActsOnTheProblemTier &&
-          j.tier != judged[best].tier && internal::AnySymptom(job);
+          j.tier != judged[best].tier && !j.acts_on_problem &&
+          internal::AnySymptom(job);
       if (acts_first) {
         // Ranked by the stated problem first, not by the numbers.
         j.why.push_back(absl::StrCat(
@@ -261,7 +322,14 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
-  for (Judged& j : judged) internal::HoldUnpricedUnderBudget(job, j);
+  for (Judged& j : judged) {
+    internal::HoldUnpricedUnderBudget(job, j);
+    // Ranked after by another rule (FSDP across slices after data
+    // parallelism across them), not for failing to act.
+    j.acts_on_problem =
+        j.acts_on_problem || j.tier == internal::kActsOnTheProblemTier ||
+        (j.candidate && internal::ActsOnTheStatedProblem(ctx, *j.candidate));
+  }
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {

@@ -49,10 +49,11 @@ inline const char* NotForTpus(Strategy s) {
 // One proposal's judgement. Non-rejected proposals are ordered by
 // (tier, candidate rank in the space, secondary): what acts on a stated
 // symptom first (kActsOnTheProblemTier: remedies, moves, and hardware or
-// layouts whose point does, ActsOnTheStatedProblem), then hardware and
-// layouts (1), then the rest (2, 3). Inside a tier a proposal that selects
-// a point ranks by the scorer, as PlanTraining ranks it (SPEC §3: its
-// recommendation is RECOMMENDED beside worse proposals).
+// layouts whose point does, ActsOnTheStatedProblem), then layouts (1),
+// then hardware that does not act on a stated symptom (2), then the rest
+// (3); without symptoms hardware and layouts share tier 1. Inside a tier a
+// proposal that selects a point ranks by the scorer, as PlanTraining ranks it
+// (SPEC §3: its recommendation is RECOMMENDED beside worse proposals).
 struct Judged {
   std::vector<ReasonCode> codes;
   std::vector<std::string> why;
@@ -61,6 +62,8 @@ struct Judged {
   // under a budget; pipeline stages over DCN).
   bool recommendable = true;
   int tier = 9;
+  // It acts on the stated problem, whichever tier it ranks in (Review).
+  bool acts_on_problem = false;
   double secondary = 0;
   // The proposal's label: the last tie-break, so that two proposals equal
   // in everything else do not rank by the order they are listed in.
@@ -80,13 +83,16 @@ inline constexpr int kActsOnTheProblemTier = 0;
 const char* SymptomLabel(Symptom s, const Job& job);
 
 // Whether `family` carries more bytes per device between hosts than
-// today's: the link a gradient all-reduce rides across VMs
-// (Family::inter_vm_bytes_per_s; ICI across a TPU slice).
+// today's setup: the link a gradient all-reduce rides across VMs
+// (Family::inter_vm_bytes_per_s; ICI across a TPU slice) against today's
+// VM's own NIC share (DCN between today's slices).
 bool WidensGradientLink(const ReviewContext& ctx, const Family& family);
 // With a stated problem, whether a hardware or layout proposal's point acts
 // on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
-// space keeps only points that fit); GRADIENT_SYNC_BOUND, its family
-// widens the gradient's link. Such a proposal ranks in
+// space keeps only points that fit) and is not today's setup restated;
+// GRADIENT_SYNC_BOUND, the point's own link between hosts (its VM's NIC
+// share, DCN across slices) is wider than today's, and today's job is not
+// on parameter servers (leaving them is the fix). Such a proposal ranks in
 // kActsOnTheProblemTier.
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point);
 

@@ -448,8 +448,15 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
   } else if (!j.rejected) {
     // A remedy or a move that acts on the problem ranks with everything
     // else that does (kActsOnTheProblemTier), by the scorer where it
-    // selects a point.
-    j.tier = kActsOnTheProblemTier;
+    // selects a point; on parameter servers leaving them is the direct fix,
+    // and a move's wider link ranks after it.
+    const bool moves = m.kind == RemedyKind::kMoveToHardware ||
+                       m.kind == RemedyKind::kMoreMemoryPerDevice;
+    j.tier = moves && OnGpuParameterServers(job) &&
+                     HasSymptom(job, Symptom::kGradientSyncBound)
+                 ? 1
+                 : kActsOnTheProblemTier;
+    j.acts_on_problem = true;
     j.secondary = Addresses(m.kind) == std::vector{Symptom::kEdgeOpsOnCpu}
                       ? EdgeDirectness(job, m.kind)
                       : Directness(m.kind) + UnevidencedCause(job, m.kind);

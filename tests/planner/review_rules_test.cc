@@ -604,8 +604,10 @@ TEST_F(ReviewRulesTest, ARefusedTensorDegreeNamesTheLargestThatSplitsTheHeads) {
     p.distribution->tensor_parallelism = tp;
     const ProposalVerdict v = Sole(r, p);
     EXPECT_EQ(v.verdict, Verdict::kRejected) << v.reason;
-    EXPECT_THAT(v.reason, HasSubstr(absl::StrFormat(
-                              "%d is the largest degree that does", largest)))
+    EXPECT_THAT(
+        v.reason,
+        HasSubstr(absl::StrFormat(
+            "%d is the largest power of two below it that does", largest)))
         << v.reason;
   }
 }
@@ -645,11 +647,117 @@ TEST_F(ReviewRulesTest, MoreSlicesOfTodaysLayoutFitWhereFewerDo) {
       const ProposalVerdict v = Sole(r, p);
       EXPECT_NE(v.verdict, Verdict::kRejected)
           << topology << " " << p.label << ": " << v.reason;
-      if (!v.plan) continue;
+      ASSERT_TRUE(v.plan.has_value()) << topology << " " << p.label;
       EXPECT_LE(v.plan->estimates.memory_per_device.total_gib,
                 v.plan->estimates.memory_per_device.usable_gib);
     }
   }
+  // FSDP across today's slices holds the job too; it ranks after the more
+  // slices by SPEC §4's rule, not for failing to act, and does not say so.
+  Proposal across;
+  across.label = "across";
+  across.distribution = DistributionProposal{};
+  across.distribution->strategy = Strategy::kFsdp;
+  across.distribution->across_slices = DcnParallelism::kFsdp;
+  across.distribution->slices = 4;
+  Proposal more = RemedyP(RemedyKind::kAddAccelerators, "more");
+  more.remedy->target = HardwareProposal{};
+  more.remedy->target->tpu_topology = "8x8";
+  more.remedy->target->slices = 16;
+  r.proposals = {across, more};
+  const ReviewResponse both = Review(r);
+  ASSERT_EQ(both.verdicts.size(), 2u);
+  EXPECT_EQ(both.verdicts[1].verdict, Verdict::kRecommended);
+  EXPECT_EQ(both.verdicts[0].verdict, Verdict::kViable);
+  EXPECT_THAT(both.verdicts[0].reason, Not(HasSubstr("ranks first")));
+  // Unpinned, the search keeps data parallelism across the four 16x16
+  // slices (with TP inside each, SPEC §4): FSDP alone spans the slices only
+  // for a layout that pins it.
+  Proposal unpinned = MachineP("unpinned", "");
+  unpinned.hardware->accelerator = "tpu-v5e";
+  unpinned.hardware->tpu_topology = "16x16";
+  unpinned.hardware->slices = 4;
+  r.current_setup.symptoms.clear();
+  const ProposalVerdict v = Sole(r, unpinned);
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_TRUE(v.plan->distribution.multislice.has_value());
+  EXPECT_EQ(v.plan->distribution.multislice->dcn_data_parallelism, 4);
+}
+
+// What "acts on the problem" means for a proposal with a point, both ways:
+// - sync bound on a2-highgpu-8g (100 Gbps over 8 GPUs), G2 (the same share
+//   per GPU) does not widen today's link, though the A2 Standard family's
+//   figure (its 16-GPU VM's) is half today's: PlanTraining's pick stays
+//   RECOMMENDED beside it (G2 was ranked first as "acting");
+// - out of memory, today's setup restated is not a fix (it was
+//   RECOMMENDED over sharding, as its point "held the job");
+// - on parameter servers, leaving them (Horovod) ranks before a move to a
+//   wider link and before bare hardware.
+TEST_F(ReviewRulesTest, WhatActsOnTheProblemIsDecidedPerPoint) {
+  ReviewRequest sync;
+  sync.workload.framework = Framework::kJax;
+  sync.workload.model_kind = ModelKind::kDenseTransformer;
+  sync.workload.parameter_count = 1.5e9;
+  sync.workload.precision = Precision::kBf16Mixed;
+  sync.workload.dataset_tokens = 5e10;
+  sync.constraints.run_platform = RunPlatform::kGke;
+  sync.constraints.allowed_series = {"A2 Standard", "G2"};
+  sync.goal.objective = Objective::kMinTime;
+  sync.current_setup.hardware = "a2-highgpu-8g";
+  sync.current_setup.accelerator_count = 8;
+  sync.current_setup.node_count = 16;
+  sync.current_setup.strategy = Strategy::kDataParallel;
+  sync.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  sync.current_setup.uses_nccl = true;
+  sync.as_of = "2026-09-26";
+  PlanRequest plan;
+  plan.workload = sync.workload;
+  plan.constraints = sync.constraints;
+  plan.goal = sync.goal;
+  plan.current_setup = sync.current_setup;
+  plan.as_of = sync.as_of;
+  const PlanResponse picked = Plan(plan);
+  ASSERT_TRUE(picked.recommendation.has_value()) << picked.no_plan_reason;
+  Proposal pick =
+      MachineP("pick", picked.recommendation->hardware.machine_type);
+  pick.hardware->count = picked.recommendation->hardware.total_accelerators;
+  Proposal g2 = MachineP("g2", "g2-standard-96");
+  g2.hardware->count = 512;
+  sync.proposals = {pick, g2};
+  ReviewResponse out = Review(sync);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason << " / " << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[0].reason, Not(HasSubstr("ranks first")));
+
+  ReviewRequest oom = GpuCluster({Symptom::kOutOfMemory}, 1, "a2-highgpu-8g");
+  oom.workload = Llm(Framework::kPytorch, 1.3e9, Shape(24, 2048, 16, 2048));
+  Proposal same = MachineP("same", "a2-highgpu-8g");
+  same.hardware->count = 8;
+  same.hardware->layout = DistributionProposal{};
+  same.hardware->layout->strategy = Strategy::kDataParallel;
+  oom.proposals = {same, RemedyP(RemedyKind::kShardOptimizerState, "shard")};
+  out = Review(oom);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRecommended);
+
+  ReviewRequest ps =
+      GpuCluster({Symptom::kGradientSyncBound}, 16, "a2-highgpu-8g");
+  ps.workload = Llm(Framework::kTensorflow, 1.3e9, Shape(24, 2048, 16, 2048));
+  ps.current_setup.strategy = Strategy::kParameterServer;
+  ps.current_setup.uses_nccl = false;
+  Proposal move = MoveP("move", "");
+  move.remedy->target->machine_type = "a3-highgpu-8g";
+  ps.proposals = {move, MachineP("a3", "a3-highgpu-8g"),
+                  RemedyP(RemedyKind::kUseHorovod, "horovod")};
+  out = Review(ps);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  EXPECT_EQ(out.verdicts[2].verdict, Verdict::kRecommended)
+      << out.verdicts[2].reason;
+  EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
+      << out.verdicts[0].reason;
 }
 
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
