@@ -758,6 +758,13 @@ TEST_F(ReviewRulesTest, WhatActsOnTheProblemIsDecidedPerPoint) {
       << out.verdicts[2].reason;
   EXPECT_NE(out.verdicts[0].verdict, Verdict::kRejected)
       << out.verdicts[0].reason;
+  // Horovod replaces today's layout: today's modelled pace does not bound
+  // it, so a deadline that pace misses does not reject it (an input
+  // pipeline's, which keeps today's layout, would).
+  ps.goal.deadline_hours = 1;
+  const ProposalVerdict horovod =
+      Sole(ps, RemedyP(RemedyKind::kUseHorovod, "horovod"));
+  EXPECT_FALSE(Has(horovod, ReasonCode::kMissesDeadline)) << horovod.reason;
 }
 
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
