@@ -58,79 +58,6 @@ std::optional<double> KnownScore(const Job& job, const Candidate& c) {
   return c.score;
 }
 
-// The remedies PlanTraining lists for the stated symptoms (and the edge
-// remedies the workload implies) are the ones ReviewPlan would neither
-// reject nor hold back from RECOMMENDED if they were proposed for the same
-// job: one judgement (JudgeRemedy, then the rule that keeps today's setup
-// over what it beats) in the same space, so the two RPCs
-// never contradict each other (a Reduction Server offered for a job that
-// runs on GKE, then NOT_APPLICABLE in review, or one no pool pays for).
-// The move off legacy hardware (MoveOffLegacyRemedy) is added after this
-// filter: it advises lifting keep_current_hardware itself, which
-// ReviewPlan, judging proposals under that pin, rejects by design.
-// Returns, for each stated symptom the remedies acted on and none is kept
-// for, why: the first rejection ReviewPlan gave one of its remedies (so a
-// stated problem is never dropped without a word).
-std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
-                                              const internal::Index& index,
-                                              const Job& job,
-                                              const internal::Space& space,
-                                              std::vector<Remedy>& remedies) {
-  std::vector<std::string> fact_ids;
-  const internal::ReviewContext ctx{cat, index, job, space, fact_ids, {}};
-  std::vector<internal::Judged> judged(remedies.size());
-  for (size_t i = 0; i < remedies.size(); ++i) {
-    RemedyProposal m;
-    m.kind = remedies[i].kind;
-    m.global_batch_size = remedies[i].global_batch_size;
-    m.layer_widths = remedies[i].layer_widths;
-    internal::JudgeRemedy(ctx, m, judged[i]);
-    internal::HoldUnpricedUnderBudget(job, judged[i]);
-  }
-  internal::NeverRecommendWhatTodayBeats(ctx, judged);
-  std::vector<Remedy> kept;
-  std::vector<std::pair<Symptom, std::string>> dropped;
-  for (size_t i = 0; i < remedies.size(); ++i) {
-    if (!judged[i].rejected && judged[i].recommendable) {
-      kept.push_back(std::move(remedies[i]));
-    } else {
-      // Its lines but the one saying which symptom it acts on.
-      std::vector<std::string> why;
-      for (const std::string& line : judged[i].why) {
-        if (line.find(" acts directly on the problem") == std::string::npos) {
-          why.push_back(line);
-        }
-      }
-      if (!why.empty()) {
-        dropped.emplace_back(remedies[i].addresses, absl::StrJoin(why, " "));
-      }
-    }
-  }
-  remedies = std::move(kept);
-  std::vector<Reason> unremedied;
-  for (const std::pair<Symptom, std::string>& d : dropped) {
-    const Symptom symptom = d.first;  // a lambda may not capture a binding
-    const std::string& why = d.second;
-    const bool remedied =
-        std::any_of(remedies.begin(), remedies.end(),
-                    [&](const Remedy& r) { return r.addresses == symptom; });
-    const bool said =
-        std::any_of(unremedied.begin(), unremedied.end(), [&](const Reason& r) {
-          return r.message.find(internal::SymptomLabel(symptom, job)) !=
-                 std::string::npos;
-        });
-    if (remedied || said) continue;
-    unremedied.push_back(
-        {ReasonCode::kDoesNotAddressBottleneck,
-         absl::StrCat("The job is stated to be ",
-                      internal::SymptomLabel(symptom, job),
-                      ", and no remedy to today's setup that the plan "
-                      "checks is kept: ",
-                      why)});
-  }
-  return unremedied;
-}
-
 // Cost per million units of work (no data set: the work is unknown).
 double PerMillion(const Config& k) {
   return k.hourly / (k.tokens_per_second * 3600) * 1e6;
@@ -577,8 +504,8 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   if (full) AlternativesAndRejections(cat, job, cands, best, out);
   out.remedies = internal::RemediesForSymptoms(
       cat, job, internal::CurrentFamily(*index_, job));
-  for (Reason& why :
-       KeepRemediesReviewAccepts(cat, *index_, job, *space, out.remedies)) {
+  for (Reason& why : internal::KeepRemediesReviewAccepts(
+           cat, *index_, job, *space, out.remedies)) {
     out.warnings.push_back(std::move(why));
   }
   if (auto move = internal::MoveOffLegacyRemedy(cat, *index_, job, context, *space)) {

@@ -268,6 +268,16 @@ void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
                                       const RemedyProposal& m, Judged& j);
 // "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
 std::string PointLabel(const Candidate& c);
+// PlanTraining's remedies for the stated symptoms, kept to those ReviewPlan
+// would neither reject nor hold back from RECOMMENDED for the same job (one
+// judgement in the same space, so the two RPCs never contradict each
+// other); returns, for each stated symptom none is kept for, why (a
+// DOES_NOT_ADDRESS_BOTTLENECK warning with ReviewPlan's reason).
+std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
+                                              const Index& index,
+                                              const Job& job,
+                                              const Space& space,
+                                              std::vector<Remedy>& remedies);
 // One the space does not time that acts on the stated problem can at best
 // bring today's setup to the pace the model gives it: where even the fast
 // end of that misses the stated deadline, it is MISSES_DEADLINE too.

@@ -1,12 +1,17 @@
 // ReviewPlan: remedies that are never RECOMMENDED on their own
 // (planner/review_internal.h): those the space times but whose change is
 // not what the model's estimate shows, and those it does not time that
-// nothing in the request calls for.
+// nothing in the request calls for; and PlanTraining's remedy list, kept
+// to what ReviewPlan accepts.
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
 #include "planner/estimates.h"
 #include "planner/policy.h"
@@ -270,6 +275,78 @@ void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
            "the weights, gradients and optimizer state that parameter "
            "servers or sharding keep off it:");
   for (std::string& line : as_layout.why) j.why.push_back(std::move(line));
+}
+
+// The remedies PlanTraining lists for the stated symptoms (and the edge
+// remedies the workload implies) are the ones ReviewPlan would neither
+// reject nor hold back from RECOMMENDED if they were proposed for the same
+// job: one judgement (JudgeRemedy, then the rule that keeps today's setup
+// over what it beats) in the same space, so the two RPCs
+// never contradict each other (a Reduction Server offered for a job that
+// runs on GKE, then NOT_APPLICABLE in review, or one no pool pays for).
+// The move off legacy hardware (MoveOffLegacyRemedy) is added after this
+// filter: it advises lifting keep_current_hardware itself, which
+// ReviewPlan, judging proposals under that pin, rejects by design.
+// Returns, for each stated symptom the remedies acted on and none is kept
+// for, why: the first rejection ReviewPlan gave one of its remedies (so a
+// stated problem is never dropped without a word).
+std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
+                                              const Index& index,
+                                              const Job& job,
+                                              const Space& space,
+                                              std::vector<Remedy>& remedies) {
+  std::vector<std::string> fact_ids;
+  const ReviewContext ctx{cat, index, job, space, fact_ids, {}};
+  std::vector<Judged> judged(remedies.size());
+  for (size_t i = 0; i < remedies.size(); ++i) {
+    RemedyProposal m;
+    m.kind = remedies[i].kind;
+    m.global_batch_size = remedies[i].global_batch_size;
+    m.layer_widths = remedies[i].layer_widths;
+    JudgeRemedy(ctx, m, judged[i]);
+    HoldUnpricedUnderBudget(job, judged[i]);
+  }
+  NeverRecommendWhatTodayBeats(ctx, judged);
+  std::vector<Remedy> kept;
+  std::vector<std::pair<Symptom, std::string>> dropped;
+  for (size_t i = 0; i < remedies.size(); ++i) {
+    if (!judged[i].rejected && judged[i].recommendable) {
+      kept.push_back(std::move(remedies[i]));
+    } else {
+      // Its lines but the one saying which symptom it acts on.
+      std::vector<std::string> why;
+      for (const std::string& line : judged[i].why) {
+        if (line.find(" acts directly on the problem") == std::string::npos) {
+          why.push_back(line);
+        }
+      }
+      if (!why.empty()) {
+        dropped.emplace_back(remedies[i].addresses, absl::StrJoin(why, " "));
+      }
+    }
+  }
+  remedies = std::move(kept);
+  std::vector<Reason> unremedied;
+  for (const std::pair<Symptom, std::string>& d : dropped) {
+    const Symptom symptom = d.first;  // a lambda may not capture a binding
+    const std::string& why = d.second;
+    const bool remedied =
+        std::any_of(remedies.begin(), remedies.end(),
+                    [&](const Remedy& r) { return r.addresses == symptom; });
+    const bool said =
+        std::any_of(unremedied.begin(), unremedied.end(), [&](const Reason& r) {
+          return r.message.find(SymptomLabel(symptom, job)) !=
+                 std::string::npos;
+        });
+    if (remedied || said) continue;
+    unremedied.push_back(
+        {ReasonCode::kDoesNotAddressBottleneck,
+         absl::StrCat("The job is stated to be ", SymptomLabel(symptom, job),
+                      ", and no remedy to today's setup that the plan "
+                      "checks is kept: ",
+                      why)});
+  }
+  return unremedied;
 }
 
 }  // namespace accelplan::planner::internal
