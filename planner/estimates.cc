@@ -116,6 +116,13 @@ TpTraffic TensorParallelTraffic(const Job& job, const Family& f, int n,
   return out;
 }
 
+double NicSharePerDevice(const catalog::MachineType* m) {
+  return m != nullptr && m->accelerator_count > 0 && m->network_bits_per_s &&
+                 *m->network_bits_per_s > 0
+             ? *m->network_bits_per_s / 8 / m->accelerator_count
+             : 0;
+}
+
 double DomainLinkBytesPerS(const Family& f) {
   return f.platform == Platform::kTpu ? f.ici_bytes_per_s
                                       : f.intra_vm_bytes_per_s;
@@ -145,14 +152,10 @@ namespace {
 // bandwidth is the slowest link's, and across nodes that is the NICs').
 // The share is the point's own VM's, not the family's largest.
 double CrossHostRankLink(const Family& f, const Config& c, int ranks_per_host) {
-  const catalog::MachineType* m =
-      c.shape != nullptr ? c.shape->machine : nullptr;
-  double share = f.inter_vm_bytes_per_s;
-  if (m != nullptr && m->accelerator_count > 0 && m->network_bits_per_s &&
-      *m->network_bits_per_s > 0) {
-    // The VM's whole bandwidth: GPUDirect NICs (A3) carry NCCL's traffic.
-    share = *m->network_bits_per_s / 8 / m->accelerator_count;
-  }
+  // The VM's whole bandwidth: GPUDirect NICs (A3) carry NCCL's traffic.
+  const double vm_share =
+      NicSharePerDevice(c.shape != nullptr ? c.shape->machine : nullptr);
+  const double share = vm_share > 0 ? vm_share : f.inter_vm_bytes_per_s;
   return std::min(f.intra_vm_bytes_per_s, share * std::max(1, ranks_per_host));
 }
 

@@ -36,6 +36,8 @@ DeviceClass ClassOf(const Family& f);
 // PCIe) inside a GPU VM. Tensor-parallel and expert all-to-all traffic
 // ride it.
 double DomainLinkBytesPerS(const Family& f);
+// A VM's network bandwidth per accelerator, bytes/s; 0 when unknown.
+double NicSharePerDevice(const catalog::MachineType* m);
 // The link a pipeline's stage hand-offs cross: DCN between slices, ICI
 // inside a slice, the VMs' NICs between GPU VMs, else NVLink/PCIe.
 double PipelineLinkBytesPerS(const Family& f, const Config& c);

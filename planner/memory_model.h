@@ -131,6 +131,14 @@ struct ShardingLayout {
   bool optimizer_offload = false;
 };
 
+// The same degrees, stage, experts and offload (the schedule and
+// micro-batching a point derives from them aside).
+inline bool SameLayout(const ShardingLayout& a, const ShardingLayout& b) {
+  return a.data == b.data && a.zero_stage == b.zero_stage && a.fsdp == b.fsdp &&
+         a.tensor == b.tensor && a.pipeline == b.pipeline &&
+         a.expert == b.expert && a.optimizer_offload == b.optimizer_offload;
+}
+
 // The degrees a layout has on `devices` devices, as Distribution reports
 // them: `data` replicas (of the FSDP group under ZeRO-3), `fsdp` devices
 // the model states are sharded over (1 below ZeRO-3), tensor and pipeline;

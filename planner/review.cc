@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/estimates.h"
 #include "planner/model_presets.h"
 #include "planner/plan_assembly.h"
 #include "planner/planner.h"
@@ -65,14 +66,6 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
 
 namespace {
 
-// A VM's NIC share per accelerator, bytes/s; 0 when unknown.
-double NicSharePerDevice(const catalog::MachineType* m) {
-  return m != nullptr && m->accelerator_count > 0 && m->network_bits_per_s &&
-                 *m->network_bits_per_s > 0
-             ? *m->network_bits_per_s / 8 / m->accelerator_count
-             : 0;
-}
-
 // The link today's gradient crosses between hosts, per device: today's
 // VM's NIC share (not its family's largest shape's), DCN between today's
 // slices, ICI inside one.
@@ -105,12 +98,8 @@ double PointGradientLink(const Candidate& point) {
 bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
   const std::optional<Candidate>& today = TodayOf(ctx);
   if (!today || !today->config || today->family != point.family) return false;
-  const ShardingLayout& a = today->config->layout;
-  const ShardingLayout& b = point.config->layout;
-  return today->config->devices == point.config->devices && a.data == b.data &&
-         a.fsdp == b.fsdp && a.tensor == b.tensor && a.pipeline == b.pipeline &&
-         a.zero_stage == b.zero_stage && a.expert == b.expert &&
-         a.optimizer_offload == b.optimizer_offload;
+  return today->config->devices == point.config->devices &&
+         SameLayout(today->config->layout, point.config->layout);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "planner/rules.h"
 
 namespace accelplan::planner::internal {
+
 // Across GPU VMs a step needs the network between them: without a figure
 // for the shape's machine or the family (Family::inter_vm_bytes_per_s) it
 // cannot be timed, and the policy's sequences skip such families.

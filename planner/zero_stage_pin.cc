@@ -8,12 +8,6 @@
 namespace accelplan::planner::internal {
 namespace {
 
-bool SameLayout(const ShardingLayout& a, const ShardingLayout& b) {
-  return a.data == b.data && a.zero_stage == b.zero_stage && a.fsdp == b.fsdp &&
-         a.tensor == b.tensor && a.pipeline == b.pipeline &&
-         a.expert == b.expert && a.optimizer_offload == b.optimizer_offload;
-}
-
 // The layout at `stage`, or nothing when the layout cannot run at it.
 std::optional<std::pair<ShardingLayout, Strategy>> AtStage(ShardingLayout l,
                                                            Strategy s,
