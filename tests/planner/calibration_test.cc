@@ -46,9 +46,15 @@ using Row = std::map<std::string, std::string>;
 // Two more runs of that search (Llama 3.1 405B on 8,192 and 16,384 H100s,
 // arXiv:2407.21783 Table 4) are not rows: the memory model does not hold
 // their published layout without recompute (docs/planner.md §13, Stop 36).
+// Stop 37 added 24 TPU runs (T31-T54): the MaxText v5e and v4 Multislice
+// tables at 2-32 slices, Gemma 3 12B and Llama 2 70B on v6e (tpu-recipes);
+// 21 inside. The Multislice rows drift from 1.00 to 0.85 expected/published
+// as slices grow (DCN data parallelism is modelled as hidden behind the
+// compute, docs/planner.md §13 Stop 37), and Gemma 3 (T51-T53, 1.53-1.75)
+// misses: its sliding-window attention is counted as global attention.
 // Asserted: what is reached, so a regression fails (docs/planner.md,
 // Calibration).
-constexpr double kInsideTarget = 39.0 / 47;
+constexpr double kInsideTarget = 60.0 / 71;
 constexpr double kMedianLow = 0.9;
 constexpr double kMedianHigh = 1.1;
 
@@ -222,6 +228,21 @@ Moe MoeOf(const Row& r) {
   return out;
 }
 
+// The slices a Multislice run states ("Multislice 8 slices", "2 x
+// v4-128", "2 pods"); 0 (the planner's choice) where it states none.
+int SlicesOf(const Row& r) {
+  const std::string& p = r.at("parallelism");
+  if (Contains(r, "parallelism", "2 pods")) return 2;
+  int n = 0;
+  char tail[16] = {0};
+  if (std::sscanf(p.c_str(), "Multislice %d slice%15s", &n, tail) == 2 ||
+      std::sscanf(p.c_str(), "Multislice %d x v%15s", &n, tail) == 2 ||
+      std::sscanf(p.c_str(), "%d x v%15s", &n, tail) == 2) {
+    return n;
+  }
+  return 0;
+}
+
 ReviewRequest RequestOf(const Row& r) {
   ReviewRequest q;
   Workload& w = q.workload;
@@ -274,7 +295,7 @@ ReviewRequest RequestOf(const Row& r) {
   p.hardware->machine_type = t.machine_type;
   p.hardware->accelerator = t.accelerator;
   p.hardware->count = static_cast<int>(Num(r, "device_count"));
-  if (Contains(r, "parallelism", "2 pods")) p.hardware->slices = 2;
+  p.hardware->slices = SlicesOf(r);
   q.proposals.push_back(p);
   return q;
 }
