@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -166,6 +167,20 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
   return out;
 }
 
+double IntraVmReduceBytesPerS(const Family& f, const Config& c) {
+  // Before a VM's gradient leaves for the reducers its GPUs reduce it among
+  // themselves, and gather the result back after: a ring over the VM's own
+  // link (NVLink, or PCIe without it), each GPU sending 2·(d-1)/d of the
+  // gradient. NCCL pipelines the two hops in chunks, so the slower one
+  // bounds the transfer: as a rate for the whole gradient, d/(2·(d-1))
+  // times the per-GPU link.
+  const int d = DevicesPerVm(c);
+  if (d <= 1 || f.intra_vm_bytes_per_s <= 0) {
+    return std::numeric_limits<double>::infinity();
+  }
+  return f.intra_vm_bytes_per_s * d / (2.0 * (d - 1));
+}
+
 bool GradientSyncExposed(const Job& job, const Family& f, const Config& c) {
   const auto& v = job.current.symptoms;
   return f.platform == Platform::kGpu && c.hosts > 1 &&
@@ -183,11 +198,12 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
       WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c));
   if (egress <= 0) return;
   ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);
-  // Each worker VM sends its (NVLink-reduced) gradient once and receives
-  // the result once, at its egress to the reducers.
+  // Each worker VM sends its gradient once and receives the result once,
+  // at its egress to the reducers (ReductionServerAllReduceSeconds).
   StepTimeInput with = in;
   with.ring_size = c.hosts;
-  with.link_bytes_per_s = pool.worker_bits_per_s / 8;
+  with.link_bytes_per_s =
+      std::min(pool.worker_bits_per_s / 8, IntraVmReduceBytesPerS(f, c));
   with.reduction_server_bytes_per_s =
       pool.replicas * pool.reducer_bits_per_s / 8;
   with.dp_latency_seconds =

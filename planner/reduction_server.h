@@ -60,6 +60,13 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
 // (StepTimeInput::gradient_sync_exposed, set by EstimateTime).
 bool GradientSyncExposed(const Job& job, const Family& f, const Config& c);
 
+// The rate at which one worker VM's GPUs reduce their gradient among
+// themselves and gather the result back, over the VM's own link (NVLink,
+// else PCIe), as bytes of the whole gradient per second; infinite for a
+// one-GPU VM. A Reduction Server's worker is the slower of it and its
+// egress to the reducers.
+double IntraVmReduceBytesPerS(const Family& f, const Config& c);
+
 // Called by EstimateTime with the point's step input: when a Reduction
 // Server lowers the cost per unit of work (MIN_TIME: the step time), the
 // point takes it: c.step, c.reducers.

@@ -2723,6 +2723,37 @@ TEST_F(PlannerRulesTest, NoReductionServerWhereGpuDirectNicsOutpaceIt) {
   EXPECT_FALSE(r.recommendation->distribution.reduction_server.has_value());
 }
 
+// A Reduction Server takes a VM's gradient at its NIC, after the VM's GPUs
+// have reduced it among themselves. G4 has no NVLink: that ring rides
+// PCIe (kPolicy.pcie_bytes_per_s, 15 GB/s per GPU), 2·(d-1)/d of the
+// gradient per GPU, and NCCL pipelines it with the NIC hop, so no step is
+// faster than it, with or without the pool (the first version timed only
+// the NIC: 0.79 s for a 7B model's 15 GB gradient on 32 G4 VMs).
+TEST_F(PlannerRulesTest, AReductionServerDoesNotSkipTheVmsPcieHop) {
+  for (Objective objective : {Objective::kMinTime, Objective::kBalanced}) {
+    PlanRequest q = SyncBoundPytorch(5000);
+    q.goal.objective = objective;
+    q.constraints.allowed_series = {"G4"};
+    q.current_setup.symptoms.clear();
+    q.workload = Llm(7.6e9, 1e9, TransformerShape{});
+    q.workload.framework = Framework::kPytorch;
+    q.workload.training_method = TrainingMethod::kFullFineTune;
+    const PlanResponse r = Plan(q);
+    ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    const struct Plan& p = *r.recommendation;
+    ASSERT_GT(p.hardware.hosts, 1) << "a multi-VM point is what is tested";
+    ASSERT_TRUE(p.estimates.step_known);
+    const double d = 8;                 // GPUs per g4-standard-384
+    const double gradient = 7.6e9 * 2;  // bf16 gradients
+    EXPECT_GE(p.estimates.step_time_seconds,
+              2 * (d - 1) / d * gradient / kPolicy.pcie_bytes_per_s.value)
+        << "hosts " << p.hardware.hosts << ", reducers "
+        << (p.distribution.reduction_server
+                ? p.distribution.reduction_server->replica_count
+                : 0);
+  }
+}
+
 TEST_F(PlannerRulesTest, NoReductionServerWhenItDoesNotPay) {
   PlanRequest q = SyncBoundPytorch(24);
   q.current_setup.symptoms.clear();
