@@ -33,6 +33,7 @@ using internal::Candidate;
 using internal::Config;
 using internal::FormatHours;
 using internal::FormatUsd;
+using internal::HasCode;
 using internal::Job;
 
 namespace {
@@ -247,6 +248,27 @@ std::vector<const Candidate*> AskedFor(const std::vector<Candidate>& cands) {
   return asked;
 }
 
+// A reason every family that trains at all was rejected for (the job's
+// own, such as a format its framework lacks), spelled out once from its
+// first family, with a space after; else "".
+std::string SharedReasonLine(const std::vector<Candidate>& cands) {
+  std::vector<const Candidate*> training;
+  for (const Candidate& c : cands) {
+    if (!HasCode(c.codes, ReasonCode::kNotForTraining)) training.push_back(&c);
+  }
+  if (training.empty()) return "";
+  const Candidate& first = *training.front();
+  for (size_t k = 0; k < first.codes.size() && k < first.why.size(); ++k) {
+    const ReasonCode code = first.codes[k];
+    if (std::all_of(training.begin(), training.end(), [&](const Candidate* c) {
+          return HasCode(c->codes, code);
+        })) {
+      return absl::StrCat(first.why[k], " ");
+    }
+  }
+  return "";
+}
+
 std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
                          double budget, bool unpriced_under_budget) {
   std::vector<std::string> parts;
@@ -277,8 +299,9 @@ std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
     }
     return absl::StrCat(
         "No hardware in the catalog satisfies every hard rule for this job "
-        "(reasons seen: ", absl::StrJoin(parts, ", "), "); see rejected.",
-        closest);
+        "(reasons seen: ",
+        absl::StrJoin(parts, ", "), "); ", SharedReasonLine(cands),
+        "see rejected.", closest);
   }
   return absl::StrCat(
       closest.empty() ? "" : absl::StrCat(closest.substr(1), " "),

@@ -276,7 +276,36 @@ void PrecisionRules(const Job& job, const Family& f, Candidate& cand) {
   }
 }
 
-// Kernels and ops the hardware cannot run, QLoRA and Horovod off TPUs.
+// QLoRA's frozen base is stored in bitsandbytes' 4-bit NF4 format, and
+// 8-bit Adam keeps its states in bitsandbytes' block-wise 8-bit format:
+// "k-bit quantization for PyTorch"
+// (https://huggingface.co/docs/bitsandbytes/index), whose kernels run on
+// NVIDIA and AMD GPUs, Intel XPUs and Gaudi, Apple silicon and CPUs, with
+// no TPU (XLA) backend
+// (https://huggingface.co/docs/bitsandbytes/v0.50.0/installation). A job
+// that states JAX or TensorFlow has neither, on any hardware.
+void BitsandbytesRules(const Job& job, const Family& f, Candidate& cand) {
+  const bool qlora = job.method == TrainingMethod::kQlora;
+  const bool adam8 = job.workload.optimizer == Optimizer::kAdam8bit;
+  if (!qlora && !adam8) return;
+  const char* what = qlora ? "QLoRA's 4-bit NF4 base weights need"
+                           : "8-bit Adam's optimizer states need";
+  const char* instead = qlora ? "LoRA, not QLoRA" : "Adam, not 8-bit Adam";
+  if (job.framework == Framework::kJax ||
+      job.framework == Framework::kTensorflow) {
+    cand.Reject(ReasonCode::kFrameworkUnsupported,
+                absl::StrCat(what, " bitsandbytes, a PyTorch library: with ",
+                             FrameworkLabel(job.framework), ", ", f.name,
+                             " can train ", instead, "."));
+  } else if (f.platform == Platform::kTpu) {
+    cand.Reject(ReasonCode::kFrameworkUnsupported,
+                absl::StrCat(what, " bitsandbytes, which has no TPU backend: ",
+                             f.name, " can train ", instead, "."));
+  }
+}
+
+// Kernels and ops the hardware cannot run, bitsandbytes' formats and
+// Horovod off TPUs.
 void OpsRules(const Job& job, const Family& f, Candidate& cand) {
   const Workload& w = job.workload;
   const Constraints& k = job.constraints;
@@ -299,16 +328,7 @@ void OpsRules(const Job& job, const Family& f, Candidate& cand) {
                              "work or custom ops inside the step leave ",
                              name, "'s matrix units idle."));
   }
-  // QLoRA's frozen base is stored in bitsandbytes' 4-bit NF4 format, whose
-  // kernels run on NVIDIA and AMD GPUs, Intel XPUs and Gaudi, Apple silicon
-  // and CPUs, with no TPU (XLA) backend
-  // (https://huggingface.co/docs/bitsandbytes/v0.50.0/installation).
-  if (job.method == TrainingMethod::kQlora && f.platform == Platform::kTpu) {
-    cand.Reject(ReasonCode::kFrameworkUnsupported,
-                absl::StrCat("QLoRA's 4-bit NF4 base weights need "
-                             "bitsandbytes, which has no TPU backend: ",
-                             name, " can train LoRA, not QLoRA."));
-  }
+  BitsandbytesRules(job, f, cand);
   if (k.framework_agnostic_distribution && f.platform == Platform::kTpu) {
     cand.Reject(ReasonCode::kNotApplicable,
                 absl::StrCat("Framework-agnostic distribution (Horovod) "

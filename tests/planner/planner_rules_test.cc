@@ -851,6 +851,8 @@ TEST_F(PlannerRulesTest, KeepsTpusWithoutUnsuitedOps) {
 // planned. The same job as LoRA keeps the TPUs.
 TEST_F(PlannerRulesTest, QloraRejectsTpusAndLoraKeepsThem) {
   Workload w = Small();
+  w.framework = Framework::kPytorch;  // bitsandbytes is a PyTorch library
+  w.pytorch_xla_ok = true;            // TPUs are judged on QLoRA alone
   w.training_method = TrainingMethod::kQlora;
   const PlanResponse qlora = Plan(Req(w));
   ExpectEach(qlora, {"tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu7x"},
@@ -863,6 +865,35 @@ TEST_F(PlannerRulesTest, QloraRejectsTpusAndLoraKeepsThem) {
   w.training_method = TrainingMethod::kLora;
   ExpectEach(Plan(Req(w)), {"tpu-v5e", "tpu-v5p", "tpu-v6e"},
              Not(Contains(ReasonCode::kFrameworkUnsupported)));
+}
+
+// QLoRA's 4-bit base and 8-bit Adam's states are bitsandbytes' formats,
+// "k-bit quantization for PyTorch" (huggingface.co/docs/bitsandbytes): a
+// job that states JAX or TensorFlow has no plan on any hardware, and says
+// why; the same job in PyTorch is planned on a GPU.
+TEST_F(PlannerRulesTest, BitsandbytesFormatsNeedPytorch) {
+  for (bool qlora : {true, false}) {
+    Workload w = Small();
+    if (qlora) {
+      w.training_method = TrainingMethod::kQlora;
+    } else {
+      w.optimizer = Optimizer::kAdam8bit;
+    }
+    for (Framework other : {Framework::kJax, Framework::kTensorflow}) {
+      w.framework = other;
+      const PlanResponse r = Plan(Req(w));
+      EXPECT_FALSE(r.recommendation.has_value()) << qlora;
+      ExpectEach(r, {"nvidia-h100-80gb", "nvidia-l4", "tpu-v5e"},
+                 Contains(ReasonCode::kFrameworkUnsupported));
+      EXPECT_THAT(r.no_plan_reason, HasSubstr("a PyTorch library")) << qlora;
+    }
+    w.framework = Framework::kPytorch;
+    const PlanResponse r = Plan(Req(w));
+    ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
+    ExpectEach(r, {"nvidia-h100-80gb", "nvidia-l4"},
+               Not(Contains(ReasonCode::kFrameworkUnsupported)));
+  }
 }
 
 // ------------------------------------------------------------ frameworks
