@@ -887,12 +887,17 @@ TEST_F(PlannerRulesTest, BitsandbytesFormatsNeedPytorch) {
                  Contains(ReasonCode::kFrameworkUnsupported));
       EXPECT_THAT(r.no_plan_reason, HasSubstr("a PyTorch library")) << qlora;
     }
+    // PyTorch reaches TPUs through PyTorch/XLA, where bitsandbytes has no
+    // backend: only the GPUs hold the job.
     w.framework = Framework::kPytorch;
+    w.pytorch_xla_ok = true;
     const PlanResponse r = Plan(Req(w));
     ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
     EXPECT_EQ(r.recommendation->hardware.platform, Platform::kGpu);
     ExpectEach(r, {"nvidia-h100-80gb", "nvidia-l4"},
                Not(Contains(ReasonCode::kFrameworkUnsupported)));
+    ExpectEach(r, {"tpu-v5e", "tpu-v6e"},
+               Contains(ReasonCode::kFrameworkUnsupported));
   }
 }
 
