@@ -228,6 +228,10 @@ std::optional<std::string> AlreadyInPlace(const Job& job, RemedyKind kind) {
       job.workload.recompute == Recompute::kFull) {
     return "The job already recomputes every layer's activations.";
   }
+  if (kind == RemedyKind::kUseHorovod &&
+      job.current.strategy == Strategy::kHorovod) {
+    return "The job already runs Horovod.";
+  }
   if (kind == RemedyKind::kFixTensorShapes) return ShapesAlreadyTile(job);
   return std::nullopt;
 }

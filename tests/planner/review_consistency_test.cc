@@ -1521,6 +1521,23 @@ TEST_F(ReviewConsistencyTest, RemediesAlreadyInPlaceAreNotApplicable) {
   EXPECT_NE(full.reason.find("already"), std::string::npos) << full.reason;
   const ProposalVerdict selective = recompute(Recompute::kSelective);
   EXPECT_NE(selective.verdict, Verdict::kRejected) << selective.reason;
+  // Horovod for a job that already runs it is NOT_APPLICABLE, saying so;
+  // for today's DDP it is not.
+  const auto horovod = [&](Strategy today) {
+    PlanRequest job = GpuCluster();
+    job.current_setup.strategy = today;
+    job.current_setup.symptoms = {Symptom::kGradientSyncBound};
+    return Only(
+        Review(ReviewOf(job, {Remedy("hvd", RemedyKind::kUseHorovod)})));
+  };
+  const ProposalVerdict on_horovod = horovod(Strategy::kHorovod);
+  EXPECT_TRUE(testutil::Has(on_horovod, ReasonCode::kNotApplicable))
+      << on_horovod.reason;
+  EXPECT_NE(on_horovod.reason.find("already runs Horovod"), std::string::npos)
+      << on_horovod.reason;
+  const ProposalVerdict on_ddp = horovod(Strategy::kDataParallel);
+  EXPECT_FALSE(testutil::Has(on_ddp, ReasonCode::kNotApplicable))
+      << on_ddp.reason;
 }
 
 TEST_F(ReviewConsistencyTest, WithoutSymptomsTheObjectiveRanksTheRemedies) {
