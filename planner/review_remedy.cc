@@ -153,12 +153,15 @@ bool CauseOfLowUtilizationStated(const Job& job) {
 }
 
 // Edge remedies: the one that removes a stated cause (a model not fully
-// int8, ops the compiler does not map) ranks ahead of the other.
-int EdgeDirectness(const Job& job, RemedyKind k) {
+// int8, ops the compiler does not map) ranks ahead of the other. With both
+// stated, quantizing comes first: the Edge TPU runs only models fully
+// quantized to 8 bits (https://coral.ai/docs/edgetpu/models-intro/), so
+// replacing ops in a model that is not leaves it on the CPU.
+double EdgeDirectness(const Job& job, RemedyKind k) {
   const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
-  const bool cause = k == RemedyKind::kQuantizeFullInt8 ? e.not_full_int8
-                                                        : e.unmapped_ops;
-  return cause ? 0 : 1;
+  if (k == RemedyKind::kQuantizeFullInt8) return e.not_full_int8 ? 0 : 1;
+  if (!e.unmapped_ops) return 1;
+  return e.not_full_int8 ? 0.5 : 0;
 }
 
 // Tensor shapes a proposal gives that still pad on the TPU: rejected with

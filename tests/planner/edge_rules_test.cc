@@ -292,6 +292,27 @@ TEST_P(EdgeRulesTest, ReviewRecommendsQuantizingAFloatModel) {
   }
 }
 
+// Both causes stated: quantizing comes first, whatever the labels say (the
+// Edge TPU runs only fully 8-bit models, so replacing ops in a model that
+// is not leaves it on the CPU); with only unmapped ops, replacing them.
+TEST_P(EdgeRulesTest, ReviewPutsQuantizingFirstWhenBothCausesAreStated) {
+  Workload w = OnDevice(Fits());
+  w.edge.quantization = Quantization::kDynamicRange;
+  w.edge.has_unmapped_ops = true;
+  for (bool quantize_first : {true, false}) {
+    ReviewRequest r = EdgeReview(
+        w, {RemedyKind::kReplaceUnsupportedOp, RemedyKind::kQuantizeFullInt8});
+    r.proposals[0].label = quantize_first ? "b" : "a";
+    r.proposals[1].label = quantize_first ? "a" : "b";
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 2u);
+    EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+        << out.verdicts[1].reason;
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+        << out.verdicts[0].reason;
+  }
+}
+
 TEST_P(EdgeRulesTest, ReviewRecommendsReplacingUnmappedOpsOfAnInt8Model) {
   Workload w = OnDevice(Fits());
   w.edge.has_unmapped_ops = true;
