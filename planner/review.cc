@@ -69,6 +69,8 @@ namespace {
 // The link today's gradient crosses between hosts, per device: today's
 // VM's NIC share (not its family's largest shape's), DCN between today's
 // slices, ICI inside one.
+}  // namespace
+
 double TodaysGradientLink(const ReviewContext& ctx) {
   const Job& job = ctx.job;
   const Family* today = CurrentFamily(ctx.index, job);
@@ -77,21 +79,24 @@ double TodaysGradientLink(const ReviewContext& ctx) {
     return job.current.slice_count > 1 ? today->dcn_bytes_per_s_per_chip
                                        : today->ici_bytes_per_s;
   }
+  if (job.current.node_count <= 1) return today->intra_vm_bytes_per_s;
   const double share = NicSharePerDevice(job.current_machine);
   return share > 0 ? share : today->inter_vm_bytes_per_s;
 }
 
-// The same for a point: its own VM's NIC share, DCN across slices.
 double PointGradientLink(const Candidate& point) {
   const Family& f = *point.family;
   const Config& c = *point.config;
   if (f.platform == Platform::kTpu) {
     return c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s;
   }
+  if (c.hosts <= 1) return f.intra_vm_bytes_per_s;
   const double share =
       NicSharePerDevice(c.shape != nullptr ? c.shape->machine : nullptr);
   return share > 0 ? share : f.inter_vm_bytes_per_s;
 }
+
+namespace {
 
 // Today's setup restated: today's family at today's size in the layout
 // today's point takes (TodayOf).
@@ -103,11 +108,6 @@ bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
 }
 
 }  // namespace
-
-bool WidensGradientLink(const ReviewContext& ctx, const Family& family) {
-  const double today = TodaysGradientLink(ctx);
-  return today > 0 && family.inter_vm_bytes_per_s > today;
-}
 
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
   if (!point.config || !point.viable()) return false;

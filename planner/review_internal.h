@@ -82,11 +82,20 @@ inline constexpr int kActsOnTheProblemTier = 0;
 // about today's job.
 const char* SymptomLabel(Symptom s, const Job& job);
 
-// Whether `family` carries more bytes per device between hosts than
-// today's setup: the link a gradient all-reduce rides across VMs
-// (Family::inter_vm_bytes_per_s; ICI across a TPU slice) against today's
-// VM's own NIC share (DCN between today's slices).
-bool WidensGradientLink(const ReviewContext& ctx, const Family& family);
+// The link a data-parallel gradient rides per device: across VMs the VM's
+// own NIC share, inside one VM its NVLink (or PCIe), ICI in a TPU slice and
+// DCN across slices; for today's setup (0: unknown) and for a point.
+double TodaysGradientLink(const ReviewContext& ctx);
+double PointGradientLink(const Candidate& point);
+
+// A move under GRADIENT_SYNC_BOUND acts on it when the point it selects
+// widens the gradient's link, as a hardware proposal's point does
+// (ActsOnTheStatedProblem; on parameter servers it ranks after leaving
+// them): decided after the point is chosen, by JudgeMoveByItsPoint, which
+// ranks it with what acts or rejects it DOES_NOT_ADDRESS_BOTTLENECK saying
+// why.
+bool MoveJudgedByItsPoint(const Job& job, const RemedyProposal& m);
+void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j);
 // With a stated problem, whether a hardware or layout proposal's point acts
 // on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
 // space keeps only points that fit) and is not today's setup restated;

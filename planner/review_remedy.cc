@@ -367,24 +367,6 @@ void RejectIfStillOutOfMemory(const ReviewContext& ctx,
   }
 }
 
-// A move acts on GRADIENT_SYNC_BOUND when every family its target names
-// carries more bytes per device between hosts than today's: the link the
-// gradient all-reduce rides across VMs (Family::inter_vm_bytes_per_s; ICI
-// across a TPU slice), which PlanTraining's estimates time the move with.
-bool MoveWidensGradientLink(const ReviewContext& ctx, const RemedyProposal& m) {
-  if (m.kind != RemedyKind::kMoveToHardware || !m.target ||
-      !HasSymptom(ctx.job, Symptom::kGradientSyncBound)) {
-    return false;
-  }
-  const HardwareProposal& t = *m.target;
-  const std::vector<const Family*> targets = MatchFamilies(
-      ctx.index, t.platform, t.series, t.accelerator, t.machine_type);
-  return !targets.empty() &&
-         std::all_of(targets.begin(), targets.end(), [&](const Family* f) {
-           return WidensGradientLink(ctx, *f);
-         });
-}
-
 // FIX_TENSOR_SHAPES' advice: the tiling, and the sizes the proposal
 // states where it states them (the rules before it rejected any that still
 // pad), so the line says what it accepts; else the rule's rounding.
@@ -402,12 +384,29 @@ std::string ShapeAdvice(const Job& job, const RemedyProposal& m) {
       rounding.empty() ? "" : absl::StrCat(" (", rounding, ")"));
 }
 
+// Why a remedy does not act on the stated symptoms; `explained`: low
+// utilisation left to a stated cause.
+std::string NotActingLine(const Job& job, RemedyKind k, bool explained) {
+  const bool gpu_tiling = k == RemedyKind::kFixTensorShapes &&
+                          HasSymptom(job, Symptom::kLowUtilization) &&
+                          !CurrentlyOnTpu(job);
+  return absl::StrCat(
+      RemedyLabel(k), " does not act on the problem: the job is ",
+      SymptomsText(job),
+      gpu_tiling  ? ", and on GPUs low utilisation is not the tiling's to fix "
+                    "(padded shapes are: HEAVY_PADDING)"
+      : explained ? "; the stated cause explains the low utilisation, and "
+                    "nothing in the request points to this one"
+                  : "",
+      ".");
+}
+
 // With stated symptoms: a remedy that acts on none is rejected; one that
-// does ranks in tier 0, most direct first, with the line saying why.
-// `widens_link`: a move to a faster cross-host link (MoveWidensGradientLink).
-void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
-                         bool widens_link, Judged& j) {
-  bool addresses = widens_link;
+// does ranks in tier 0, most direct first, with the line saying why. A
+// move under GRADIENT_SYNC_BOUND is judged by the point it selects
+// (JudgeMoveByItsPoint): returns true when it is left to that.
+bool RankAgainstSymptoms(const Job& job, const RemedyProposal& m, Judged& j) {
+  bool addresses = false;
   bool explained = false;          // low utilisation left to its cause
   std::vector<std::string> acted;  // the stated symptoms it acts on
   for (Symptom s : Addresses(m.kind)) {
@@ -436,22 +435,13 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     addresses = true;
     acted.push_back(SymptomLabel(Symptom::kGradientSyncBound, job));
   }
+  if (!addresses && MoveJudgedByItsPoint(job, m)) {
+    j.tier = kActsOnTheProblemTier;
+    return true;
+  }
   if (!addresses) {
-    const bool gpu_tiling = m.kind == RemedyKind::kFixTensorShapes &&
-                            HasSymptom(job, Symptom::kLowUtilization) &&
-                            !CurrentlyOnTpu(job);
     j.Reject(ReasonCode::kDoesNotAddressBottleneck,
-             absl::StrCat(
-                 RemedyLabel(m.kind),
-                 " does not act on the problem: the job is ", SymptomsText(job),
-                 gpu_tiling  ? ", and on GPUs low utilisation is not "
-                               "the tiling's to fix (padded shapes are: "
-                               "HEAVY_PADDING)"
-                 : explained ? "; the stated cause explains the low "
-                               "utilisation, and nothing in the request "
-                               "points to this one"
-                             : "",
-                 "."));
+             NotActingLine(job, m.kind, explained));
   } else if (!j.rejected) {
     // A remedy or a move that acts on the problem ranks with everything
     // else that does (kActsOnTheProblemTier), by the scorer where it
@@ -491,6 +481,7 @@ void RankAgainstSymptoms(const Job& job, const RemedyProposal& m,
     }
     j.why.push_back(std::move(line));
   }
+  return false;
 }
 
 // Without symptoms: general improvements rank in tier 2 (Spot first when
@@ -576,14 +567,16 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
       job.model_size_known && !j.rejected) {
     RejectIfStillOutOfMemory(ctx, m, j);
   }
+  bool by_point = false;
   if (AnySymptom(job)) {
-    RankAgainstSymptoms(job, m, MoveWidensGradientLink(ctx, m), j);
+    by_point = RankAgainstSymptoms(job, m, j);
   } else if (!j.rejected) {
     RankWithoutSymptoms(job, m, j);
   }
   if (MovesToTarget(m)) RejectIfTargetFails(ctx, m, j);
   RejectIfHorovodReplicaDoesNotFit(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
+  if (by_point) JudgeMoveByItsPoint(ctx, j);
   RejectIfMemoryPerDeviceUnchanged(ctx, m, j);
   RejectIfDeadlineStillMissed(ctx, m, j);
   MarkIfNothingToRemedy(job, m, j);

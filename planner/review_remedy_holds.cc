@@ -349,4 +349,41 @@ std::vector<Reason> KeepRemediesReviewAccepts(const catalog::Catalog& cat,
   return unremedied;
 }
 
+bool MoveJudgedByItsPoint(const Job& job, const RemedyProposal& m) {
+  return m.kind == RemedyKind::kMoveToHardware && m.target &&
+         HasSymptom(job, Symptom::kGradientSyncBound);
+}
+
+void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j) {
+  if (j.rejected) return;
+  const double today = TodaysGradientLink(ctx);
+  const std::string sync = SymptomLabel(Symptom::kGradientSyncBound, ctx.job);
+  if (j.candidate && j.candidate->config && j.candidate->viable() &&
+      today > 0 && PointGradientLink(*j.candidate) > today) {
+    // On parameter servers leaving them (Horovod) ranks first.
+    j.acts_on_problem = true;
+    j.tier = OnGpuParameterServers(ctx.job) ? 1 : kActsOnTheProblemTier;
+    j.why.insert(j.why.begin(),
+                 absl::StrFormat(
+                     "Moving to other hardware acts directly on the "
+                     "problem: the job is %s, and the gradient's link "
+                     "there (%.1f GB/s per device) is wider than "
+                     "today's (%.1f GB/s).",
+                     sync, PointGradientLink(*j.candidate) / 1e9, today / 1e9));
+    return;
+  }
+  j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+           j.candidate && j.candidate->config && today > 0
+               ? absl::StrFormat(
+                     "Moving to other hardware does not act on the problem: "
+                     "the job is %s, and the gradient's link there (%.1f "
+                     "GB/s per device) is no wider than today's (%.1f GB/s).",
+                     sync, PointGradientLink(*j.candidate) / 1e9, today / 1e9)
+               : absl::StrCat("Moving to other hardware does not act on the "
+                              "problem: the job is ",
+                              sync, "."));
+  // The reason first, before what the move was modelled to give.
+  std::rotate(j.why.begin(), j.why.end() - 1, j.why.end());
+}
+
 }  // namespace accelplan::planner::internal

@@ -767,6 +767,41 @@ TEST_F(ReviewRulesTest, WhatActsOnTheProblemIsDecidedPerPoint) {
   EXPECT_FALSE(Has(horovod, ReasonCode::kMissesDeadline)) << horovod.reason;
 }
 
+// A move under GRADIENT_SYNC_BOUND is judged by the point it selects, as
+// the same hardware proposed bare: onto one VM the gradient rides NVLink,
+// not the network, so moving four 2-GPU A2 VMs onto one a2-highgpu-8g
+// acts; sixteen a2-highgpu-8g share 100 Gbps per 8 GPUs, narrower than
+// today's 32 Gbps per 2, so that move does not, and says so (it was
+// judged by the family's network figure, both rejected).
+TEST_F(ReviewRulesTest, AMoveActsOnGradientSyncByThePointItSelects) {
+  ReviewRequest r =
+      GpuCluster({Symptom::kGradientSyncBound}, 4, "a2-highgpu-2g");
+  r.workload = Llm(Framework::kPytorch, 1.3e9, Shape(24, 2048, 16, 2048));
+  r.current_setup.accelerator_count = 2;
+  const auto move = [](const std::string& label, int count) {
+    Proposal p = MoveP(label, "");
+    p.remedy->target->machine_type = "a2-highgpu-8g";
+    p.remedy->target->count = count;
+    return p;
+  };
+  Proposal bare = MachineP("bare", "a2-highgpu-8g");
+  bare.hardware->count = 8;
+  r.proposals = {move("one_vm", 8), move("many_vms", 128), bare};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 3u);
+  const ProposalVerdict& one_vm = out.verdicts[0];
+  EXPECT_NE(one_vm.verdict, Verdict::kRejected) << one_vm.reason;
+  EXPECT_THAT(one_vm.reason, HasSubstr("acts directly on the problem"));
+  ASSERT_TRUE(one_vm.plan.has_value());
+  EXPECT_EQ(one_vm.plan->hardware.hosts, 1);
+  const ProposalVerdict& many = out.verdicts[1];
+  EXPECT_EQ(many.verdict, Verdict::kRejected) << many.reason;
+  EXPECT_TRUE(Has(many, ReasonCode::kDoesNotAddressBottleneck)) << many.reason;
+  EXPECT_THAT(many.reason, HasSubstr("no wider than today's"));
+  // The same point proposed bare ranks with the move, not after it.
+  EXPECT_THAT(out.verdicts[2].reason, Not(HasSubstr("ranks first")));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
