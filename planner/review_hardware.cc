@@ -385,10 +385,10 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
   }
   // Hardware does not fix a stated symptom by itself unless its point acts
   // on it as a move would (ActsOnTheStatedProblem); else it ranks after what
-  // does, among the other hardware by the scorer.
-  j.tier = !AnySymptom(job)                     ? 1
-           : ActsOnTheStatedProblem(ctx, *best) ? kActsOnTheProblemTier
-                                                : 2;
+  // does, with the layouts that do not act either, by the scorer.
+  j.tier = AnySymptom(job) && ActsOnTheStatedProblem(ctx, *best)
+               ? kActsOnTheProblemTier
+               : 1;
   for (const std::string& id : best->family->fact_sources) {
     ctx.fact_ids.push_back(id);
   }

@@ -802,6 +802,37 @@ TEST_F(ReviewRulesTest, AMoveActsOnGradientSyncByThePointItSelects) {
   EXPECT_THAT(out.verdicts[2].reason, Not(HasSubstr("ranks first")));
 }
 
+// With a stated symptom that no proposal acts on, layouts and hardware
+// rank together by the numbers (SPEC §3: PlanTraining's pick RECOMMENDED
+// beside worse ones): 32 H100s, cheaper and faster, beat today's A100s
+// with data parallelism (a layout ranked before all hardware, and won).
+TEST_F(ReviewRulesTest, LayoutsAndHardwareThatDoNotActRankByTheNumbers) {
+  ReviewRequest r = GpuCluster({Symptom::kLowUtilization}, 4, "a2-ultragpu-8g");
+  r.workload = Llm(Framework::kPytorch, 8e9, Shape(32, 4096, 32, 4096));
+  r.workload.dataset_tokens = 2e10;
+  r.workload.global_batch_size = 512;
+  r.current_setup.strategy = Strategy::kFsdp;
+  Proposal h100 = MachineP("h100", "a3-highgpu-8g");
+  h100.hardware->count = 32;
+  Proposal ddp;
+  ddp.label = "ddp";
+  ddp.distribution = DistributionProposal{};
+  ddp.distribution->strategy = Strategy::kDataParallel;
+  r.proposals = {ddp, h100};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_TRUE(out.verdicts[0].plan && out.verdicts[1].plan);
+  const Estimates& a = out.verdicts[0].plan->estimates;
+  const Estimates& b = out.verdicts[1].plan->estimates;
+  ASSERT_LT(b.on_demand_cost_usd.expected, a.on_demand_cost_usd.expected)
+      << "the premise";
+  ASSERT_LT(b.total_hours.expected, a.total_hours.expected) << "the premise";
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+      << out.verdicts[0].reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
