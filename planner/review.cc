@@ -64,13 +64,6 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   return a.label < b.label;
 }
 
-namespace {
-
-// The link today's gradient crosses between hosts, per device: today's
-// VM's NIC share (not its family's largest shape's), DCN between today's
-// slices, ICI inside one.
-}  // namespace
-
 double TodaysGradientLink(const ReviewContext& ctx) {
   const Job& job = ctx.job;
   const Family* today = CurrentFamily(ctx.index, job);
@@ -96,18 +89,17 @@ double PointGradientLink(const Candidate& point) {
   return share > 0 ? share : f.inter_vm_bytes_per_s;
 }
 
-namespace {
-
-// Today's setup restated: today's family at today's size in the layout
-// today's point takes (TodayOf).
-bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
+bool OnTodaysHardware(const ReviewContext& ctx, const Candidate& point) {
   const std::optional<Candidate>& today = TodayOf(ctx);
-  if (!today || !today->config || today->family != point.family) return false;
-  return today->config->devices == point.config->devices &&
-         SameLayout(today->config->layout, point.config->layout);
+  return today && today->config && point.config &&
+         today->family == point.family &&
+         today->config->devices == point.config->devices;
 }
 
-}  // namespace
+bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
+  return OnTodaysHardware(ctx, point) &&
+         SameLayout(TodayOf(ctx)->config->layout, point.config->layout);
+}
 
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
   if (!point.config || !point.viable()) return false;
@@ -207,6 +199,15 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
     v.verdict = Verdict::kRejected;
   } else if (static_cast<int>(i) == best) {
     v.verdict = Verdict::kRecommended;
+    if (j.todays_hardware && !j.acts_on_problem && internal::AnySymptom(job)) {
+      // Said, not left to "meets every hard rule": the user asked about a
+      // problem, and the pick leaves it.
+      j.why.push_back(absl::StrCat(
+          "It keeps today's hardware, which leaves the stated problem as it "
+          "is (the job is ",
+          internal::SymptomsText(job),
+          "); no other proposal beats it on the numbers."));
+    }
   } else {
     v.verdict = Verdict::kViable;
     const Candidate* best_hw =
@@ -318,6 +319,8 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     j.acts_on_problem =
         j.acts_on_problem || j.tier == internal::kActsOnTheProblemTier ||
         (j.candidate && internal::ActsOnTheStatedProblem(ctx, *j.candidate));
+    j.todays_hardware =
+        j.candidate && internal::OnTodaysHardware(ctx, *j.candidate);
   }
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   int best = -1;

@@ -64,6 +64,8 @@ struct Judged {
   int tier = 9;
   // It acts on the stated problem, whichever tier it ranks in (Review).
   bool acts_on_problem = false;
+  // Its point is on today's hardware (OnTodaysHardware, set by Review).
+  bool todays_hardware = false;
   double secondary = 0;
   // The proposal's label: the last tie-break, so that two proposals equal
   // in everything else do not rank by the order they are listed in.
@@ -81,12 +83,19 @@ inline constexpr int kActsOnTheProblemTier = 0;
 // "waiting on gradient synchronization": a stated symptom in a sentence
 // about today's job.
 const char* SymptomLabel(Symptom s, const Job& job);
+// Every stated symptom (and an edge job's CPU fallback) in one phrase.
+std::string SymptomsText(const Job& job);
 
 // The link a data-parallel gradient rides per device: across VMs the VM's
 // own NIC share, inside one VM its NVLink (or PCIe), ICI in a TPU slice and
 // DCN across slices; for today's setup (0: unknown) and for a point.
 double TodaysGradientLink(const ReviewContext& ctx);
 double PointGradientLink(const Candidate& point);
+
+// Today's hardware: today's family at today's size (TodayOf); today's
+// setup restated: that, in the layout today's point takes.
+bool OnTodaysHardware(const ReviewContext& ctx, const Candidate& point);
+bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point);
 
 // A move under GRADIENT_SYNC_BOUND acts on it when the point it selects
 // widens the gradient's link, as a hardware proposal's point does

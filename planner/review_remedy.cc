@@ -46,6 +46,8 @@ namespace {
 // Device memory left after the default headroom (planner/policy.h).
 constexpr double kUsableFraction = 1 - kPolicy.headroom_fraction.value;
 
+}  // namespace
+
 std::string SymptomsText(const Job& job) {
   std::vector<std::string> parts;
   bool edge_listed = false;
@@ -63,8 +65,6 @@ std::string SymptomsText(const Job& job) {
   }
   return absl::StrJoin(parts, " and ");
 }
-
-}  // namespace
 
 const char* RemedyLabel(RemedyKind k) {
   switch (k) {

@@ -833,6 +833,26 @@ TEST_F(ReviewRulesTest, LayoutsAndHardwareThatDoNotActRankByTheNumbers) {
       << out.verdicts[0].reason;
 }
 
+// Today's hardware RECOMMENDED under a stated symptom says that it leaves
+// the problem as it is (it said only "meets every hard rule"); other
+// hardware recommended alone does not say it.
+TEST_F(ReviewRulesTest, TodaysHardwareRecommendedSaysItLeavesTheProblem) {
+  ReviewRequest r = GpuCluster({Symptom::kInputBound});
+  Proposal today = MachineP("today", "a3-highgpu-8g");
+  today.hardware->count = 32;
+  r.proposals = {today};
+  const ProposalVerdict kept = Review(r).verdicts.at(0);
+  EXPECT_EQ(kept.verdict, Verdict::kRecommended) << kept.reason;
+  EXPECT_THAT(kept.reason, HasSubstr("keeps today's hardware"));
+  EXPECT_THAT(kept.reason, HasSubstr("input-bound"));
+  Proposal other = MachineP("other", "a3-megagpu-8g");
+  other.hardware->count = 32;
+  r.proposals = {other};
+  const ProposalVerdict moved = Review(r).verdicts.at(0);
+  EXPECT_EQ(moved.verdict, Verdict::kRecommended) << moved.reason;
+  EXPECT_THAT(moved.reason, Not(HasSubstr("keeps today's hardware")));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
