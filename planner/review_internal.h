@@ -175,11 +175,18 @@ const std::optional<Candidate>& TodayOf(const ReviewContext& ctx);
 void NeverRecommendWhatTodayBeats(const ReviewContext& ctx,
                                   std::vector<Judged>& judged);
 
-// A layout that states today's strategy and no degrees: on today's
-// hardware it restates what runs today (plain DDP for data parallelism,
-// LayoutPin::proposed; its memory taken as observed).
+// A layout that states today's strategy and no degrees, or data
+// parallelism over today's devices: on today's hardware it restates what
+// runs today (plain DDP for data parallelism, LayoutPin::proposed; its
+// memory taken as observed).
 inline bool StatesTodaysStrategy(const Job& job, const LayoutPin& pin) {
-  return pin.strategy == job.current.strategy && !pin.degrees();
+  if (pin.strategy != job.current.strategy) return false;
+  if (!pin.degrees()) return true;
+  // Degrees that say what today runs: plain data parallelism over every
+  // device today has.
+  return pin.strategy == Strategy::kDataParallel &&
+         pin.data == job.current_devices && pin.fsdp <= 1 && pin.tensor <= 1 &&
+         pin.pipeline <= 1;
 }
 
 // A proposal whose point has no price is never RECOMMENDED under a budget

@@ -853,6 +853,36 @@ TEST_F(ReviewRulesTest, TodaysHardwareRecommendedSaysItLeavesTheProblem) {
   EXPECT_THAT(moved.reason, Not(HasSubstr("keeps today's hardware")));
 }
 
+// DATA_PARALLEL over today's 8 L4s, proposed for a DDP job that runs out
+// of memory, restates today's setup: plain DDP (a full replica per GPU),
+// rejected; it was judged as the ZeRO-1 the search plans and RECOMMENDED
+// as "data parallelism scales near-linearly". For a job on FSDP today the
+// same proposal is a change, and may shard its optimizer (ZeRO-1).
+TEST_F(ReviewRulesTest, DataParallelOverTodaysDevicesRestatesTodaysDdp) {
+  ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "g2-standard-96");
+  r.workload = Workload{};
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "llama-3.2-3b";
+  r.workload.training_method = TrainingMethod::kFullFineTune;
+  r.workload.dataset_tokens = 1e9;
+  r.workload.global_batch_size = 64;
+  r.workload.transformer_shape.sequence_length = 4096;
+  Proposal ddp;
+  ddp.label = "ddp";
+  ddp.distribution = DistributionProposal{};
+  ddp.distribution->strategy = Strategy::kDataParallel;
+  ddp.distribution->data_parallelism = 8;
+  r.proposals = {ddp};
+  const ProposalVerdict today = Review(r).verdicts.at(0);
+  EXPECT_EQ(today.verdict, Verdict::kRejected) << today.reason;
+  EXPECT_TRUE(Has(today, ReasonCode::kHbmTooSmall)) << today.reason;
+  r.current_setup.strategy = Strategy::kFsdp;
+  const ProposalVerdict change = Review(r).verdicts.at(0);
+  EXPECT_NE(change.verdict, Verdict::kRejected) << change.reason;
+  ASSERT_TRUE(change.plan.has_value());
+  EXPECT_EQ(change.plan->distribution.zero_stage, 1);
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
