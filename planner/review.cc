@@ -93,12 +93,15 @@ bool OnTodaysHardware(const ReviewContext& ctx, const Candidate& point) {
   const std::optional<Candidate>& today = TodayOf(ctx);
   return today && today->config && point.config &&
          today->family == point.family &&
+         today->config->shape == point.config->shape &&
          today->config->devices == point.config->devices;
 }
 
 bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
-  return OnTodaysHardware(ctx, point) &&
-         SameLayout(TodayOf(ctx)->config->layout, point.config->layout);
+  if (!OnTodaysHardware(ctx, point)) return false;
+  const Config& today = *TodayOf(ctx)->config;
+  return SameLayout(today.layout, point.config->layout) &&
+         today.recompute == point.config->recompute;
 }
 
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {

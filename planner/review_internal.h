@@ -92,8 +92,9 @@ std::string SymptomsText(const Job& job);
 double TodaysGradientLink(const ReviewContext& ctx);
 double PointGradientLink(const Candidate& point);
 
-// Today's hardware: today's family at today's size (TodayOf); today's
-// setup restated: that, in the layout today's point takes.
+// Today's hardware: today's machine type at today's size (TodayOf);
+// today's setup restated: that, in the layout and recompute level today's
+// point takes.
 bool OnTodaysHardware(const ReviewContext& ctx, const Candidate& point);
 bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point);
 

@@ -883,6 +883,38 @@ TEST_F(ReviewRulesTest, DataParallelOverTodaysDevicesRestatesTodaysDdp) {
   EXPECT_EQ(change.plan->distribution.zero_stage, 1);
 }
 
+// An OOM LoRA job on one L4 in a g2-standard-12: PlanTraining's pick, the
+// same L4 in a g2-standard-4 with full recompute, acts on the problem (a
+// smaller VM and a recompute level today does not run are not today's
+// setup restated) and ranks with the recompute remedy by the numbers: the
+// cheaper VM wins. It ranked after the remedy as "today's setup".
+TEST_F(ReviewRulesTest, TheSameDeviceInAnotherVmWithRecomputeActsOnOom) {
+  ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "g2-standard-12");
+  r.workload = Workload{};
+  r.workload.framework = Framework::kPytorch;
+  r.workload.model_name = "mistral-7b";
+  r.workload.training_method = TrainingMethod::kLora;
+  r.workload.dataset_tokens = 2e8;
+  r.workload.global_batch_size = 16;
+  r.workload.transformer_shape.sequence_length = 4096;
+  r.current_setup.accelerator_count = 1;
+  r.current_setup.strategy = Strategy::kSingleDevice;
+  Proposal small = MachineP("small_vm", "g2-standard-4");
+  small.hardware->count = 1;
+  r.proposals = {RemedyP(RemedyKind::kActivationRecompute, "a_recompute"),
+                 small};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[1].plan->hardware.machine_type, "g2-standard-4");
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason << " / " << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+      << out.verdicts[0].reason;
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kHigherCost))
+      << out.verdicts[0].reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
