@@ -1,6 +1,7 @@
 // Stage 2: the defaults and warnings a job states (job_assumptions.h).
 #include "planner/job_assumptions.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -95,6 +96,41 @@ void StateOptimizerAndOffload(const Workload& w, Job& job) {
         "never adds to it.",
         kHostHeadroom * 100, kPcieBytesPerS, kPolicy.pcie_bytes_per_s.source));
   }
+}
+
+void WarnIfShapeDisagreesWithParams(const Workload& w, Job& job) {
+  const TransformerShape& s = w.transformer_shape;
+  if (w.parameter_count <= 0 || s.layers <= 0 || s.hidden_size <= 0) return;
+  const double h = s.hidden_size;
+  const double heads = std::max(1, s.attention_heads);
+  const double head_dim = s.head_dim > 0 ? s.head_dim : h / heads;
+  const double kv = (s.num_kv_heads > 0 ? s.num_kv_heads : heads) * head_dim;
+  const double ffn = s.ffn_hidden_size > 0 ? s.ffn_hidden_size : 4 * h;
+  // Q and O (h x heads·head_dim each), K and V (h x kv each); an MLP of two
+  // matrices, or three when gated (SwiGLU), per expert; the embedding tied
+  // or not. Bounds, not a count: the request does not say which.
+  const double attention = 2 * h * heads * head_dim + 2 * h * kv;
+  const double vocab = std::max(0, s.vocab_size) * h;
+  const int experts = std::max(1, w.num_experts);
+  const double low = s.layers * (attention + 2 * h * ffn) + vocab;
+  const double high =
+      s.layers * (attention + 3 * h * ffn * experts) + 2 * vocab;
+  const double factor = 2;  // product choice: off by more is not rounding
+  if (w.parameter_count <= factor * high && w.parameter_count >= low / factor) {
+    return;
+  }
+  job.warnings.push_back(
+      {ReasonCode::kAssumption,
+       absl::StrFormat(
+           "parameter_count %.3g disagrees with the stated shape (%d layers "
+           "of width %d, FFN %.0f%s), which implies %.3g-%.3g parameters: "
+           "weights, gradients, optimizer states and 6·P FLOPs are counted "
+           "from parameter_count, activations and attention from the shape. "
+           "Check both.",
+           w.parameter_count, s.layers, s.hidden_size, ffn,
+           s.vocab_size > 0 ? absl::StrFormat(", vocabulary %d", s.vocab_size)
+                            : "",
+           low, high)});
 }
 
 // Without a dataset size there is no deadline check, only cost per unit,

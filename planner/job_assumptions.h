@@ -23,6 +23,11 @@ void StateOptimizerAndOffload(const Workload& w, Job& job);
 // Without a dataset size: no deadline check, only cost per unit of work,
 // and no total cost to hold to a budget (a NO_DATASET_SIZE warning).
 void WarnIfNoDataset(Job& job);
+
+// A parameter_count more than twice, or under half, what the stated
+// transformer shape implies (a preset's shape with another model's size):
+// an ASSUMPTION warning saying which figure sizes what.
+void WarnIfShapeDisagreesWithParams(const Workload& w, Job& job);
 // What that warning says of a stated budget (", and the $X budget is not
 // checked (a total cost needs the work)"; empty without one).
 std::string UncheckedBudgetClause(const Job& job);

@@ -412,6 +412,7 @@ Job MakeJob(const Catalog& catalog, const Workload& w, const Goal& g,
   }
   StateEnumDefaults(w, g, job);
   StateOptimizerAndOffload(w, job);
+  WarnIfShapeDisagreesWithParams(w, job);
   WarnIfNoDataset(job);
   ResolveAsOf(catalog, as_of, job);
   ResolveCurrentMachine(catalog, cur, job);

@@ -236,6 +236,31 @@ TEST_F(ModelPresetsTest, APresetPlansLikeItsSpelledOutSize) {
   EXPECT_THAT(b.assumptions, Not(testing::Contains(HasSubstr("gemma-2-9b"))));
 }
 
+// A preset's shape with another model's size (--model llama-2-7b --params
+// 70e9) is planned as stated, with a warning saying which figure sizes
+// what; no preset's own size draws it.
+TEST_F(ModelPresetsTest, AParameterCountTheShapeDoesNotHoldIsWarnedOf) {
+  const auto warned = [&](const std::string& name, double params) {
+    PlanRequest r;
+    r.workload.model_name = name;
+    r.workload.parameter_count = params;
+    r.workload.dataset_tokens = 1e9;
+    r.as_of = planner_->catalog().data_date;
+    for (const Reason& w : planner_->Plan(r).warnings) {
+      if (w.message.find("disagrees with the stated shape") !=
+          std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(warned("llama-2-7b", 70e9));
+  EXPECT_TRUE(warned("llama-3.1-70b", 7e9));
+  for (const ModelInfo& m : ListModelPresets(planner_->catalog())) {
+    EXPECT_FALSE(warned(m.id, 0)) << m.id;
+  }
+}
+
 TEST_F(ModelPresetsTest, ListAcceleratorsCarriesEveryPresetWithItsSource) {
   const ListResponse list = planner_->List(ListRequest{});
   ASSERT_EQ(list.models.size(), planner_->catalog().models.size());
