@@ -119,6 +119,16 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
                              vision ? "patches plus class token"
                                     : "published input length",
                              ".");
+  } else if (fills_shape && m->max_sequence &&
+             s.sequence_length > *m->max_sequence) {
+    // Past the positions the model was trained with: the plan times the
+    // stated length, which the model itself does not handle as published.
+    positions = absl::StrCat(
+        " Sequence length ", s.sequence_length, " is past the model's ",
+        *m->max_sequence,
+        "-token context: training at it extends the context (position "
+        "interpolation or RoPE scaling, or continued pre-training), timed "
+        "here as stated.");
   }
   return absl::StrCat("Model preset \"", m->id, "\" (", m->name, ", ",
                       absl::StrFormat("%.3g", m->total_params),

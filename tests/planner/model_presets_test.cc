@@ -261,6 +261,20 @@ TEST_F(ModelPresetsTest, AParameterCountTheShapeDoesNotHoldIsWarnedOf) {
   }
 }
 
+// A sequence length past the preset's published context (Llama 2: 4,096
+// tokens) is timed as stated, and the assumption says it extends the
+// context; at the published length it says nothing of it.
+TEST_F(ModelPresetsTest, ASequencePastThePresetsContextIsSaid) {
+  const auto said = [&](int seq) {
+    Workload w;
+    w.model_name = "llama-2-7b";
+    w.transformer_shape.sequence_length = seq;
+    return ApplyModelPreset(planner_->catalog(), &w);
+  };
+  EXPECT_THAT(said(32768), HasSubstr("past the model's 4096-token context"));
+  EXPECT_THAT(said(4096), Not(HasSubstr("past the model's")));
+}
+
 TEST_F(ModelPresetsTest, ListAcceleratorsCarriesEveryPresetWithItsSource) {
   const ListResponse list = planner_->List(ListRequest{});
   ASSERT_EQ(list.models.size(), planner_->catalog().models.size());
