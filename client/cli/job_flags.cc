@@ -15,12 +15,21 @@ namespace {
 
 using google::protobuf::EnumDescriptor;
 
+// Every number flag sets a field whose 0 means "not given" in the API
+// (proto3): a stated 0 would be planned as if the flag were left out, so
+// it is refused, naming the flag.
 absl::StatusOr<double> NumberFlag(const ParsedFlags& flags,
                                   const std::string& name) {
   absl::StatusOr<double> value = ParseQuantity(flags.Get(name));
   if (!value.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--", name, ": ", value.status().message()));
+  }
+  if (*value == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name,
+                     " 0 would read as not given (0 is the API's unset "
+                     "value): give a positive value, or leave the flag out"));
   }
   return value;
 }

@@ -262,6 +262,20 @@ def test_done_when_command_answers_on_one_screen():
     assert "8.03e+09" not in result.stdout  # human units, never e-notation
 
 
+@pytest.mark.parametrize("flag,positive", [
+    ("--epochs=0", "2"), ("--deadline_hours=0", "48"),
+    ("--budget_usd=0", "50000"), ("--batch=0", "256")])
+def test_a_stated_zero_is_bad_input_naming_the_flag(flag, positive):
+    # 0 is the API's "not given": planned silently as if the flag were left
+    # out, it would answer another question than the one asked.
+    base = ("plan", "--catalog", CATALOG, "--model", "llama-3.1-8b",
+            "--tokens", "1e9")
+    result = run(*base, flag)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert flag.split("=")[0] in result.stderr
+    assert run(*base, flag.replace("=0", "=" + positive)).returncode == 0
+
+
 def test_unknown_model_preset_is_bad_input_with_close_matches():
     result = run("plan", "--catalog", CATALOG, "--model", "lama-3.1-8b")
     assert result.returncode == 2
