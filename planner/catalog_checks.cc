@@ -148,6 +148,16 @@ std::vector<FieldViolation> Planner::CheckAgainstCatalog(
                                   "accelerator or series of that name)")});
     }
   }
+  // A CNN (stated, or its preset's kind) counts its work in examples: a
+  // token count would time it as a sequence model of assumed-length
+  // sequences.
+  Workload resolved = workload;
+  ApplyModelPreset(*catalog_, &resolved);
+  if (resolved.model_kind == ModelKind::kCnn && workload.dataset_tokens > 0) {
+    out.push_back({"workload.dataset_tokens",
+                   "a CNN's work is counted in examples (images): give "
+                   "dataset_examples instead of tokens"});
+  }
   // A current setup the catalog says cannot exist.
   CheckAcceleratorsPerNode(*catalog_, current_setup, out);
   CheckSliceShapes(*catalog_, current_setup, out);

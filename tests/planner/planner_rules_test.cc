@@ -3058,6 +3058,31 @@ std::vector<std::string> Fields(const std::vector<FieldViolation>& v) {
   return out;
 }
 
+// A CNN counts its work in examples (images): tokens for one, stated as a
+// CNN or named by a CNN preset, are refused naming the field (they were
+// timed as 2,048-token sequences); examples, or tokens for a transformer,
+// are not.
+TEST_F(PlannerRulesTest, TokensForACnnAreRefused) {
+  Workload cnn;
+  cnn.model_name = "resnet-50";
+  cnn.dataset_tokens = 1e9;
+  EXPECT_THAT(Fields(planner_->CheckAgainstCatalog(cnn, {}, {})),
+              testing::ElementsAre("workload.dataset_tokens"));
+  Workload stated;
+  stated.model_kind = ModelKind::kCnn;
+  stated.parameter_count = 2.5e7;
+  stated.dataset_tokens = 1e9;
+  EXPECT_THAT(Fields(planner_->CheckAgainstCatalog(stated, {}, {})),
+              testing::ElementsAre("workload.dataset_tokens"));
+  cnn.dataset_tokens = 0;
+  cnn.dataset_examples = 1.28e6;
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(cnn, {}, {}).empty());
+  Workload llm;
+  llm.model_name = "llama-3.1-8b";
+  llm.dataset_tokens = 1e9;
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(llm, {}, {}).empty());
+}
+
 // keep_current_hardware pins the plan to the current hardware: without one
 // the catalog knows, the request is refused naming the field, never planned
 // with the constraint silently dropped.
