@@ -121,7 +121,8 @@ bool JudgeClassicalLayout(const ReviewContext& ctx,
                           "."));
     return true;
   }
-  j.tier = 1;
+  // As any layout: first when its point acts on the stated problem.
+  j.tier = ActsOnTheStatedProblem(ctx, *c) ? kActsOnTheProblemTier : 1;
   j.candidate = std::move(c);
   j.secondary = 0;
   return true;

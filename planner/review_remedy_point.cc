@@ -381,10 +381,43 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
 
 // MORE_MEMORY_PER_DEVICE without a target: the move to the best-ranked
 // viable family in the job's space whose device holds more than today's.
+// A CPU job's device is its VM: the best-ranked CPU point the request
+// allows on a VM with more memory than today's.
+std::optional<HardwareProposal> LargerCpuVmTarget(const ReviewContext& ctx,
+                                                  Judged& j) {
+  const catalog::MachineType* today = ctx.job.current_machine;
+  if (today == nullptr || today->accelerator_count > 0 ||
+      !today->memory_bytes) {
+    return std::nullopt;
+  }
+  for (const Candidate& c : ctx.space.candidates) {
+    const catalog::MachineType* vm =
+        c.has_point() && c.config->shape ? c.config->shape->machine : nullptr;
+    if (c.family->platform != Platform::kCpu || vm == nullptr ||
+        !vm->memory_bytes || !(*vm->memory_bytes > *today->memory_bytes)) {
+      continue;
+    }
+    j.why.push_back(absl::StrFormat(
+        "No target given: the best-ranked CPU VM the request allows with "
+        "more memory than today's %s (%.0f GiB) is %s (%.0f GiB).",
+        today->id, *today->memory_bytes / kGiB, vm->id,
+        *vm->memory_bytes / kGiB));
+    HardwareProposal target;
+    target.machine_type = vm->id;
+    return target;
+  }
+  j.Reject(ReasonCode::kHbmTooSmall,
+           absl::StrFormat("No CPU VM the request allows holds the job with "
+                           "more memory than today's %s.",
+                           today->id));
+  return std::nullopt;
+}
+
 std::optional<HardwareProposal> LargerDeviceTarget(const ReviewContext& ctx,
                                                    Judged& j) {
   const catalog::Accelerator* today = ctx.job.current_accelerator;
-  if (today == nullptr || !today->memory_bytes) return std::nullopt;
+  if (today == nullptr) return LargerCpuVmTarget(ctx, j);
+  if (!today->memory_bytes) return std::nullopt;
   for (const Candidate& c : ctx.space.candidates) {
     if (!c.has_point() || c.family->platform == Platform::kCpu ||
         c.family->platform == Platform::kEdge ||

@@ -915,6 +915,41 @@ TEST_F(ReviewRulesTest, TheSameDeviceInAnotherVmWithRecomputeActsOnOom) {
       << out.verdicts[0].reason;
 }
 
+// XGBoost out of memory on one n2-highmem-64: MORE_MEMORY_PER_DEVICE with
+// no target names the best CPU VM with more memory and carries its
+// estimate (it had neither and was RECOMMENDED bare); four workers that
+// hold the job act on it too, and rank with it by the numbers.
+TEST_F(ReviewRulesTest, MoreMemoryForACpuJobNamesALargerVm) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kXgboost;
+  r.workload.model_kind = ModelKind::kTabular;
+  r.workload.dataset_gib = 300;
+  r.workload.steps = 500;
+  r.current_setup.hardware = "n2-highmem-64";
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kSingleDevice;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  Proposal workers;
+  workers.label = "workers";
+  workers.distribution = DistributionProposal{};
+  workers.distribution->strategy = Strategy::kDataParallel;
+  workers.distribution->data_parallelism = 4;
+  r.proposals = {RemedyP(RemedyKind::kMoreMemoryPerDevice, "a_more"), workers};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  const ProposalVerdict& more = out.verdicts[0];
+  ASSERT_TRUE(more.plan.has_value()) << more.reason;
+  EXPECT_THAT(more.reason, HasSubstr("more memory than today's n2-highmem-64"));
+  EXPECT_NE(more.plan->hardware.machine_type, "n2-highmem-64");
+  ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
+  const bool workers_cheaper =
+      out.verdicts[1].plan->estimates.on_demand_cost_usd.expected <
+      more.plan->estimates.on_demand_cost_usd.expected;
+  EXPECT_EQ(out.verdicts[1].verdict == Verdict::kRecommended, workers_cheaper)
+      << out.verdicts[1].reason << " / " << more.reason;
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
