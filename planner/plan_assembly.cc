@@ -199,6 +199,27 @@ std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c) {
 
 namespace {
 
+// A deep model over several VMs whose network the catalog does not know
+// (CPU machine types carry no figure): its traffic between VMs is not
+// timed, so the step's communication is a lower bound, and says so.
+std::optional<Reason> UntimedNetwork(const Job& job, const Family& f,
+                                     const Config& c) {
+  const bool communicates = !job.classical && job.model_size_known &&
+                            job.workload.per_device_memory_gib <= 0;
+  if (!communicates || c.hosts <= 1 || f.platform == Platform::kTpu ||
+      NicSharePerDevice(c.shape ? c.shape->machine : nullptr) > 0 ||
+      f.inter_vm_bytes_per_s > 0) {
+    return std::nullopt;
+  }
+  return Reason{ReasonCode::kAssumption,
+                absl::StrFormat(
+                    "The catalog has no network bandwidth for %s: the "
+                    "gradient traffic between its %d VMs is not timed, so "
+                    "the step's communication (%.0f%%) is a lower bound.",
+                    c.shape && c.shape->machine ? c.shape->machine->id : f.name,
+                    c.hosts, 100 * c.step.communication_fraction)};
+}
+
 // Where the plan runs follows the catalog's offerings (job_spec.h), so the
 // plan's run_platform and its job specs always agree.
 void ChooseWhereToRun(const Job& job, const Candidate& cand, Plan& p) {
@@ -524,6 +545,7 @@ Plan MakePlan(const Catalog& /*catalog*/, const Job& job, const Candidate& cand,
   FillMemoryEstimate(job, c, p.estimates);
   FillTimeAndCostEstimates(job, c, p.estimates);
   if (auto why = ImplausibleEstimate(job, c)) p.reasons.push_back(*why);
+  if (auto why = UntimedNetwork(job, f, c)) p.reasons.push_back(*why);
 
   if (with_job_spec && f.platform != Platform::kEdge) {
     p.job_spec = MakeJobSpec(job, f, p);

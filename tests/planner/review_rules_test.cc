@@ -950,6 +950,32 @@ TEST_F(ReviewRulesTest, MoreMemoryForACpuJobNamesALargerVm) {
       << out.verdicts[1].reason << " / " << more.reason;
 }
 
+// A deep model over several CPU VMs, whose network the catalog does not
+// know: the plan says its traffic is not timed (it read 0% communication
+// and "scales near-linearly" silently); over GPU VMs with a known NIC it
+// is timed and nothing is said.
+TEST_F(ReviewRulesTest, UntimedNetworkBetweenVmsIsSaid) {
+  const auto said = [&](const std::string& machine, int count) {
+    ReviewRequest r = GpuCluster({});
+    r.workload = Llm(Framework::kTensorflow, 5e7, Shape(4, 1024, 16, 512));
+    Proposal p = MachineP("p", machine);
+    p.hardware->count = count;
+    r.proposals = {p};
+    const ProposalVerdict v = Review(r).verdicts.at(0);
+    EXPECT_TRUE(v.plan.has_value()) << machine << ": " << v.reason;
+    if (!v.plan) return false;
+    EXPECT_GT(v.plan->hardware.hosts, 1) << machine;
+    for (const Reason& why : v.plan->reasons) {
+      if (why.message.find("no network bandwidth") != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(said("n2-standard-16", 16));
+  EXPECT_FALSE(said("a3-highgpu-8g", 16));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
