@@ -1606,6 +1606,35 @@ TEST_F(ReviewRulesTest, AHardwareLayoutIsHeldToTheDcnRules) {
   EXPECT_EQ(out.verdicts[4].verdict, Verdict::kRejected);
   EXPECT_TRUE(Has(out.verdicts[4], ReasonCode::kNoSharedModel))
       << out.verdicts[4].reason;
+  // A mesh whose DCN axes put tensor parallelism across the slices is
+  // judged by that axis, whatever across_slices says beside it (DCN_DATA
+  // over dcn_tensor_parallelism 2 was judged as data parallelism and
+  // RECOMMENDED); the same mesh with data across every slice is not.
+  Proposal mislabelled =
+      on_slices("mislabelled", Strategy::kFsdp, DcnParallelism::kData);
+  mislabelled.hardware->layout->mesh = MultisliceMesh{};
+  mislabelled.hardware->layout->mesh->ici_fsdp_parallelism = 256;
+  mislabelled.hardware->layout->mesh->dcn_data_parallelism = 2;
+  mislabelled.hardware->layout->mesh->dcn_tensor_parallelism = 2;
+  Proposal as_distribution;
+  as_distribution.label = "mislabelled distribution";
+  as_distribution.distribution = *mislabelled.hardware->layout;
+  as_distribution.distribution->slices = 4;
+  Proposal data_mesh = mislabelled;
+  data_mesh.label = "data mesh";
+  data_mesh.hardware->layout->mesh->dcn_data_parallelism = 4;
+  data_mesh.hardware->layout->mesh->dcn_tensor_parallelism = 0;
+  r.proposals = {mislabelled, as_distribution, data_mesh};
+  const ReviewResponse labelled = Review(r);
+  ASSERT_EQ(labelled.verdicts.size(), 3u);
+  for (int i : {0, 1}) {
+    EXPECT_EQ(labelled.verdicts[i].verdict, Verdict::kRejected)
+        << labelled.verdicts[i].label << ": " << labelled.verdicts[i].reason;
+    EXPECT_TRUE(Has(labelled.verdicts[i], ReasonCode::kCommunicationBound))
+        << labelled.verdicts[i].label << ": " << labelled.verdicts[i].reason;
+  }
+  EXPECT_NE(labelled.verdicts[2].verdict, Verdict::kRejected)
+      << labelled.verdicts[2].reason;
 }
 
 // TensorFlow trains on one slice (GKE's Multislice runs JAX and PyTorch):
