@@ -176,11 +176,24 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
 // The option that came closest to a missed budget or deadline: rejected
 // OVER_BUDGET or MISSES_DEADLINE alone, carrying its cheapest (fastest)
 // point (planner/family_space.cc KeepFeasible). Null when none was.
-const Candidate* ClosestMiss(const std::vector<Candidate>& cands,
-                             ReasonCode code) {
+// The family rejected for `code` alone whose point came closest; its point
+// must meet the other limit too (a deadline's near miss within the budget,
+// a budget's within the deadline), else it meets no "other rule".
+// `*any`: some family was rejected for `code` alone.
+const Candidate* ClosestMiss(const Job& job,
+                             const std::vector<Candidate>& cands,
+                             ReasonCode code, bool* any) {
   const Candidate* out = nullptr;
   for (const Candidate& c : cands) {
     if (c.codes != std::vector<ReasonCode>{code} || !c.config) continue;
+    *any = true;
+    const Config& p = *c.config;
+    const bool other_met =
+        code == ReasonCode::kOverBudget
+            ? !job.deadline_given || p.hours.expected <= job.deadline_hours
+            : job.goal.budget_usd <= 0 ||
+                  (p.price_known && p.cost.expected <= job.goal.budget_usd);
+    if (!other_met) continue;
     const auto key = [&](const Candidate& k) {
       return code == ReasonCode::kOverBudget ? k.config->cost.expected
                                              : k.config->hours.expected;
@@ -202,14 +215,26 @@ bool AtTheSearchCap(const Candidate& c) {
 std::string WhatWouldGiveAPlan(const Job& job,
                                const std::vector<Candidate>& cands) {
   std::string out;
-  if (const Candidate* c = ClosestMiss(cands, ReasonCode::kOverBudget)) {
+  bool over_budget = false, late = false;
+  if (const Candidate* c =
+          ClosestMiss(job, cands, ReasonCode::kOverBudget, &over_budget)) {
     absl::StrAppend(&out, " The cheapest option that meets every other "
                           "rule, ", c->family->name, " at ",
                     c->config->devices, " device(s), costs ",
                     FormatUsd(c->config->cost.expected), ", over the ",
                     FormatUsd(job.goal.budget_usd), " budget.");
   }
-  if (const Candidate* c = ClosestMiss(cands, ReasonCode::kMissesDeadline)) {
+  const Candidate* c =
+      ClosestMiss(job, cands, ReasonCode::kMissesDeadline, &late);
+  if (c == nullptr && late && job.goal.budget_usd > 0) {
+    absl::StrAppend(&out, " The options that come closest to the ",
+                    FormatHours(job.deadline_hours),
+                    " deadline cost more "
+                    "than the ",
+                    FormatUsd(job.goal.budget_usd),
+                    " budget: no option meets both.");
+  }
+  if (c != nullptr) {
     absl::StrAppend(
         &out, " The fastest option that meets every other rule, ",
         c->family->name, " at ", c->config->devices, " device(s), takes ",

@@ -3058,6 +3058,24 @@ std::vector<std::string> Fields(const std::vector<FieldViolation>& v) {
   return out;
 }
 
+// No plan for want of time: the fastest option named as meeting "every
+// other rule" must meet the budget too (an option 12x over a stated
+// budget was named); when none does, the reason says no option meets both.
+TEST_F(PlannerRulesTest, TheClosestMissMeetsTheOtherLimit) {
+  PlanRequest q = Req(Llm(1.3e10, 1e11, Shape(40, 5120, 40, 4096)));
+  q.goal.deadline_hours = 0.5;
+  const PlanResponse late = Plan(q);
+  ASSERT_FALSE(late.recommendation.has_value());
+  EXPECT_THAT(late.no_plan_reason,
+              HasSubstr("The fastest option that meets every other rule"));
+  q.goal.budget_usd = 1000;
+  const PlanResponse both = Plan(q);
+  ASSERT_FALSE(both.recommendation.has_value());
+  EXPECT_THAT(both.no_plan_reason,
+              Not(HasSubstr("The fastest option that meets every other rule")));
+  EXPECT_THAT(both.no_plan_reason, HasSubstr("no option meets both"));
+}
+
 // A CNN counts its work in examples (images): tokens for one, stated as a
 // CNN or named by a CNN preset, are refused naming the field (they were
 // timed as 2,048-token sequences); examples, or tokens for a transformer,
