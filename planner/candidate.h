@@ -102,6 +102,9 @@ struct Config {
   // job that does not checkpoint, flex-start past its maximum run): the
   // code that says why (planner/provisioning.h).
   ReasonCode blocked = ReasonCode::kUnspecified;
+  // Spot, which the request allows, was passed over: a preemption would
+  // lose all work of a job that does not checkpoint (SpotLosesWork).
+  bool spot_refused = false;
 };
 // A point is copied and moved several times while layouts are compared and
 // sizes merged (planner/layouts.cc, count_refinement.cc): it holds no

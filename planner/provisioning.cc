@@ -156,6 +156,7 @@ void JudgePointProvisioning(const Job& job, const Family& f, Config& c) {
   Provisioning p = c.provisioning;
   if (p == Provisioning::kSpot && SpotLosesWork(job, hours)) {
     // A preemption would lose all work: Spot is not an option here.
+    c.spot_refused = true;
     const auto other = ProvisioningWithoutSpot(job, f, s);
     if (!other) return Block(job, c, Provisioning::kSpot, ReasonCode::kPreemptionRisk);
     p = *other;
@@ -193,7 +194,7 @@ void KeepObtainable(const Job& job, const Family& f, const Pins& pins,
         return x.hours.expected < y.hours.expected;
       });
   const std::string numbers = PointNumbers(job, b);
-  if (b.blocked == ReasonCode::kPreemptionRisk) {
+  if (b.blocked == ReasonCode::kPreemptionRisk || b.spot_refused) {
     cand.Reject(ReasonCode::kPreemptionRisk,
                 absl::StrCat(f.name, " would run on Spot, ", numbers,
                              " at best, and the job does not checkpoint: a "

@@ -397,6 +397,28 @@ TEST_F(ProvisioningRulesTest, FlexStartLimitedToItsMaximumRunDuration) {
   }
 }
 
+// Spot allowed, flex-start too short, no reservation, and a job that
+// does not checkpoint: the rejection says Spot was passed over for that
+// (PREEMPTION_RISK; it said only that flex-start runs too short); with
+// checkpoints Spot holds the job.
+TEST_F(ProvisioningRulesTest, SpotPassedOverForWantOfCheckpointsIsSaid) {
+  PlanRequest q = A4Only();
+  q.constraints.flex_start_allowed = true;
+  q.constraints.spot_allowed = true;
+  q.constraints.max_accelerators = 64;
+  q.goal.deadline_hours = 0;
+  const PlanResponse r = Plan(q);
+  ASSERT_FALSE(r.recommendation.has_value()) << "the premise: a long job";
+  const Rejection* a4 = RejectionOf(r, "nvidia-b200");
+  ASSERT_NE(a4, nullptr);
+  EXPECT_THAT(a4->codes, testing::Contains(ReasonCode::kPreemptionRisk));
+  EXPECT_THAT(a4->reason, HasSubstr("does not checkpoint"));
+  q.workload.checkpoints = true;
+  const PlanResponse kept = Plan(q);
+  ASSERT_TRUE(kept.recommendation.has_value()) << kept.no_plan_reason;
+  EXPECT_EQ(kept.recommendation->hardware.provisioning, Provisioning::kSpot);
+}
+
 TEST_F(ProvisioningRulesTest, FlexStartCapacityWaitCountsAgainstDeadline) {
   PlanRequest q = A4Only();
   q.constraints.flex_start_allowed = true;
