@@ -352,6 +352,12 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
 
 }  // namespace
 
+std::string FullRecomputeFlops(const Job& job) {
+  const bool adapters = job.method == TrainingMethod::kLora ||
+                        job.method == TrainingMethod::kQlora;
+  return adapters ? "6·P·D against 4·P·D" : "8·P·D against 6·P·D";
+}
+
 std::string JobStartupAssumption() {
   return absl::StrFormat(
       "Every plan's hours and cost hold one %.0f-minute job start-up "

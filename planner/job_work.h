@@ -24,6 +24,12 @@ std::string JobStartupAssumption();
 // latency of its collectives (planner/collective_latency.h).
 std::string CollectiveLatencyAssumption();
 
+// What full recompute adds, in P·D: a second forward pass, 2·P·D, over the
+// 6·P·D of training (4·P·D under LoRA/QLoRA, whose frozen base has no
+// weight gradients, so the re-run adds half again): "8·P·D against
+// 6·P·D" or "6·P·D against 4·P·D".
+std::string FullRecomputeFlops(const Job& job);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_JOB_WORK_H_

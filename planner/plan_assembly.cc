@@ -17,6 +17,7 @@
 #include "planner/engine_common.h"
 #include "planner/estimates.h"
 #include "planner/job_spec.h"
+#include "planner/job_work.h"
 #include "planner/optimizer_offload.h"
 #include "planner/pipeline_schedule.h"
 #include "planner/reduction_server.h"
@@ -346,11 +347,12 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                        Distribution& d) {
   if (c.recompute == Recompute::kFull &&
       job.workload.recompute != Recompute::kFull) {
-    AppendNote(d,
-               "Full activation recompute to fit memory: a second forward "
-               "pass (about 8·P·D of hardware FLOPs against the 6·P·D of "
-               "model FLOPs counted; its time is in the efficiency band, "
-               "not added).");
+    AppendNote(
+        d, absl::StrCat("Full activation recompute to fit memory: a second "
+                        "forward pass (about ",
+                        FullRecomputeFlops(job),
+                        " of hardware against model FLOPs counted; its time is "
+                        "in the efficiency band, not added)."));
   }
   if (c.layout.optimizer_offload) AppendNote(d, DescribeOptimizerOffload(c));
   if (c.host_required_bytes > c.memory.host_optimizer_bytes) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "planner/edge_rules.h"
 #include "planner/estimates.h"
+#include "planner/job_work.h"
 #include "planner/policy.h"
 #include "planner/provisioning.h"
 #include "planner/reduction_server.h"
@@ -64,12 +65,13 @@ void MarkIfRecomputeIsNotNeeded(const Job& job, const RemedyProposal& m,
         absl::StrFormat(
             "Today's setup already fits without it (%.1f of %.1f GiB per "
             "device): full recompute only re-runs every layer's forward pass "
-            "during the backward pass, about a third more compute (8·P·D "
-            "against 6·P·D per step; Korthikanti et al. 2022, "
-            "arXiv:2205.05198, measure 30-40%% overhead), which the model's "
-            "efficiency band does not show. Turn it on to fit a larger model "
-            "or micro-batch, not for speed.",
-            t.required_bytes / kGiB, t.usable_bytes / kGiB));
+            "during the backward pass, more compute (%s per step; "
+            "Korthikanti et al. 2022, arXiv:2205.05198, measure 30-40%% "
+            "overhead in pre-training), which the model's efficiency band "
+            "does not show. Turn it on to fit a larger model or micro-batch, "
+            "not for speed.",
+            t.required_bytes / kGiB, t.usable_bytes / kGiB,
+            FullRecomputeFlops(job)));
 }
 
 namespace {

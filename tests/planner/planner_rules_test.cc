@@ -3076,6 +3076,34 @@ TEST_F(PlannerRulesTest, TheClosestMissMeetsTheOtherLimit) {
   EXPECT_THAT(both.no_plan_reason, HasSubstr("no option meets both"));
 }
 
+// The note on a plan that recomputes to fit states the FLOPs of the job's
+// own method: LoRA's 4·P·D plus a 2·P·D re-run (it said 8·P·D against
+// 6·P·D beside a LoRA job's 4·P·D).
+TEST_F(PlannerRulesTest, TheRecomputeNoteCountsTheMethodsFlops) {
+  const auto note = [&](TrainingMethod method) {
+    PlanRequest q;
+    q.workload.framework = Framework::kJax;
+    q.workload.model_name = "llama-2-7b";
+    q.workload.training_method = method;
+    q.workload.dataset_tokens = 1e8;
+    q.workload.global_batch_size = 32;
+    q.workload.transformer_shape.sequence_length = 2048;
+    q.constraints.allowed_series = {"TPU v5e"};
+    q.constraints.max_accelerators = method == TrainingMethod::kLora ? 1 : 8;
+    q.as_of = "2026-09-26";
+    const PlanResponse r = Plan(q);
+    EXPECT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+    return r.recommendation ? r.recommendation->distribution.notes
+                            : std::string();
+  };
+  const std::string lora = note(TrainingMethod::kLora);
+  ASSERT_THAT(lora, HasSubstr("Full activation recompute")) << "the premise";
+  EXPECT_THAT(lora, HasSubstr("6·P·D against 4·P·D"));
+  const std::string full = note(TrainingMethod::kFullFineTune);
+  ASSERT_THAT(full, HasSubstr("Full activation recompute")) << "the premise";
+  EXPECT_THAT(full, HasSubstr("8·P·D against 6·P·D"));
+}
+
 // A CNN counts its work in examples (images): tokens for one, stated as a
 // CNN or named by a CNN preset, are refused naming the field (they were
 // timed as 2,048-token sequences); examples, or tokens for a transformer,
