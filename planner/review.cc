@@ -64,13 +64,26 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
   return a.label < b.label;
 }
 
+namespace {
+
+// Across slices XLA reduces the gradient hierarchically: reduce-scatter
+// over ICI inside each slice, then each chip all-reduces its 1/chips share
+// over DCN (estimates.cc times it so). Per device of the data-parallel
+// ring that is a link `chips` times the chip's DCN share.
+double DcnGradientLink(const Family& f, int chips_per_slice) {
+  return f.dcn_bytes_per_s_per_chip * std::max(1, chips_per_slice);
+}
+
+}  // namespace
+
 double TodaysGradientLink(const ReviewContext& ctx) {
   const Job& job = ctx.job;
   const Family* today = CurrentFamily(ctx.index, job);
   if (today == nullptr) return 0;
   if (today->platform == Platform::kTpu) {
-    return job.current.slice_count > 1 ? today->dcn_bytes_per_s_per_chip
-                                       : today->ici_bytes_per_s;
+    const int slices = std::max(1, job.current.slice_count);
+    return slices > 1 ? DcnGradientLink(*today, job.current_devices / slices)
+                      : today->ici_bytes_per_s;
   }
   if (job.current.node_count <= 1) return today->intra_vm_bytes_per_s;
   const double share = NicSharePerDevice(job.current_machine);
@@ -81,7 +94,8 @@ double PointGradientLink(const Candidate& point) {
   const Family& f = *point.family;
   const Config& c = *point.config;
   if (f.platform == Platform::kTpu) {
-    return c.slices > 1 ? f.dcn_bytes_per_s_per_chip : f.ici_bytes_per_s;
+    return c.slices > 1 ? DcnGradientLink(f, c.devices / c.slices)
+                        : f.ici_bytes_per_s;
   }
   if (c.hosts <= 1) return f.intra_vm_bytes_per_s;
   const double share =

@@ -976,6 +976,42 @@ TEST_F(ReviewRulesTest, UntimedNetworkBetweenVmsIsSaid) {
   EXPECT_FALSE(said("a3-highgpu-8g", 16));
 }
 
+// A sync-bound FSDP job on sixteen A3 High VMs: TPU slices act on it. A
+// slice reduces the gradient over ICI first and each chip carries a
+// 1/256 share over DCN, a link 256 times its DCN share per device of the
+// ring, far wider than A3 High's NIC share; PlanTraining's pick of v6e
+// slices (it read as DCN's 12.5 GB/s per chip, narrower) ranks with what
+// acts, by the numbers, before a dearer and slower A3 Mega.
+TEST_F(ReviewRulesTest, TpuSlicesActOnGradientSyncThroughTheirHierarchy) {
+  ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound}, 16);
+  r.workload = Workload{};
+  r.workload.framework = Framework::kJax;
+  r.workload.model_name = "llama-3.1-8b";
+  r.workload.training_method = TrainingMethod::kPreTraining;
+  r.workload.dataset_tokens = 2e11;
+  r.workload.global_batch_size = 1024;
+  r.workload.transformer_shape.sequence_length = 8192;
+  r.goal.objective = Objective::kMinTime;
+  r.goal.deadline_hours = 100;
+  r.current_setup.strategy = Strategy::kFsdp;
+  Proposal mega = MachineP("a_mega", "a3-megagpu-8g");
+  mega.hardware->count = 4096;
+  Proposal v6e = MachineP("v6e", "ct6e-standard-4t");
+  v6e.hardware->count = 8192;
+  v6e.hardware->tpu_topology = "16x16";
+  v6e.hardware->slices = 32;
+  r.proposals = {mega, v6e};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  ASSERT_TRUE(out.verdicts[0].plan && out.verdicts[1].plan);
+  ASSERT_LT(out.verdicts[1].plan->estimates.total_hours.expected,
+            out.verdicts[0].plan->estimates.total_hours.expected)
+      << "the premise";
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[0].reason, Not(HasSubstr("ranks first")));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
