@@ -67,6 +67,20 @@ Workload Llm(Framework f, double params, TransformerShape shape) {
   return w;
 }
 
+// A catalog model preset trained by `method` on `tokens` at a stated
+// global batch and sequence length.
+Workload PresetJob(Framework f, const std::string& model, TrainingMethod method,
+                   double tokens, int64_t batch, int seq) {
+  Workload w;
+  w.framework = f;
+  w.model_name = model;
+  w.training_method = method;
+  w.dataset_tokens = tokens;
+  w.global_batch_size = batch;
+  w.transformer_shape.sequence_length = seq;
+  return w;
+}
+
 // PyTorch DDP on four a3-highgpu-8g nodes (or `hardware`) with NCCL.
 ReviewRequest GpuCluster(std::vector<Symptom> symptoms, int nodes = 4,
                          const std::string& hardware = "a3-highgpu-8g") {
@@ -860,13 +874,8 @@ TEST_F(ReviewRulesTest, TodaysHardwareRecommendedSaysItLeavesTheProblem) {
 // same proposal is a change, and may shard its optimizer (ZeRO-1).
 TEST_F(ReviewRulesTest, DataParallelOverTodaysDevicesRestatesTodaysDdp) {
   ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "g2-standard-96");
-  r.workload = Workload{};
-  r.workload.framework = Framework::kPytorch;
-  r.workload.model_name = "llama-3.2-3b";
-  r.workload.training_method = TrainingMethod::kFullFineTune;
-  r.workload.dataset_tokens = 1e9;
-  r.workload.global_batch_size = 64;
-  r.workload.transformer_shape.sequence_length = 4096;
+  r.workload = PresetJob(Framework::kPytorch, "llama-3.2-3b",
+                         TrainingMethod::kFullFineTune, 1e9, 64, 4096);
   Proposal ddp;
   ddp.label = "ddp";
   ddp.distribution = DistributionProposal{};
@@ -890,13 +899,8 @@ TEST_F(ReviewRulesTest, DataParallelOverTodaysDevicesRestatesTodaysDdp) {
 // cheaper VM wins. It ranked after the remedy as "today's setup".
 TEST_F(ReviewRulesTest, TheSameDeviceInAnotherVmWithRecomputeActsOnOom) {
   ReviewRequest r = GpuCluster({Symptom::kOutOfMemory}, 1, "g2-standard-12");
-  r.workload = Workload{};
-  r.workload.framework = Framework::kPytorch;
-  r.workload.model_name = "mistral-7b";
-  r.workload.training_method = TrainingMethod::kLora;
-  r.workload.dataset_tokens = 2e8;
-  r.workload.global_batch_size = 16;
-  r.workload.transformer_shape.sequence_length = 4096;
+  r.workload = PresetJob(Framework::kPytorch, "mistral-7b",
+                         TrainingMethod::kLora, 2e8, 16, 4096);
   r.current_setup.accelerator_count = 1;
   r.current_setup.strategy = Strategy::kSingleDevice;
   Proposal small = MachineP("small_vm", "g2-standard-4");
@@ -984,13 +988,8 @@ TEST_F(ReviewRulesTest, UntimedNetworkBetweenVmsIsSaid) {
 // acts, by the numbers, before a dearer and slower A3 Mega.
 TEST_F(ReviewRulesTest, TpuSlicesActOnGradientSyncThroughTheirHierarchy) {
   ReviewRequest r = GpuCluster({Symptom::kGradientSyncBound}, 16);
-  r.workload = Workload{};
-  r.workload.framework = Framework::kJax;
-  r.workload.model_name = "llama-3.1-8b";
-  r.workload.training_method = TrainingMethod::kPreTraining;
-  r.workload.dataset_tokens = 2e11;
-  r.workload.global_batch_size = 1024;
-  r.workload.transformer_shape.sequence_length = 8192;
+  r.workload = PresetJob(Framework::kJax, "llama-3.1-8b",
+                         TrainingMethod::kPreTraining, 2e11, 1024, 8192);
   r.goal.objective = Objective::kMinTime;
   r.goal.deadline_hours = 100;
   r.current_setup.strategy = Strategy::kFsdp;
