@@ -430,8 +430,9 @@ void FillDistribution(const Job& job, const Family& f, const Config& c,
     AppendNote(
         d,
         absl::StrFormat(
-            "Reduction Server (pool 2): %d x %s, %.0f Gbps for the workers' "
-            "%.0f Gbps of network egress (Vertex AI sizing), %s/h included "
+            "Reduction Server (pool 2): %d x %s, %.0f Gbps for the %.0f Gbps "
+            "the workers send (their network egress, or their GPUs' own "
+            "link where slower; Vertex AI sizing), %s/h included "
             "in the hourly cost; it takes the gradient all-reduce to %.2f s "
             "per step.",
             rs->replica_count, rs->machine_type, rs->reducer_bandwidth_gbps,

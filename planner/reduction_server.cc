@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -120,12 +119,13 @@ std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
                                            int worker_vms) {
   Job facts;
   ResolveReducer(catalog, facts);
-  const double egress =
-      WorkerEgressBitsPerS(machine, series, family, machine.accelerator_count);
-  if (facts.reducer_machine == nullptr || egress <= 0 || worker_vms < 1) {
+  const double feed = WorkerFeedBitsPerS(
+      WorkerEgressBitsPerS(machine, series, family, machine.accelerator_count),
+      family, machine.accelerator_count);
+  if (facts.reducer_machine == nullptr || feed <= 0 || worker_vms < 1) {
     return std::nullopt;
   }
-  ReducerPool pool = MakePool(*facts.reducer_machine, egress, worker_vms);
+  ReducerPool pool = MakePool(*facts.reducer_machine, feed, worker_vms);
   pool.image_uri = facts.reducer_image;
   return pool;
 }
@@ -167,18 +167,20 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
   return out;
 }
 
-double IntraVmReduceBytesPerS(const Family& f, const Config& c) {
+double WorkerFeedBitsPerS(double egress_bits_per_s, const Family* f,
+                          int devices_per_vm) {
   // Before a VM's gradient leaves for the reducers its GPUs reduce it among
   // themselves, and gather the result back after: a ring over the VM's own
   // link (NVLink, or PCIe without it), each GPU sending 2·(d-1)/d of the
   // gradient. NCCL pipelines the two hops in chunks, so the slower one
   // bounds the transfer: as a rate for the whole gradient, d/(2·(d-1))
   // times the per-GPU link.
-  const int d = DevicesPerVm(c);
-  if (d <= 1 || f.intra_vm_bytes_per_s <= 0) {
-    return std::numeric_limits<double>::infinity();
+  const int d = devices_per_vm;
+  if (f == nullptr || d <= 1 || f->intra_vm_bytes_per_s <= 0) {
+    return egress_bits_per_s;
   }
-  return f.intra_vm_bytes_per_s * d / (2.0 * (d - 1));
+  return std::min(egress_bits_per_s,
+                  8 * f->intra_vm_bytes_per_s * d / (2.0 * (d - 1)));
 }
 
 bool GradientSyncExposed(const Job& job, const Family& f, const Config& c) {
@@ -194,16 +196,18 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it
   if (!ReductionServerApplies(job, f, c)) return;
-  const double egress =
-      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c));
-  if (egress <= 0) return;
-  ReducerPool pool = MakePool(*job.reducer_machine, egress, c.hosts);
-  // Each worker VM sends its gradient once and receives the result once,
-  // at its egress to the reducers (ReductionServerAllReduceSeconds).
+  const double feed = WorkerFeedBitsPerS(
+      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c)),
+      &f, DevicesPerVm(c));
+  if (feed <= 0) return;
+  // Sized to what the workers can send, not to a NIC their GPUs' own link
+  // cannot fill.
+  ReducerPool pool = MakePool(*job.reducer_machine, feed, c.hosts);
+  // Each worker VM sends its gradient once and receives the result once
+  // (ReductionServerAllReduceSeconds).
   StepTimeInput with = in;
   with.ring_size = c.hosts;
-  with.link_bytes_per_s =
-      std::min(pool.worker_bits_per_s / 8, IntraVmReduceBytesPerS(f, c));
+  with.link_bytes_per_s = pool.worker_bits_per_s / 8;
   with.reduction_server_bytes_per_s =
       pool.replicas * pool.reducer_bits_per_s / 8;
   with.dp_latency_seconds =

@@ -60,12 +60,12 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
 // (StepTimeInput::gradient_sync_exposed, set by EstimateTime).
 bool GradientSyncExposed(const Job& job, const Family& f, const Config& c);
 
-// The rate at which one worker VM's GPUs reduce their gradient among
-// themselves and gather the result back, over the VM's own link (NVLink,
-// else PCIe), as bytes of the whole gradient per second; infinite for a
-// one-GPU VM. A Reduction Server's worker is the slower of it and its
-// egress to the reducers.
-double IntraVmReduceBytesPerS(const Family& f, const Config& c);
+// What one worker VM can send the reducers, in bits per second: its
+// egress, or the rate its GPUs reduce the gradient among themselves (and
+// gather it back) over the VM's own link, NVLink or PCIe, when slower.
+// The pool is sized to it and the all-reduce timed at it.
+double WorkerFeedBitsPerS(double egress_bits_per_s, const Family* f,
+                          int devices_per_vm);
 
 // Called by EstimateTime with the point's step input: when a Reduction
 // Server lowers the cost per unit of work (MIN_TIME: the step time), the

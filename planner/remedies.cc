@@ -245,7 +245,8 @@ void GradientSyncRemedies(const catalog::Catalog& catalog, const Job& job,
       absl::StrAppend(
           &r.summary,
           absl::StrFormat(" Size: %d x %s (%.0f Gbps total, matching "
-                          "the workers' %.0f Gbps of network egress, "
+                          "the %.0f Gbps the workers send: their network "
+                          "egress, or their GPUs' own link where slower; "
                           "Vertex AI guidance)",
                           pool.replica_count, pool.machine_type,
                           pool.reducer_bandwidth_gbps,

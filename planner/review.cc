@@ -66,12 +66,16 @@ bool JudgedBefore(const Job& job, const Judged& a, const Judged& b) {
 
 namespace {
 
-// Across slices XLA reduces the gradient hierarchically: reduce-scatter
-// over ICI inside each slice, then each chip all-reduces its 1/chips share
-// over DCN (estimates.cc times it so). Per device of the data-parallel
-// ring that is a link `chips` times the chip's DCN share.
+// Across slices XLA reduces the gradient hierarchically: over ICI inside
+// each slice, then each chip all-reduces its 1/chips share over DCN
+// (estimates.cc times both). The two stages run one after the other, so
+// as one link for the whole gradient per device they combine as
+// resistances do: 1 / (1/ICI + 1/(chips · DCN per chip)), never wider than
+// ICI alone (one slice).
 double DcnGradientLink(const Family& f, int chips_per_slice) {
-  return f.dcn_bytes_per_s_per_chip * std::max(1, chips_per_slice);
+  const double dcn = f.dcn_bytes_per_s_per_chip * std::max(1, chips_per_slice);
+  if (f.ici_bytes_per_s <= 0 || dcn <= 0) return dcn;
+  return 1 / (1 / f.ici_bytes_per_s + 1 / dcn);
 }
 
 }  // namespace
@@ -223,7 +227,7 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
           "It keeps today's hardware, which leaves the stated problem as it "
           "is (the job is ",
           internal::SymptomsText(job),
-          "); no other proposal beats it on the numbers."));
+          "); no other proposal ranks before it."));
     }
   } else {
     v.verdict = Verdict::kViable;

@@ -64,21 +64,23 @@ std::string UnmodelledMeshAxes(const DistributionProposal& d) {
 }
 
 DcnParallelism AcrossSlices(const DistributionProposal& d) {
-  // A mesh's tensor or pipeline axis over DCN is what crosses the slices,
-  // whatever across_slices says beside it: SPEC §4's DCN rules judge it
-  // (a DCN_DATA label over dcn_tensor_parallelism 2 was judged as data
-  // parallelism and RECOMMENDED).
+  // A mesh's tensor, pipeline or FSDP axis over DCN is what crosses the
+  // slices, whatever across_slices says beside it: SPEC §4's DCN rules
+  // judge it (a DCN_DATA label over dcn_tensor_parallelism 2 was judged as
+  // data parallelism and RECOMMENDED).
   if (d.mesh && d.mesh->dcn_tensor_parallelism > 1) {
     return DcnParallelism::kTensor;
   }
   if (d.mesh && d.mesh->dcn_pipeline_parallelism > 1) {
     return DcnParallelism::kPipeline;
   }
+  if (d.mesh && d.mesh->dcn_fsdp_parallelism > 1) {
+    return DcnParallelism::kFsdp;
+  }
   DcnParallelism across = d.across_slices;
-  if (across == DcnParallelism::kUnspecified && d.mesh) {
-    if (d.mesh->dcn_fsdp_parallelism > 1)
-      across = DcnParallelism::kFsdp;
-    else if (d.mesh->dcn_data_parallelism > 1) across = DcnParallelism::kData;
+  if (across == DcnParallelism::kUnspecified && d.mesh &&
+      d.mesh->dcn_data_parallelism > 1) {
+    across = DcnParallelism::kData;
   }
   return across;
 }
