@@ -1011,6 +1011,32 @@ TEST_F(ReviewRulesTest, TpuSlicesActOnGradientSyncThroughTheirHierarchy) {
   EXPECT_THAT(out.verdicts[0].reason, Not(HasSubstr("ranks first")));
 }
 
+// The gradient's link across TPU slices runs ICI inside a slice, then
+// each chip's share over DCN, one after the other: never wider than one
+// slice's ICI. A sync-bound job on one v5e slice is not helped by moving
+// onto two (it read 800 GB/s against ICI's 200 and was RECOMMENDED); one
+// on four slices is, by moving onto one.
+TEST_F(ReviewRulesTest, MoreSlicesDoNotWidenTheGradientsLink) {
+  const auto move = [&](int today_slices, int to_slices) {
+    ReviewRequest r = TpuSlices({Symptom::kGradientSyncBound}, today_slices);
+    r.current_setup.strategy = Strategy::kDataParallel;
+    Proposal p = MoveP("move", "");
+    p.remedy->target->accelerator = "tpu-v5e";
+    p.remedy->target->tpu_topology = "16x16";
+    p.remedy->target->slices = to_slices;
+    r.proposals = {p};
+    return Review(r).verdicts.at(0);
+  };
+  const ProposalVerdict wider = move(1, 2);
+  EXPECT_EQ(wider.verdict, Verdict::kRejected) << wider.reason;
+  EXPECT_TRUE(Has(wider, ReasonCode::kDoesNotAddressBottleneck))
+      << wider.reason;
+  const ProposalVerdict onto_one = move(4, 1);
+  EXPECT_FALSE(Has(onto_one, ReasonCode::kDoesNotAddressBottleneck))
+      << onto_one.reason;
+  EXPECT_THAT(onto_one.reason, HasSubstr("acts directly on the problem"));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
@@ -1670,6 +1696,20 @@ TEST_F(ReviewRulesTest, AHardwareLayoutIsHeldToTheDcnRules) {
   }
   EXPECT_NE(labelled.verdicts[2].verdict, Verdict::kRejected)
       << labelled.verdicts[2].reason;
+  // A DCN FSDP axis, labelled DCN_DATA or DCN_FSDP, is FSDP across the
+  // slices either way: the same verdict and reason (the label alone made
+  // it RECOMMENDED as data parallelism).
+  const auto fsdp_mesh = [&](DcnParallelism label) {
+    Proposal p = on_slices("fsdp mesh", Strategy::kFsdp, label);
+    p.hardware->layout->mesh = MultisliceMesh{};
+    p.hardware->layout->mesh->dcn_fsdp_parallelism = 4;
+    r.proposals = {p};
+    return Review(r).verdicts.at(0);
+  };
+  const ProposalVerdict as_data = fsdp_mesh(DcnParallelism::kData);
+  const ProposalVerdict as_fsdp = fsdp_mesh(DcnParallelism::kFsdp);
+  EXPECT_EQ(as_data.verdict, as_fsdp.verdict) << as_data.reason;
+  EXPECT_EQ(as_data.reason, as_fsdp.reason);
 }
 
 // TensorFlow trains on one slice (GKE's Multislice runs JAX and PyTorch):
