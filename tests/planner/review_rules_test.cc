@@ -1699,10 +1699,16 @@ TEST_F(ReviewRulesTest, AHardwareLayoutIsHeldToTheDcnRules) {
   // A DCN FSDP axis, labelled DCN_DATA or DCN_FSDP, is FSDP across the
   // slices either way: the same verdict and reason (the label alone made
   // it RECOMMENDED as data parallelism).
+  r.current_setup.strategy = Strategy::kFsdp;
   const auto fsdp_mesh = [&](DcnParallelism label) {
-    Proposal p = on_slices("fsdp mesh", Strategy::kFsdp, label);
-    p.hardware->layout->mesh = MultisliceMesh{};
-    p.hardware->layout->mesh->dcn_fsdp_parallelism = 4;
+    Proposal p;
+    p.label = "fsdp mesh";
+    p.distribution = DistributionProposal{};
+    p.distribution->strategy = Strategy::kFsdp;
+    p.distribution->across_slices = label;
+    p.distribution->slices = 4;
+    p.distribution->mesh = MultisliceMesh{};
+    p.distribution->mesh->dcn_fsdp_parallelism = 4;
     r.proposals = {p};
     return Review(r).verdicts.at(0);
   };
