@@ -116,6 +116,13 @@ struct PlannerDefaults {
       365 * 24.0,
       "product choice: with no deadline given, an expected time over a year "
       "is flagged IMPLAUSIBLE_ESTIMATE"};
+  // A parameter_count more than this many times, or under 1/this of, what
+  // the stated transformer shape implies (its bounds already span gated and
+  // plain MLPs, tied and untied embeddings) draws a warning.
+  SourcedDefault shape_params_disagreement{
+      2,
+      "product choice: further off than the shape's own bounds by 2x is "
+      "not rounding or an unstated part"};
 };
 
 inline constexpr PlannerDefaults kDefaults{};

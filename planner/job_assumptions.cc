@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/defaults.h"
 #include "planner/engine_common.h"
 #include "planner/policy.h"
 #include "planner/util.h"
@@ -115,7 +116,7 @@ void WarnIfShapeDisagreesWithParams(const Workload& w, Job& job) {
   const double low = s.layers * (attention + 2 * h * ffn) + vocab;
   const double high =
       s.layers * (attention + 3 * h * ffn * experts) + 2 * vocab;
-  const double factor = 2;  // product choice: off by more is not rounding
+  const double factor = kDefaults.shape_params_disagreement.value;
   if (w.parameter_count <= factor * high && w.parameter_count >= low / factor) {
     return;
   }

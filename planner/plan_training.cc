@@ -226,13 +226,13 @@ std::string WhatWouldGiveAPlan(const Job& job,
   }
   const Candidate* c =
       ClosestMiss(job, cands, ReasonCode::kMissesDeadline, &late);
-  if (c == nullptr && late && job.goal.budget_usd > 0) {
-    absl::StrAppend(&out, " The options that come closest to the ",
-                    FormatHours(job.deadline_hours),
-                    " deadline cost more "
-                    "than the ",
+  const bool cheapest_late = over_budget && out.empty() && job.deadline_given;
+  if ((c == nullptr && late && job.goal.budget_usd > 0) || cheapest_late) {
+    absl::StrAppend(&out, " No option meets both the ",
+                    FormatHours(job.deadline_hours), " deadline and the ",
                     FormatUsd(job.goal.budget_usd),
-                    " budget: no option meets both.");
+                    " budget: those that come closest to one miss the "
+                    "other.");
   }
   if (c != nullptr) {
     absl::StrAppend(
@@ -273,9 +273,11 @@ std::vector<const Candidate*> AskedFor(const std::vector<Candidate>& cands) {
   return asked;
 }
 
-// A reason every family that trains at all was rejected for (the job's
-// own, such as a format its framework lacks), spelled out once from its
-// first family, with a space after; else "".
+// A reason every family that trains at all was rejected for, when it is
+// the job's own (its framework lacks a format, its ops or precision): one
+// family's line says it for all. Lines that carry a family's own numbers
+// (time, cost, memory, offerings) never stand for the rest. With a space
+// after; else "".
 std::string SharedReasonLine(const std::vector<Candidate>& cands) {
   std::vector<const Candidate*> training;
   for (const Candidate& c : cands) {
@@ -285,6 +287,12 @@ std::string SharedReasonLine(const std::vector<Candidate>& cands) {
   const Candidate& first = *training.front();
   for (size_t k = 0; k < first.codes.size() && k < first.why.size(); ++k) {
     const ReasonCode code = first.codes[k];
+    if (code != ReasonCode::kFrameworkUnsupported &&
+        code != ReasonCode::kFrameworkVersionTooOld &&
+        code != ReasonCode::kPrecisionUnsupported &&
+        code != ReasonCode::kCpuOnlyOps) {
+      continue;
+    }
     if (std::all_of(training.begin(), training.end(), [&](const Candidate* c) {
           return HasCode(c->codes, code);
         })) {
@@ -322,11 +330,14 @@ std::string NoPlanReason(const Job& job, const std::vector<Candidate>& cands,
                             : absl::StrCat(first.why.front(), " See rejected."),
           closest);
     }
+    const std::string shared = SharedReasonLine(cands);
     return absl::StrCat(
         "No hardware in the catalog satisfies every hard rule for this job "
         "(reasons seen: ",
-        absl::StrJoin(parts, ", "), "); ", SharedReasonLine(cands),
-        "see rejected.", closest);
+        absl::StrJoin(parts, ", "), "); ",
+        shared.empty() ? "see rejected."
+                       : absl::StrCat(shared, "See rejected."),
+        closest);
   }
   return absl::StrCat(
       closest.empty() ? "" : absl::StrCat(closest.substr(1), " "),

@@ -295,8 +295,8 @@ void BitsandbytesRules(const Job& job, const Family& f, Candidate& cand) {
       job.framework == Framework::kTensorflow) {
     cand.Reject(ReasonCode::kFrameworkUnsupported,
                 absl::StrCat(what, " bitsandbytes, a PyTorch library: with ",
-                             FrameworkLabel(job.framework), ", ", f.name,
-                             " can train ", instead, "."));
+                             FrameworkLabel(job.framework), ", train ", instead,
+                             " (or the job in PyTorch)."));
   } else if (f.platform == Platform::kTpu) {
     cand.Reject(ReasonCode::kFrameworkUnsupported,
                 absl::StrCat(what, " bitsandbytes, which has no TPU backend: ",

@@ -3082,7 +3082,7 @@ TEST_F(PlannerRulesTest, TheClosestMissMeetsTheOtherLimit) {
   ASSERT_FALSE(both.recommendation.has_value());
   EXPECT_THAT(both.no_plan_reason,
               Not(HasSubstr("The fastest option that meets every other rule")));
-  EXPECT_THAT(both.no_plan_reason, HasSubstr("no option meets both"));
+  EXPECT_THAT(both.no_plan_reason, HasSubstr("No option meets both"));
 }
 
 // The note on a plan that recomputes to fit states the FLOPs of the job's
