@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "planner/domains.h"
 #include "planner/estimates.h"
 #include "planner/model_presets.h"
 #include "planner/plan_assembly.h"
@@ -81,6 +82,10 @@ double DcnGradientLink(const Family& f, int chips_per_slice) {
 }  // namespace
 
 double TodaysGradientLink(const ReviewContext& ctx) {
+  // Today's point, where the model has one, is judged as any point is.
+  if (const std::optional<Candidate>& t = TodayOf(ctx); t && t->config) {
+    return PointGradientLink(*t);
+  }
   const Job& job = ctx.job;
   const Family* today = CurrentFamily(ctx.index, job);
   if (today == nullptr) return 0;
@@ -101,7 +106,12 @@ double PointGradientLink(const Candidate& point) {
     return c.slices > 1 ? DcnGradientLink(f, c.devices / c.slices)
                         : f.ici_bytes_per_s;
   }
-  if (c.hosts <= 1) return f.intra_vm_bytes_per_s;
+  // One VM, or every device inside one NVLink domain spanning VMs (an
+  // NVL72 block): the gradient never leaves NVLink (or PCIe), as the
+  // estimates time it (estimates.cc, InsideNvlinkDomain).
+  if (c.hosts <= 1 || c.devices <= NvlinkDomainDevices(f, c)) {
+    return f.intra_vm_bytes_per_s;
+  }
   const double share =
       NicSharePerDevice(c.shape != nullptr ? c.shape->machine : nullptr);
   return share > 0 ? share : f.inter_vm_bytes_per_s;

@@ -1037,6 +1037,28 @@ TEST_F(ReviewRulesTest, MoreSlicesDoNotWidenTheGradientsLink) {
   EXPECT_THAT(onto_one.reason, HasSubstr("acts directly on the problem"));
 }
 
+// Sixteen GB200s in four a4x-highgpu-4g VMs sit in one NVL72 block: their
+// gradient rides NVLink, as the estimates time it, not the VMs' NICs. A
+// sync-bound job on one v5e slice (ICI) is helped by moving there; it read
+// the NIC share, narrower than ICI, and was rejected.
+TEST_F(ReviewRulesTest, AnNvl72BlockCarriesTheGradientOverNvlink) {
+  ReviewRequest r = TpuSlices({Symptom::kGradientSyncBound}, 1);
+  r.workload.framework = Framework::kPytorch;
+  r.workload.pytorch_xla_ok = true;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.constraints.reservation_available = true;
+  r.constraints.run_platform = RunPlatform::kUnspecified;
+  Proposal p = MoveP("a4x", "");
+  p.remedy->target->machine_type = "a4x-highgpu-4g";
+  p.remedy->target->count = 16;
+  r.proposals = {p};
+  const ProposalVerdict v = Review(r).verdicts.at(0);
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_GT(v.plan->hardware.hosts, 1) << "the premise: several VMs";
+  EXPECT_FALSE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("acts directly on the problem"));
+}
+
 TEST_F(ReviewRulesTest, RejectsSpotUnderHardDeadlineWithoutCheckpoints) {
   ReviewRequest r = GpuCluster({});
   r.goal.hard_deadline = true;
