@@ -151,12 +151,14 @@ std::vector<FieldViolation> Planner::CheckAgainstCatalog(
   // A CNN (stated, or its preset's kind) counts its work in examples: a
   // token count would time it as a sequence model of assumed-length
   // sequences.
-  Workload resolved = workload;
-  ApplyModelPreset(*catalog_, &resolved);
-  if (resolved.model_kind == ModelKind::kCnn && workload.dataset_tokens > 0) {
-    out.push_back({"workload.dataset_tokens",
-                   "a CNN's work is counted in examples (images): give "
-                   "dataset_examples instead of tokens"});
+  if (workload.dataset_tokens > 0) {
+    Workload resolved = workload;  // copied only for this case
+    ApplyModelPreset(*catalog_, &resolved);
+    if (resolved.model_kind == ModelKind::kCnn) {
+      out.push_back({"workload.dataset_tokens",
+                     "a CNN's work is counted in examples (images): give "
+                     "dataset_examples instead of tokens"});
+    }
   }
   // A current setup the catalog says cannot exist.
   CheckAcceleratorsPerNode(*catalog_, current_setup, out);

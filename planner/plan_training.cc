@@ -173,13 +173,12 @@ void WhatItLoses(const Job& job, const Candidate& c, const Candidate& best,
   }
 }
 
-// The option that came closest to a missed budget or deadline: rejected
-// OVER_BUDGET or MISSES_DEADLINE alone, carrying its cheapest (fastest)
-// point (planner/family_space.cc KeepFeasible). Null when none was.
-// The family rejected for `code` alone whose point came closest; its point
-// must meet the other limit too (a deadline's near miss within the budget,
-// a budget's within the deadline), else it meets no "other rule".
-// `*any`: some family was rejected for `code` alone.
+// The option that came closest to a missed budget or deadline: a family
+// rejected OVER_BUDGET or MISSES_DEADLINE alone, carrying its cheapest
+// (fastest) point (planner/family_space.cc KeepFeasible), which must meet
+// the other limit too (a deadline's near miss within the budget, a
+// budget's within the deadline), else it meets no "other rule". Null when
+// none does; `*any`: some family was rejected for `code` alone.
 const Candidate* ClosestMiss(const Job& job,
                              const std::vector<Candidate>& cands,
                              ReasonCode code, bool* any) {

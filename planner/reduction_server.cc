@@ -196,9 +196,10 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it
   if (!ReductionServerApplies(job, f, c)) return;
+  const int per_vm = DevicesPerVm(c);
   const double feed = WorkerFeedBitsPerS(
-      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c)),
-      &f, DevicesPerVm(c));
+      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, per_vm), &f,
+      per_vm);
   if (feed <= 0) return;
   // Sized to what the workers can send, not to a NIC their GPUs' own link
   // cannot fill.

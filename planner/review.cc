@@ -132,6 +132,12 @@ bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point) {
          today.recompute == point.config->recompute;
 }
 
+bool WidensGradientLink(const ReviewContext& ctx, const Candidate& point) {
+  if (!point.config || !point.viable()) return false;
+  const double today = TodaysGradientLink(ctx);
+  return today > 0 && PointGradientLink(point) > today;
+}
+
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
   if (!point.config || !point.viable()) return false;
   if (HasSymptom(ctx.job, Symptom::kOutOfMemory) &&
@@ -144,8 +150,7 @@ bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
       OnGpuParameterServers(ctx.job)) {
     return false;
   }
-  const double today = TodaysGradientLink(ctx);
-  return today > 0 && PointGradientLink(point) > today;
+  return WidensGradientLink(ctx, point);
 }
 
 bool TiedOnTheNumbers(const Job& job, const Judged& a, const Judged& b) {

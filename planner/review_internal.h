@@ -49,9 +49,9 @@ inline const char* NotForTpus(Strategy s) {
 // One proposal's judgement. Non-rejected proposals are ordered by
 // (tier, candidate rank in the space, secondary): what acts on a stated
 // symptom first (kActsOnTheProblemTier: remedies, moves, and hardware or
-// layouts whose point does, ActsOnTheStatedProblem), then layouts (1),
-// then hardware that does not act on a stated symptom (2), then the rest
-// (3); without symptoms hardware and layouts share tier 1. Inside a tier a
+// layouts whose point does, ActsOnTheStatedProblem), then the hardware and
+// layouts that do not (1, with or without a stated symptom), then the rest
+// (2, 3). Inside a tier a
 // proposal that selects a point ranks by the scorer, as PlanTraining ranks it
 // (SPEC §3: its recommendation is RECOMMENDED beside worse proposals).
 struct Judged {
@@ -87,10 +87,14 @@ const char* SymptomLabel(Symptom s, const Job& job);
 std::string SymptomsText(const Job& job);
 
 // The link a data-parallel gradient rides per device: across VMs the VM's
-// own NIC share, inside one VM its NVLink (or PCIe), ICI in a TPU slice and
-// DCN across slices; for today's setup (0: unknown) and for a point.
+// own NIC share, inside one VM or NVLink domain its NVLink (or PCIe), ICI
+// in a TPU slice, ICI and each chip's DCN share in series across slices;
+// for today's setup (today's point where the model has one; 0: unknown)
+// and for a point. WidensGradientLink: a viable point's is wider than
+// today's.
 double TodaysGradientLink(const ReviewContext& ctx);
 double PointGradientLink(const Candidate& point);
+bool WidensGradientLink(const ReviewContext& ctx, const Candidate& point);
 
 // Today's hardware: today's machine type at today's size (TodayOf);
 // today's setup restated: that, in the layout and recompute level today's
@@ -109,9 +113,9 @@ void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j);
 // With a stated problem, whether a hardware or layout proposal's point acts
 // on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
 // space keeps only points that fit) and is not today's setup restated;
-// GRADIENT_SYNC_BOUND, the point's own link between hosts (its VM's NIC
-// share, DCN across slices) is wider than today's, and today's job is not
-// on parameter servers (leaving them is the fix). Such a proposal ranks in
+// GRADIENT_SYNC_BOUND, the point widens the gradient's link
+// (WidensGradientLink), and today's job is not on parameter servers
+// (leaving them is the fix). Such a proposal ranks in
 // kActsOnTheProblemTier.
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point);
 

@@ -360,8 +360,7 @@ void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j) {
   if (j.rejected) return;
   const double today = TodaysGradientLink(ctx);
   const std::string sync = SymptomLabel(Symptom::kGradientSyncBound, ctx.job);
-  if (j.candidate && j.candidate->config && j.candidate->viable() &&
-      today > 0 && PointGradientLink(*j.candidate) > today) {
+  if (j.candidate && WidensGradientLink(ctx, *j.candidate)) {
     // On parameter servers leaving them (Horovod) ranks first.
     j.acts_on_problem = true;
     j.tier = OnGpuParameterServers(ctx.job) ? 1 : kActsOnTheProblemTier;
