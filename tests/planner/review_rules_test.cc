@@ -14,6 +14,7 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 #include "tests/planner/catalog_planner_test.h"
+#include "tests/planner/testing/plans.h"
 #include "tests/planner/testing/verdicts.h"
 
 namespace accelplan::planner {
@@ -724,12 +725,7 @@ TEST_F(ReviewRulesTest, WhatActsOnTheProblemIsDecidedPerPoint) {
   sync.current_setup.symptoms = {Symptom::kGradientSyncBound};
   sync.current_setup.uses_nccl = true;
   sync.as_of = "2026-09-26";
-  PlanRequest plan;
-  plan.workload = sync.workload;
-  plan.constraints = sync.constraints;
-  plan.goal = sync.goal;
-  plan.current_setup = sync.current_setup;
-  plan.as_of = sync.as_of;
+  const PlanRequest plan = testutil::PlanOf(sync);
   const PlanResponse picked = Plan(plan);
   ASSERT_TRUE(picked.recommendation.has_value()) << picked.no_plan_reason;
   Proposal pick =
@@ -2967,12 +2963,7 @@ TEST_F(ReviewRulesTest, PlanListsNoRemedyReviewHoldsBackForItsPrice) {
   r.current_setup.symptoms = {Symptom::kOutOfMemory, Symptom::kInputBound};
   r.as_of = "2026-09-26";
   const auto listed = [](const ReviewRequest& req) {
-    PlanRequest q;
-    q.workload = req.workload;
-    q.goal = req.goal;
-    q.current_setup = req.current_setup;
-    q.constraints = req.constraints;
-    q.as_of = req.as_of;
+    const PlanRequest q = testutil::PlanOf(req);
     return Find(ReviewRulesTest::Plan(q).remedies,
                 RemedyKind::kActivationRecompute) != nullptr;
   };

@@ -20,6 +20,18 @@ inline PlanRequest RequestFor(const Workload& w, Objective objective) {
   return r;
 }
 
+// The plan request of a review's job: its workload, goal, constraints,
+// today's setup and date, without the proposals.
+inline PlanRequest PlanOf(const ReviewRequest& r) {
+  PlanRequest q;
+  q.workload = r.workload;
+  q.goal = r.goal;
+  q.constraints = r.constraints;
+  q.current_setup = r.current_setup;
+  q.as_of = r.as_of;
+  return q;
+}
+
 // The recommendation (when there is one), then the alternatives.
 inline std::vector<const Plan*> AllPlans(const PlanResponse& r) {
   std::vector<const Plan*> out;
