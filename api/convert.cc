@@ -111,6 +111,8 @@ planner::TransformerShape FromProto(const v1::TransformerShape& in) {
   out.num_kv_heads = in.num_kv_heads();
   out.gated_ffn = in.gated_ffn();
   out.head_dim = in.head_dim();
+  out.sliding_window = in.sliding_window();
+  out.global_attention_every = in.global_attention_every();
   return out;
 }
 
@@ -124,6 +126,8 @@ void ToProto(const planner::TransformerShape& in, v1::TransformerShape* out) {
   out->set_num_kv_heads(in.num_kv_heads);
   out->set_gated_ffn(in.gated_ffn);
   out->set_head_dim(in.head_dim);
+  out->set_sliding_window(in.sliding_window);
+  out->set_global_attention_every(in.global_attention_every);
 }
 
 planner::Workload FromProto(const v1::Workload& in, const Path& path) {
@@ -1086,6 +1090,8 @@ void ToProto(const planner::ModelInfo& in, v1::ModelInfo* out) {
   out->set_ffn_hidden_size(in.ffn_hidden_size);
   out->set_gated_ffn(in.gated_ffn);
   out->set_head_dim(in.head_dim);
+  out->set_sliding_window(in.sliding_window);
+  out->set_global_attention_every(in.global_attention_every);
   out->set_vocab_size(in.vocab_size);
   out->set_max_sequence_length(in.max_sequence_length);
   out->set_parameter_count(in.parameter_count);
@@ -1108,6 +1114,8 @@ planner::ModelInfo FromProto(const v1::ModelInfo& in) {
   out.ffn_hidden_size = in.ffn_hidden_size();
   out.gated_ffn = in.gated_ffn();
   out.head_dim = in.head_dim();
+  out.sliding_window = in.sliding_window();
+  out.global_attention_every = in.global_attention_every();
   out.vocab_size = in.vocab_size();
   out.max_sequence_length = in.max_sequence_length();
   out.parameter_count = in.parameter_count();

@@ -199,6 +199,13 @@ struct ModelPreset {
   std::optional<double> active_params;  // MoE, as published
   std::string source_id;
   std::string note;
+  // Sliding-window attention: a local layer attends to the previous
+  // sliding_window positions; every global_attention_every-th layer attends
+  // over the whole sequence (empty: no layer does). Empty window: every
+  // layer is global.
+  std::optional<int> sliding_window;
+  std::optional<int> global_attention_every;
+  std::string window_source_id;
 
   int HeadDim() const {
     return head_dim.value_or(

@@ -789,7 +789,8 @@ class Loader {
         "hidden_size, attention_heads, kv_heads, head_dim, ffn_size, "
         "gated_ffn, vocab_size, max_sequence, tied_embeddings, "
         "learned_positions, patch_size, experts, experts_per_token, "
-        "total_params, active_params, source_id, note FROM models ORDER BY id");
+        "total_params, active_params, source_id, note, sliding_window, "
+        "global_attention_every, window_source_id FROM models ORDER BY id");
     while (q.executeStep()) {
       ModelPreset m;
       m.id = q.getColumn(0).getString();
@@ -819,6 +820,9 @@ class Loader {
       m.active_params = OptReal(q.getColumn(20));
       m.source_id = q.getColumn(21).getString();
       m.note = Text(q.getColumn(22));
+      m.sliding_window = OptInt(q.getColumn(23));
+      m.global_attention_every = OptInt(q.getColumn(24));
+      m.window_source_id = Text(q.getColumn(25));
       if (!PositiveFinite(m.total_params) ||
           (m.active_params && (!PositiveFinite(*m.active_params) ||
                                *m.active_params > m.total_params))) {
@@ -833,6 +837,11 @@ class Loader {
       }
       if (absl::Status st = CheckSource("models", row, m.source_id); !st.ok())
         return st;
+      if (m.sliding_window) {
+        if (absl::Status st = CheckSource("models", row, m.window_source_id);
+            !st.ok())
+          return st;
+      }
       if (!catalog_->model_index
                .emplace(ModelKey(m.id), catalog_->models.size())
                .second) {

@@ -205,7 +205,16 @@ CREATE TABLE models (
   total_params      REAL NOT NULL CHECK (total_params > 0),  -- as published
   active_params     REAL CHECK (active_params IS NULL OR active_params > 0),  -- MoE, as published
   source_id         TEXT NOT NULL REFERENCES sources(id),  -- the published config.json or paper
-  note              TEXT
+  note              TEXT,
+  -- Sliding-window (local) attention: the keys a local layer's query sees.
+  -- NULL: every layer attends over the whole sequence.
+  sliding_window    INTEGER CHECK (sliding_window IS NULL OR sliding_window > 0),
+  -- With sliding_window: every Nth layer attends globally (Gemma 2: 2,
+  -- Gemma 3: 6); NULL: every layer is local (Mistral 7B v0.1).
+  global_attention_every INTEGER CHECK (global_attention_every IS NULL OR
+                                        (global_attention_every > 0 AND sliding_window IS NOT NULL)),
+  window_source_id  TEXT REFERENCES sources(id),  -- where the window and pattern are stated
+  CHECK ((sliding_window IS NULL) = (window_source_id IS NULL))
 );
 
 -- Measured training efficiencies of published runs (issue 14): the

@@ -223,6 +223,28 @@ bool EstimatesCnnForwardPass(const Workload& w, const Job& job) {
 // frozen base, then for a model counted in examples 3x the stated forward
 // pass (a CNN's estimated from its parameters), else 6·P. A stated pass
 // counts only for a model counted in examples with a parameter count.
+// A sliding window shorter than the sequence: which layers it spares, and
+// the attention FLOPs it saves against every layer global.
+void StateSlidingWindow(const TransformerShape& shape, Job& job) {
+  const int s = job.sequence_length;
+  if (shape.sliding_window <= 0 || shape.sliding_window >= s ||
+      shape.layers <= 0) {
+    return;
+  }
+  const int global = shape.global_attention_every > 0
+                         ? shape.layers / shape.global_attention_every
+                         : 0;
+  const double width = AttentionWidth(shape);
+  job.assumptions.push_back(absl::StrFormat(
+      "Sliding-window attention: %d of %d layers attend within %d positions "
+      "and %d over all %d; attention counted at %.3g GFLOP per token against "
+      "%.3g with every layer global (a local layer on the same non-causal "
+      "basis as a global one: 2W - W^2/s positions).",
+      shape.layers - global, shape.layers, shape.sliding_window, global, s,
+      12 * width * AttendedPositions(shape, s) / 1e9,
+      12 * width * shape.layers * static_cast<double>(s) / 1e9));
+}
+
 void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
   const bool stated = w.forward_flops_per_example > 0;
   const bool counts_stated =
@@ -315,7 +337,8 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
   // Model FLOPs per unit: 6·P (kDefaults' training_flops_per_param) of the
   // active parameters (a mixture of experts computes with its routed
   // experts only) plus attention, 12·L·(heads·head_dim)·s (PaLM appendix
-  // B; heads·head_dim is h unless the shape sets head_dim), for a shape.
+  // B; heads·head_dim is h unless the shape sets head_dim), for a shape,
+  // with a sliding window's local layers at their window (AttendedPositions).
   // Recompute is not added: the measured MFU bands already include it
   // (time_model.h, planner/efficiency.h).
   const double active = w.active_parameter_count > 0 &&
@@ -334,8 +357,8 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
       forward > 0 ? 3 * forward : TrainingFlops(active, 1.0, Recompute::kNone);
   job.flops_per_unit =
       job.sequence_model
-          ? ModelFlopsPerToken(active, shape.layers, AttentionWidth(shape),
-                               job.sequence_length)
+          ? ModelFlopsPerToken(active, AttentionWidth(shape),
+                               AttendedPositions(shape, job.sequence_length))
           : dense;
   if (job.method == TrainingMethod::kLora ||
       job.method == TrainingMethod::kQlora) {
@@ -344,6 +367,7 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
     job.flops_per_unit -= dense * 2.0 / 6.0;
   }
   StateFlopsPerUnit(w, active, job);
+  if (job.sequence_model) StateSlidingWindow(shape, job);
   job.has_dataset =
       job.tokens > 0 && job.model_size_known && job.flops_per_unit > 0;
   if (job.has_dataset) job.training_flops = job.flops_per_unit * job.tokens;

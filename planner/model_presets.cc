@@ -106,6 +106,11 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     FillIfUnset(&s.ffn_hidden_size, m->ffn_size);
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
+    // The window and the layers that skip it come as one pattern.
+    if (s.sliding_window == 0 && m->sliding_window) {
+      s.sliding_window = *m->sliding_window;
+      s.global_attention_every = m->global_attention_every.value_or(0);
+    }
   }
   // A preset's input length below the default is the sequence length it
   // trains at (BERT's 512 positions, T5's 512-token inputs, a ViT's patches
@@ -153,6 +158,8 @@ std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {
     info.ffn_hidden_size = m.ffn_size.value_or(0);
     info.gated_ffn = m.gated_ffn;
     info.head_dim = m.HeadDim();
+    info.sliding_window = m.sliding_window.value_or(0);
+    info.global_attention_every = m.global_attention_every.value_or(0);
     info.vocab_size = m.vocab_size.value_or(0);
     info.max_sequence_length = m.max_sequence.value_or(0);
     info.parameter_count = m.total_params;

@@ -70,13 +70,23 @@ double TrainingFlops(double params, double tokens, Recompute recompute) {
   return factor * params * tokens;
 }
 
-double ModelFlopsPerToken(double active_params, int layers,
-                          double attention_width, int sequence_length) {
-  const double attention =
-      layers > 0 && attention_width > 0 && sequence_length > 0
-          ? 12.0 * layers * attention_width *
-                static_cast<double>(sequence_length)
-          : 0.0;
+double AttendedPositions(const TransformerShape& shape, int sequence_length) {
+  if (shape.layers <= 0 || sequence_length <= 0) return 0;
+  const double s = sequence_length;
+  const double window = shape.sliding_window;
+  if (window <= 0 || window >= s) return shape.layers * s;
+  const int global = shape.global_attention_every > 0
+                         ? shape.layers / shape.global_attention_every
+                         : 0;
+  const int local = shape.layers - global;
+  return global * s + local * (2 * window - window * window / s);
+}
+
+double ModelFlopsPerToken(double active_params, double attention_width,
+                          double attended_positions) {
+  const double attention = attention_width > 0 && attended_positions > 0
+                               ? 12.0 * attention_width * attended_positions
+                               : 0.0;
   return 6.0 * std::max(0.0, active_params) + attention;
 }
 

@@ -18,14 +18,21 @@ namespace accelplan::planner {
 // whose published runs already include their recompute in the time.
 double TrainingFlops(double params, double tokens, Recompute recompute);
 
+// Positions a token's query attends to, summed over the layers, on the
+// calibrated basis: PaLM's non-causal s per global layer (twice the causal
+// work). A local layer of window W < s does min(i+1, W) causally, W − W²/2s
+// on average, so 2W − W²/s on the same basis (s when s ≤ W). Layers whose
+// (index + 1) is a multiple of global_attention_every are global.
+double AttendedPositions(const TransformerShape& shape, int sequence_length);
+
 // Model FLOPs per token on the basis of the calibrated MFU bands (PaLM,
 // arXiv:2204.02311 appendix B): 6·P for the (active) parameters plus the
-// attention score and value matmuls, 12·L·w·s forward and backward for L
-// layers of attention width w = heads·head_dim (AttentionWidth: the hidden
-// size unless the shape sets head_dim) at sequence length s (0 without a
-// shape). Recompute FLOPs excluded.
-double ModelFlopsPerToken(double active_params, int layers,
-                          double attention_width, int sequence_length);
+// attention score and value matmuls, 12·w·Σ_layers positions forward and
+// backward at attention width w = heads·head_dim (AttentionWidth: the
+// hidden size unless the shape sets head_dim): 12·L·w·s without a sliding
+// window. Recompute FLOPs excluded.
+double ModelFlopsPerToken(double active_params, double attention_width,
+                          double attended_positions);
 
 // --- MFU
 

@@ -109,6 +109,11 @@ struct TransformerShape {
   int32_t num_kv_heads = 0;  // 0: attention_heads
   bool gated_ffn = false;
   int32_t head_dim = 0;  // 0: hidden_size / attention_heads
+  // Sliding-window attention: a local layer attends to the previous
+  // sliding_window positions (0: every layer is global); every
+  // global_attention_every-th layer attends globally (0: none does).
+  int32_t sliding_window = 0;
+  int32_t global_attention_every = 0;
 };
 
 struct EdgeDeployment {
@@ -543,6 +548,8 @@ struct ModelInfo {
   int32_t ffn_hidden_size = 0;
   bool gated_ffn = false;
   int32_t head_dim = 0;
+  int32_t sliding_window = 0;
+  int32_t global_attention_every = 0;
   int32_t vocab_size = 0;
   int32_t max_sequence_length = 0;
   double parameter_count = 0;

@@ -138,6 +138,14 @@ void CheckWorkload(const Workload& w, Checker& c) {
     c.Add("workload.transformer_shape.head_dim",
           "needs attention_heads (the attention width is heads x head_dim)");
   }
+  c.Integer("workload.transformer_shape.sliding_window", s.sliding_window,
+            L::kMaxSequenceLength);
+  c.Integer("workload.transformer_shape.global_attention_every",
+            s.global_attention_every, L::kMaxLayers);
+  if (s.global_attention_every > 0 && s.sliding_window <= 0) {
+    c.Add("workload.transformer_shape.global_attention_every",
+          "needs sliding_window (it names the layers that skip the window)");
+  }
   // Without head_dim a head is hidden_size / attention_heads wide.
   if (s.head_dim <= 0 && s.hidden_size > 0 && s.attention_heads > 0 &&
       s.hidden_size % s.attention_heads != 0) {

@@ -163,9 +163,11 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('HF-T5-BASE', 'https://huggingface.co/google-t5/t5-base/blob/main/config.json', 'T5-base config.json', NULL),
   ('T5-PAPER', 'https://arxiv.org/abs/1910.10683', 'T5 paper (Base: about 220 million parameters)', NULL),
   ('VIT-PAPER', 'https://arxiv.org/abs/2010.11929', 'ViT paper (Table 1: ViT-Large 24 layers, 1024 hidden, MLP 4096, 16 heads, 307M)', NULL),
-  ('TV-RESNET50', 'https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html', 'torchvision ResNet-50 weights (num_params 25,557,032)', NULL);
+  ('TV-RESNET50', 'https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html', 'torchvision ResNet-50 weights (num_params 25,557,032)', NULL),
+  ('MISTRAL-PAPER', 'https://arxiv.org/abs/2310.06825', 'Mistral 7B paper (Sliding Window Attention: each hidden state attends to the previous W = 4096 positions, in every layer)', 'read via the summary at https://vaulted-hardware-c41.notion.site/Mistral-7-3-B-Jiang-et-al-2023-09-1d12f406e6268061b000eb9d9be248af ("using a window size of W = 4096")');
 
 INSERT INTO sources (id, repo, path, commit_sha, title, note) VALUES
+  ('GEMMA-PT-CONFIG', 'google/gemma_pytorch', 'gemma/config.py', '014acb7ac4563a5f77c76d7ff98f31b568c16508', 'Gemma reference configs: attn_types and sliding_window_size per model (Gemma 2: [local, global] alternating, 4096; Gemma 3: 5 local then 1 global, 512 for 1B, 1024 for 4B/12B/27B)', NULL),
   ('KH-GEMMA3', 'keras-team/keras-hub', 'keras_hub/src/models/gemma3/gemma3_presets.py', '46f3b4a000be58c092fe2f1acf87d2fb620aefd0', 'KerasHub Gemma 3 presets (exact parameter counts)', NULL),
   ('KH-MIXTRAL', 'keras-team/keras-hub', 'keras_hub/src/models/mixtral/README.md', 'b9bc2e3008f55c067b88b1b06b0a710ab9243699', 'KerasHub Mixtral module dump (layer shapes)', NULL),
   ('OUMI-LLAMA31', 'vulkomilev/oumi', 'configs/recipes/llama3_1/README.md', '4d8296fb70dac07a8489398080fd740dab7b3814', 'oumi Llama 3.1 recipes: 8B/70B shapes', 'fork of oumi-ai/oumi'),

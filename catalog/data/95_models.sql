@@ -32,3 +32,18 @@ INSERT INTO models (id, name, family, architecture, layers, decoder_layers,
   ('t5-base', 'T5-base', 'T5', 'encoder-decoder', 12, 12, 768, 12, 12, 64, 3072, 0, 32128, 512, 1, 0, NULL, NULL, NULL, 220e6, NULL, 'T5-PAPER', '12 encoder + 12 decoder layers, d_model 768, d_ff 3,072 (ReLU), 12 heads, d_kv 64, vocab 32,128 from [HF-T5-BASE] (corroborated by indexed module dumps); relative position buckets, no learned position table; embeddings shared and tied'),
   ('vit-l-16', 'ViT-L/16', 'ViT', 'vision-transformer', 24, NULL, 1024, 16, 16, 64, 4096, 0, NULL, 197, NULL, 1, 16, NULL, NULL, 307e6, NULL, 'VIT-PAPER', '224x224 RGB input: 196 patches of 16x16 plus a class token = 197 positions; no vocabulary'),
   ('resnet-50', 'ResNet-50', 'ResNet', 'cnn', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 25557032, NULL, 'TV-RESNET50', 'convolutional: only the total is a meaningful preset fact; shape columns NULL');
+
+-- Sliding-window attention (stop 38): a local layer's query attends to the
+-- previous sliding_window positions; every global_attention_every-th layer
+-- attends over the whole sequence (NULL: none does). Layer i (from 0) is
+-- global when (i + 1) is a multiple of global_attention_every, as in the
+-- reference configs' repeating attn_types.
+UPDATE models SET sliding_window = 4096, global_attention_every = 2,
+  window_source_id = 'GEMMA-PT-CONFIG'
+  WHERE id IN ('gemma-2-2b', 'gemma-2-9b', 'gemma-2-27b');
+UPDATE models SET sliding_window = 512, global_attention_every = 6,
+  window_source_id = 'GEMMA-PT-CONFIG' WHERE id = 'gemma-3-1b';
+UPDATE models SET sliding_window = 1024, global_attention_every = 6,
+  window_source_id = 'GEMMA-PT-CONFIG' WHERE id = 'gemma-3-12b';
+UPDATE models SET sliding_window = 4096, window_source_id = 'MISTRAL-PAPER'
+  WHERE id = 'mistral-7b';

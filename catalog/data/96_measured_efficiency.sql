@@ -36,7 +36,8 @@ INSERT INTO sources (id, url, title, note) VALUES
   ('RUN-G27', 'https://github.com/NVIDIA-NeMo/Automodel/blob/36044ad3d139363fb6c73c24af2e7c6b65ec52f6/docs/performance-summary.mdx', 'Published run G27: Llama 3.1 70B on 64 x H100 SXM 80GB (DGX-H100)', NULL),
   ('RUN-G29', 'https://github.com/pytorch/torchtitan/blob/b5bcd76c66d0acb1a08b176d9639425bc55e0b2a/benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md', 'Published run G29: Llama 3.1 8B on 32 x H200 SXM 141GB', NULL),
   ('RUN-G30', 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/docs/performance-summary-archive.md', 'Published run G30: Llama 3.1 8B on 8 x B200 (DGX-B200)', NULL),
-  ('RUN-G32', 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/docs/performance-summary-archive.md', 'Published run G32: DeepSeek-V3 671B (MoE 256 routed top-8 + 1 shared, MLA) on 256 x B200 (DGX-B200)', NULL);
+  ('RUN-G32', 'https://github.com/NVIDIA-NeMo/Megatron-Bridge/blob/067f987df03b8355b03192d88d70f1709fedf51a/docs/performance-summary-archive.md', 'Published run G32: DeepSeek-V3 671B (MoE 256 routed top-8 + 1 shared, MLA) on 256 x B200 (DGX-B200)', NULL),
+  ('RUN-T55', 'https://github.com/AI-Hypercomputer/tpu-recipes/blob/c8cfe2f689081d36701a101cd73a70965d80926b/training/ironwood/README.md', 'Published run T55: Llama 3.1 70B on 64 x TPU7x (Ironwood)', NULL);
 
 INSERT INTO measured_efficiency (run_id, accelerator, precision, stack, moe, recompute, tensor_parallel, devices, model, mfu, mfu_6pd, source_id, note) VALUES
   ('T01', 'tpu-v4', 'BF16', 'JAX_XLA', 0, 'FULL', 1, 64, 'MaxText synthetic ''22B'' dense', 0.5670, 0.5416, 'RUN-T01', NULL),
@@ -72,4 +73,5 @@ INSERT INTO measured_efficiency (run_id, accelerator, precision, stack, moe, rec
   ('G27', 'nvidia-h100-80gb', 'BF16', 'PYTORCH_FSDP', 0, NULL, 1, 64, 'Llama 3.1 70B', 0.4278, 0.3713, 'RUN-G27', NULL),
   ('G29', 'nvidia-h200-141gb', 'FP8', 'PYTORCH_FSDP', 0, 'SELECTIVE', 1, 32, 'Llama 3.1 8B', 0.3375, 0.2663, 'RUN-G29', NULL),
   ('G30', 'nvidia-b200', 'FP8', 'PYTORCH_MEGATRON', 0, NULL, 1, 8, 'Llama 3.1 8B', 0.4156, 0.3279, 'RUN-G30', NULL),
-  ('G32', 'nvidia-b200', 'FP8', 'PYTORCH_MEGATRON', 1, NULL, 1, 256, 'DeepSeek-V3 671B (MoE 256 routed top-8 + 1 shared, MLA)', 0.1801, 0.1642, 'RUN-G32', NULL);
+  ('G32', 'nvidia-b200', 'FP8', 'PYTORCH_MEGATRON', 1, NULL, 1, 256, 'DeepSeek-V3 671B (MoE 256 routed top-8 + 1 shared, MLA)', 0.1801, 0.1642, 'RUN-G32', NULL),
+  ('T55', 'tpu7x', 'BF16', 'JAX_XLA', 0, 'SELECTIVE', 1, 64, 'Llama 3.1 70B', 0.5682, 0.4932, 'RUN-T55', NULL);

@@ -34,12 +34,13 @@ PEAK = {
     ('nvidia-h100-80gb', 'BF16'): 989e12, ('nvidia-h100-80gb', 'FP8'): 1979e12,
     ('nvidia-h200-141gb', 'BF16'): 989e12, ('nvidia-h200-141gb', 'FP8'): 1979e12,
     ('nvidia-b200', 'BF16'): 2250e12, ('nvidia-b200', 'FP8'): 4500e12,
+    ('tpu7x', 'BF16'): 2307e12, ('tpu7x', 'FP8'): 4614e12,
 }
 
 
 def accelerator(hw):
     hw = hw.lower()
-    for key, acc in (('v4', 'tpu-v4'), ('v5e', 'tpu-v5e'), ('v5p', 'tpu-v5p'),
+    for key, acc in (('tpu7x', 'tpu7x'), ('v4', 'tpu-v4'), ('v5e', 'tpu-v5e'), ('v5p', 'tpu-v5p'),
                      ('v6e', 'tpu-v6e'), ('a100 sxm 40', 'nvidia-a100-40gb'),
                      ('a100', 'nvidia-a100-80gb'), ('h200', 'nvidia-h200-141gb'),
                      ('h100', 'nvidia-h100-80gb'), ('b200', 'nvidia-b200')):
@@ -92,8 +93,19 @@ def tensor_parallel(parallelism):
 def num(s):
     try:
         return float(s)
-    except ValueError:
+    except (TypeError, ValueError):
         return 0.0
+
+
+def attended_positions(row, layers, seq):
+    """planner/time_model.cc AttendedPositions: s per global layer, a
+    sliding window's local layer at 2W - W^2/s on the same basis."""
+    window = num(row.get('sliding_window'))
+    if window <= 0 or window >= seq:
+        return layers * seq
+    every = int(num(row.get('global_attention_every')))
+    glob = int(layers) // every if every > 0 else 0
+    return glob * seq + (layers - glob) * (2 * window - window * window / seq)
 
 
 def derive(row):
@@ -102,7 +114,7 @@ def derive(row):
     n = num(row['device_count'])
     p_active = num(row['params_active']) or num(row['params_total'])
     layers, hidden, seq = num(row['layers']), num(row['hidden']), num(row['seq_len'])
-    attn = 12 * layers * hidden * seq
+    attn = 12 * hidden * attended_positions(row, layers, seq)
     model = 6 * p_active + attn
     peak = PEAK.get((acc, 'BF16' if prec == 'INT8' else prec))
     metric, value = row['measured_metric'], num(row['measured_value'])

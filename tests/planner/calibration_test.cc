@@ -50,11 +50,19 @@ using Row = std::map<std::string, std::string>;
 // tables at 2-32 slices, Gemma 3 12B and Llama 2 70B on v6e (tpu-recipes);
 // 21 inside. The Multislice rows drift from 1.00 to 0.85 expected/published
 // as slices grow (DCN data parallelism is modelled as hidden behind the
-// compute, docs/planner.md §13 Stop 37), and Gemma 3 (T51-T53, 1.53-1.75)
-// misses: its sliding-window attention is counted as global attention.
+// compute, docs/planner.md §13 Stop 37). Gemma 3 (T51-T53) missed at
+// 1.53-1.75 until stop 38 counted its sliding-window layers at their window
+// (1.13 / 1.06 / 0.99 now). Stop 38 added 18 runs (T55-T70, G53-G60:
+// tpu-recipes on TPU7x, v5p and v6e, Megatron-Bridge on B200, GB200 and
+// H100); T55 joined the fit half as TPU7x's first measured run, 17 are
+// test rows, 10 inside. The misses are mixture-of-experts runs again:
+// fine-grained top-4/top-8 routing slower than the MoE band (GPT-OSS on
+// TPU7x T62/T63 0.49; Qwen3-235B on 256 B200 G56 0.79) and coarse or bf16
+// Blackwell runs faster (Llama 4 Scout T68 1.84; GPT-OSS, DeepSeek-V3 and
+// Qwen3-235B in bf16 on GB200 G57-G59 1.42-2.08), docs/planner.md §13.
 // Asserted: what is reached, so a regression fails (docs/planner.md,
 // Calibration).
-constexpr double kInsideTarget = 60.0 / 71;
+constexpr double kInsideTarget = 73.0 / 88;
 constexpr double kMedianLow = 0.9;
 constexpr double kMedianHigh = 1.1;
 
@@ -151,6 +159,8 @@ struct Target {
 
 // The Google Cloud machine type of the run's accelerator.
 Target TargetOf(const Row& r) {
+  if (Contains(r, "hardware", "tpu7x"))
+    return {Platform::kTpu, "", "tpu7x", 2307e12};
   if (Contains(r, "hardware", "v4")) return {Platform::kTpu, "", "tpu-v4", 275e12};
   if (Contains(r, "hardware", "v5e")) return {Platform::kTpu, "", "tpu-v5e", 197e12};
   if (Contains(r, "hardware", "v5p")) return {Platform::kTpu, "", "tpu-v5p", 459e12};
@@ -264,6 +274,8 @@ ReviewRequest RequestOf(const Row& r) {
   s.vocab_size = static_cast<int>(Num(r, "vocab"));
   s.sequence_length = static_cast<int>(Num(r, "seq_len"));
   s.gated_ffn = true;
+  s.sliding_window = static_cast<int>(Num(r, "sliding_window"));
+  s.global_attention_every = static_cast<int>(Num(r, "global_attention_every"));
   if (s.layers <= 0 || s.hidden_size <= 0) s = TransformerShape{};
   if (s.layers == 0) s.sequence_length = static_cast<int>(Num(r, "seq_len"));
   w.precision = Fp8(r) ? Precision::kFp8 : Precision::kBf16Mixed;
