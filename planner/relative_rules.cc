@@ -37,8 +37,11 @@ double Cost(const Job& job, const Candidate& c) {
 // the job needs: 56 L4s train 500 GiB of XGBoost over 300 rounds in 0.8 h
 // for $17 against $139 on CPUs. Without this, a budget the CPU point
 // missed gave the cheaper GPU plan and a larger one the dearer CPU plan.
-// Time alone does not exempt: the model splits rows linearly over GPUs,
-// so under MIN_TIME any job would spread to the search cap.
+// The CPU point is the one the objective would recommend among CPUs: under
+// MIN_TIME the cheapest CPU point instead let 64 bare-metal VMs (2.8 h,
+// $1,717) win over 0.2 h of L4s for $623. Time alone does not exempt: the
+// model splits rows linearly over GPUs, so under MIN_TIME any job would
+// spread to the search cap.
 bool BeatsTheCpuPoint(const Job& job, const Config& accelerator,
                       const Config& cpu) {
   return CostMetric(job, accelerator) < CostMetric(job, cpu);
@@ -48,13 +51,17 @@ bool BeatsTheCpuPoint(const Job& job, const Config& accelerator,
 // CPU and accelerators are OVERSIZED_FOR_WORKLOAD; for classical ML, only
 // those that do not beat the CPU point (BeatsTheCpuPoint). A small deep
 // learning job goes to CPU as SPEC §4 says, even where a GPU costs less.
-void CpuProfileRule(const Job& job, const Refs& refs,
+void CpuProfileRule(const Job& job, const Norm& norm, const Refs& refs,
                     const std::vector<Candidate*>& judged) {
   if (job.on_device || job.embedding_dominated) return;
+  // The objective's CPU pick by its score (ties to the cheaper).
+  const auto key = [&](const Candidate* c) {
+    return std::make_pair(Score(job, norm, *c->config), Cost(job, *c));
+  };
   const Candidate* best_cpu = nullptr;
   for (const Candidate* c : refs) {
     if (!c->has_point() || c->family->platform != Platform::kCpu) continue;
-    if (best_cpu == nullptr || Cost(job, *c) < Cost(job, *best_cpu)) best_cpu = c;
+    if (best_cpu == nullptr || key(c) < key(best_cpu)) best_cpu = c;
   }
   if (best_cpu == nullptr) return;
   const Config& cpu = *best_cpu->config;
@@ -73,9 +80,25 @@ void CpuProfileRule(const Job& job, const Refs& refs,
                             FormatHours(cpu.hours.expected),
                             FormatUsd(cpu.cost.expected))
           : absl::StrCat(vms, cpu.units > 1 ? " handle it" : " handles it");
+  const auto beats_cpu = [&](const Config& p) {
+    return BeatsTheCpuPoint(job, p, cpu);
+  };
   for (Candidate* c : judged) {
     if (!c->has_point() || c->family->platform == Platform::kCpu) continue;
-    if (job.classical && BeatsTheCpuPoint(job, *c->config, cpu)) continue;
+    if (job.classical && beats_cpu(*c->config)) continue;
+    // A smaller size of the family that costs less than the CPU plan is
+    // not oversized either: a budget that admits the family's dearer sizes
+    // must not lose it (a larger budget never gives a worse plan).
+    if (job.classical && ReselectPoint(job, norm, *c, beats_cpu)) {
+      c->notes.push_back(
+          {ReasonCode::kAssumption,
+           absl::StrFormat("%s is sized at %d devices (%s): its larger sizes "
+                           "cost more than the CPU plan (%s), more than this "
+                           "classical ML job needs.",
+                           c->family->name, c->config->devices,
+                           MetricsText(job, *c->config), detail)});
+      continue;
+    }
     c->Reject(ReasonCode::kOversizedForWorkload,
               absl::StrCat(c->family->name, " is more than this ",
                            job.classical ? "classical ML" : "small",
@@ -190,7 +213,7 @@ void ApplyRelativeRules(const Job& job, const Norm& norm,
       c->on_workload_list = c->family->series->workload_lists.count(list) > 0;
     }
   }
-  CpuProfileRule(job, refs, judged);
+  CpuProfileRule(job, norm, refs, judged);
   EmbeddingRule(job, judged);
   WorkloadListRule(job, norm, refs, judged);
   // After the workload lists: a smaller shape they reject does not make

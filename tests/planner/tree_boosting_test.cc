@@ -239,5 +239,52 @@ TEST_F(TreeBoostingPlanTest, ObservedHoursGiveAClassicalJobNoDataSize) {
   EXPECT_FALSE(start_up);
 }
 
+// 500 GiB of XGBoost over 2,000 rounds (probed at stop 38): GPUs beat the
+// CPU plans on cost and time at some sizes, CPUs at none.
+PlanRequest LargeBoostingJob(Objective objective, double budget_usd) {
+  PlanRequest q;
+  q.workload.framework = Framework::kXgboost;
+  q.workload.model_kind = ModelKind::kTabular;
+  q.workload.dataset_gib = 500;
+  q.workload.steps = 2000;
+  q.goal.objective = objective;
+  q.goal.budget_usd = budget_usd;
+  q.as_of = "2026-09-26";
+  return q;
+}
+
+// The CPU profile's exemption compares accelerators with the CPU plan the
+// objective would recommend: under MIN_TIME the fastest CPU plan, not the
+// cheapest, so MIN_TIME is never slower than the other objectives.
+TEST_F(TreeBoostingPlanTest, MinTimeIsNoSlowerThanTheOtherObjectives) {
+  const PlanResponse fast =
+      planner_->Plan(LargeBoostingJob(Objective::kMinTime, 0));
+  ASSERT_TRUE(fast.recommendation.has_value());
+  const double hours = fast.recommendation->estimates.total_hours.expected;
+  for (Objective o : {Objective::kMinCost, Objective::kBalanced}) {
+    const PlanResponse other = planner_->Plan(LargeBoostingJob(o, 0));
+    ASSERT_TRUE(other.recommendation.has_value());
+    EXPECT_LE(hours, other.recommendation->estimates.total_hours.expected);
+  }
+}
+
+// A larger budget keeps the accelerator size that beat the CPU plans: a
+// family's sizes that cost less than the CPU plan are not oversized, only
+// the dearer ones (a larger budget never gives a slower, dearer plan).
+TEST_F(TreeBoostingPlanTest, ALargerBudgetKeepsTheCheaperFasterPlan) {
+  const PlanResponse small =
+      planner_->Plan(LargeBoostingJob(Objective::kMinTime, 100));
+  const PlanResponse large =
+      planner_->Plan(LargeBoostingJob(Objective::kMinTime, 200));
+  ASSERT_TRUE(small.recommendation.has_value());
+  ASSERT_TRUE(large.recommendation.has_value());
+  const Estimates& s = small.recommendation->estimates;
+  const Estimates& l = large.recommendation->estimates;
+  EXPECT_LE(l.total_hours.expected,
+            s.total_hours.expected * (1 + kPolicy.equal_time_fraction.value));
+  EXPECT_LE(l.on_demand_cost_usd.expected, s.on_demand_cost_usd.expected);
+  EXPECT_EQ(large.recommendation->hardware.platform, Platform::kGpu);
+}
+
 }  // namespace
 }  // namespace accelplan::planner
