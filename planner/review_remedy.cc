@@ -168,6 +168,18 @@ double EdgeDirectness(const Job& job, RemedyKind k) {
 // the tiling rules and the sizes that would meet them.
 void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
                             Judged& j) {
+  // A batch past the largest the model trains well at changes its
+  // convergence, whatever it pads (the advice rounds down for the same
+  // reason: ShapeRuleFor).
+  const int64_t most = job.current.max_tolerated_global_batch_size;
+  if (most > 0 && m.global_batch_size > most) {
+    j.Reject(ReasonCode::kNotApplicable,
+             absl::StrFormat("Batch %d is over the largest global batch the "
+                             "model tolerates (%d): it changes how the model "
+                             "converges, not only how it pads.",
+                             m.global_batch_size, most));
+    return;
+  }
   // What the proposal leaves out stays as it is now.
   const int64_t batch = m.global_batch_size > 0
                             ? m.global_batch_size

@@ -361,6 +361,25 @@ TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
   EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
 }
 
+// A stated batch past the largest the team tolerates is rejected, however
+// well it tiles; the same sizes within it are judged by their tiling.
+TEST_F(ReviewRulesTest, FixTensorShapesRejectsABatchPastTheTolerated) {
+  ReviewRequest r = TpuSlices({Symptom::kHeavyPadding});
+  r.current_setup.current_global_batch_size = 100;
+  r.current_setup.layer_widths = {300};
+  r.current_setup.max_tolerated_global_batch_size = 100;
+  Proposal over = RemedyP(RemedyKind::kFixTensorShapes, "over");
+  over.remedy->global_batch_size = 1024;
+  over.remedy->layer_widths = {304};
+  const ProposalVerdict v = Sole(r, over);
+  EXPECT_EQ(v.verdict, Verdict::kRejected) << v.reason;
+  EXPECT_TRUE(Has(v, ReasonCode::kNotApplicable)) << v.reason;
+  EXPECT_THAT(v.reason, HasSubstr("tolerates (100)"));
+  r.current_setup.max_tolerated_global_batch_size = 1024;
+  const ProposalVerdict within = Sole(r, over);
+  EXPECT_NE(within.verdict, Verdict::kRejected) << within.reason;
+}
+
 // A proposal that states its sizes is accepted with those sizes in its
 // line (a pipeline applying the recommended text uses the sizes accepted),
 // and a width that tiles already is not listed as a change; a bare
