@@ -358,6 +358,7 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     j.todays_hardware =
         j.candidate && internal::OnTodaysHardware(ctx, *j.candidate);
   }
+  internal::HoldUnpricedBehindPriced(judged);
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {

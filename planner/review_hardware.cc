@@ -421,4 +421,24 @@ void HoldUnpricedUnderBudget(const Job& job, Judged& j) {
                      " budget; it is never recommended under one."));
 }
 
+void HoldUnpricedBehindPriced(std::vector<Judged>& judged) {
+  const auto priced = [](const Judged& j) {
+    return !j.rejected && j.candidate && j.candidate->config &&
+           !j.candidate->price_unknown;
+  };
+  if (std::none_of(judged.begin(), judged.end(), priced)) return;
+  for (Judged& j : judged) {
+    if (j.rejected || !j.candidate || !j.candidate->price_unknown ||
+        !j.recommendable) {
+      continue;
+    }
+    j.recommendable = false;
+    j.Add(ReasonCode::kPriceUnknown,
+          absl::StrCat(j.candidate->family->name,
+                       " has no price in the catalog: its cost cannot be "
+                       "stated, so a priced proposal that meets every rule "
+                       "is recommended before it."));
+  }
+}
+
 }  // namespace accelplan::planner::internal

@@ -198,6 +198,10 @@ inline bool StatesTodaysStrategy(const Job& job, const LayoutPin& pin) {
 // (docs/planner.md §5): PRICE_UNKNOWN, whichever kind of proposal selected
 // it. No-op without a budget, a point, or once applied.
 void HoldUnpricedUnderBudget(const Job& job, Judged& j);
+// An unpriced point is never recommended beside a priced proposal that is
+// not rejected, whichever tier it ranks in (SPEC §4: an unknown price ranks
+// below every priced one under every objective).
+void HoldUnpricedBehindPriced(std::vector<Judged>& judged);
 
 // Whether `a` is the better of two non-rejected judgements: an order over
 // the proposals' own numbers, so verdicts never depend on proposal order.

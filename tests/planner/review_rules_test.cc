@@ -361,6 +361,38 @@ TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
   EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
 }
 
+// An unpriced point is never RECOMMENDED beside a priced proposal that is
+// not rejected, even when it alone acts on the stated problem (SPEC §4: an
+// unknown price ranks below every priced one under every objective);
+// proposed alone it is.
+TEST_F(ReviewRulesTest, AnUnpricedPointIsNotRecommendedBesideAPricedOne) {
+  ReviewRequest r;
+  r.workload = PresetJob(Framework::kPytorch, "llama-3.1-70b",
+                         TrainingMethod::kUnspecified, 1e12, 1024, 0);
+  r.constraints.reservation_available = true;
+  r.current_setup.hardware = "a3-ultragpu-8g";
+  r.current_setup.accelerator_count = 8;
+  r.current_setup.node_count = 9;
+  r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.uses_nccl = true;
+  r.current_setup.symptoms = {Symptom::kGradientSyncBound};
+  r.as_of = "2026-09-26";
+  Proposal unpriced = MachineP("A4X", "a4x-highgpu-4g");
+  unpriced.hardware->count = 72;
+  Proposal priced = MachineP("A4", "a4-highgpu-8g");
+  priced.hardware->count = 72;
+  r.proposals = {unpriced, priced};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kViable)
+      << out.verdicts[0].reason;
+  EXPECT_TRUE(Has(out.verdicts[0], ReasonCode::kPriceUnknown));
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kRecommended)
+      << out.verdicts[1].reason;
+  const ProposalVerdict alone = Sole(r, unpriced);
+  EXPECT_EQ(alone.verdict, Verdict::kRecommended) << alone.reason;
+}
+
 // A stated batch past the largest the team tolerates is rejected, however
 // well it tiles; the same sizes within it are judged by their tiling.
 TEST_F(ReviewRulesTest, FixTensorShapesRejectsABatchPastTheTolerated) {
