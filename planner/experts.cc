@@ -69,6 +69,18 @@ void ResolveExperts(Job& job) {
              "use a model preset, for its compute.",
              e, k, total)});
   }
+  if (e <= k && active > 0 && active < total) {
+    // Every expert runs for every token: the stated active count cannot be
+    // below the total.
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrFormat(
+             "Mixture of experts routing each token to %d of %d experts runs "
+             "every expert, yet active_parameter_count (%.3g) is below the "
+             "total (%.3g): the compute is charged at the stated active "
+             "count, a lower bound.",
+             k, e, active, total)});
+  }
   if (e <= k || active <= 0 || active >= total) return;
   job.expert_params = (total - active) * e / (e - k);
   if (job.expert_params > total) job.expert_params = 0;  // inconsistent

@@ -67,6 +67,36 @@ std::optional<FieldViolation> CheckModelName(const catalog::Catalog& catalog,
   return FieldViolation{"workload.model_name", std::move(description)};
 }
 
+namespace {
+
+// The preset's active parameters, or, where the request routes each token
+// to another number of its experts, the count at that top-k: the preset's
+// published total P and active A at its k0 of E experts put E·(P − A)/(E −
+// k0) parameters in the experts, the rest shared, so k experts give the
+// shared part plus k/E of the experts' (all of them from k = E on).
+double ActiveAtStatedTopK(const catalog::ModelPreset& m, const Workload& w,
+                          std::string* note) {
+  const double active = *m.active_params;
+  const int e = m.experts.value_or(0);
+  const int k0 = m.experts_per_token.value_or(0);
+  const int k = w.experts_per_token;
+  const bool same_experts = w.num_experts == 0 || w.num_experts == e;
+  if (k <= 0 || k == k0 || !same_experts || e <= k0 || k0 <= 0 ||
+      w.parameter_count != m.total_params) {
+    return active;
+  }
+  const double experts = e * (m.total_params - active) / (e - k0);
+  const double at_k = m.total_params - experts +
+                      experts * std::min(k, e) / static_cast<double>(e);
+  *note = absl::StrFormat(
+      " %d experts per token instead of the preset's %d: %.3g active "
+      "parameters (the shared %.3g plus %d/%d of the experts' %.3g).",
+      k, k0, at_k, m.total_params - experts, std::min(k, e), e, experts);
+  return at_k;
+}
+
+}  // namespace
+
 std::string ApplyModelPreset(const catalog::Catalog& catalog,
                              Workload* workload) {
   if (workload->model_name.empty()) return "";
@@ -74,8 +104,9 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
   if (m == nullptr) return "";
   Workload& w = *workload;
   if (w.parameter_count == 0) w.parameter_count = m->total_params;
+  std::string routing;
   if (w.active_parameter_count == 0 && m->active_params) {
-    w.active_parameter_count = *m->active_params;
+    w.active_parameter_count = ActiveAtStatedTopK(*m, w, &routing);
   }
   FillIfUnset(&w.num_experts, m->experts);
   FillIfUnset(&w.experts_per_token, m->experts_per_token);
@@ -138,8 +169,8 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
   return absl::StrCat("Model preset \"", m->id, "\" (", m->name, ", ",
                       absl::StrFormat("%.3g", m->total_params),
                       " parameters; source ", m->source_id,
-                      ") filled the fields the request left unset.",
-                      positions);
+                      ") filled the fields the request left unset.", positions,
+                      routing);
 }
 
 std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {

@@ -76,6 +76,29 @@ TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
   EXPECT_EQ(w.experts_per_token, 2);  // top-2 routing
 }
 
+// A top-k other than the preset's changes the active parameters: Mixtral's
+// published 46.7B total and 12.9B active at top-2 of 8 put 45.1B in the
+// experts (5.64B each) and 1.6B shared, so top-1 is ~7.3B, top-4 ~24.2B
+// and top-8 all 46.7B; the preset's own top-k keeps its published count.
+TEST_F(ModelPresetsTest, AnotherTopKChangesTheActiveParameters) {
+  const auto active_at = [&](int k) {
+    Workload w;
+    w.model_name = "mixtral-8x7b";
+    w.experts_per_token = k;
+    const std::string said = ApplyModelPreset(planner_->catalog(), &w);
+    EXPECT_EQ(said.find("experts per token instead") != std::string::npos,
+              k != 2)
+        << said;
+    return w.active_parameter_count;
+  };
+  const double published = active_at(2);
+  EXPECT_NEAR(active_at(1), 7.27e9, 0.05e9);
+  EXPECT_NEAR(active_at(4), 24.2e9, 0.1e9);
+  EXPECT_NEAR(active_at(8), 46.7e9, 0.1e9);
+  EXPECT_GT(active_at(4), published);
+  EXPECT_LT(active_at(1), published);
+}
+
 // Gemma 2 9B's heads are 256 wide, not hidden/heads = 224 (catalog source
 // HF-GEMMA-2-9B): the preset carries head_dim, the shape then counts its
 // published 9.24e9 parameters (one tied 256,000 x 3584 embedding), and the
