@@ -260,6 +260,14 @@ std::string DescribeMfu(const Job& job, const Family& f) {
                     "fp32 matrix products without TF32 by default since "
                     "1.12: torch.backends.cuda.matmul.allow_tf32).");
   }
+  if (job.precision == Precision::kFp32 && f.platform == Platform::kTpu) {
+    absl::StrAppend(
+        &out,
+        " fp32 on TPUs: of the bf16 peak (TPUs multiply fp32 matrices in "
+        "bfloat16 with float32 accumulation by default, "
+        "https://cloud.google.com/tpu/docs/bfloat16; a higher matmul "
+        "precision set by the job runs several passes and is slower).");
+  }
   if (QloraSlowdownApplies(job, f)) {
     absl::StrAppend(
         &out,

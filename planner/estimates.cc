@@ -85,11 +85,19 @@ double PeakFlops(const Family& f, const Shape& s, Precision p, bool tf32,
   }
   if (p == Precision::kFp32 && IsFine(a->peak_bf16) &&
       a->platform == catalog::Platform::kTpu) {
-    // XLA runs fp32 matmuls as several bf16 passes; a third of the bf16 peak
-    // is a stated assumption.
-    if (note) *note = "TPU fp32 peak assumed a third of the bf16 peak.";
+    // TPUs multiply fp32 matrices in bfloat16 with fp32 accumulation by
+    // default (Cloud TPU's bfloat16 guide; JAX's default matmul precision,
+    // docs.jax.dev/en/latest/201/precision.html): the MXU's bf16 rate.
+    // Several passes (bf16_3x, HIGHEST) are opt-in, as TF32 off is on GPUs.
+    if (note) {
+      *note =
+          "TPU fp32: matrix products at the bf16 peak, as TPUs run them by "
+          "default (bfloat16 multiplies, float32 accumulation: "
+          "https://cloud.google.com/tpu/docs/bfloat16); a job that sets a "
+          "higher matmul precision runs several bf16 passes per product.";
+    }
     if (sources) AddSource(*sources, a->peak_bf16->source_id);
-    return a->peak_bf16->value / 3;
+    return a->peak_bf16->value;
   }
   return 0;
 }
