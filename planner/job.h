@@ -114,6 +114,11 @@ struct Job {
   double current_hourly = 0;
   int current_hosts = 0;
   double current_comm_fraction = 0;  // of today's modelled step
+  // OUT_OF_MEMORY where today's stated layout fits in the model as the team
+  // runs it: what runs out is memory the model does not count, so a fix
+  // must leave more memory free per device than today's point does.
+  bool oom_unmodelled = false;
+  double current_free_bytes = 0;  // per device at today's point
   std::string current_label;  // "16 x a2-highgpu-8g"
   // The work is today's throughput x current_setup.observed_hours.
   bool work_from_current = false;

@@ -138,11 +138,23 @@ bool WidensGradientLink(const ReviewContext& ctx, const Candidate& point) {
   return today > 0 && PointGradientLink(point) > today;
 }
 
+namespace {
+
+// Memory per device left free at a point, in the model.
+double FreeBytes(const Config& c) { return c.usable_bytes - c.required_bytes; }
+
+}  // namespace
+
 bool ActsOnTheStatedProblem(const ReviewContext& ctx, const Candidate& point) {
   if (!point.config || !point.viable()) return false;
   if (HasSymptom(ctx.job, Symptom::kOutOfMemory) &&
       !IsTodaysSetup(ctx, point)) {
-    return true;
+    // Where the model fits today's setup, what runs out is memory it does
+    // not count, more than today's free memory: a point acts only by
+    // leaving more free per device than today (an 80 GB A100 that runs out
+    // is not fixed by 24 GB L4s the model fills to 95%).
+    return !ctx.job.oom_unmodelled ||
+           FreeBytes(*point.config) > ctx.job.current_free_bytes;
   }
   // On parameter servers the fix is leaving them (Horovod, all-reduce), not
   // a wider link under them.

@@ -966,6 +966,42 @@ TEST_F(ReviewRulesTest, TheSameDeviceInAnotherVmWithRecomputeActsOnOom) {
       << out.verdicts[0].reason;
 }
 
+// A LoRA job out of memory on one 80 GB A100 whose stated layout fits in
+// the model: what runs out is memory the model does not count, so four
+// 24 GB L4s it fills to 95% do not act on the problem (they were
+// RECOMMENDED) and recompute on today's A100 ranks first; a 96 GB RTX PRO
+// 6000 (G4), with more memory free than today, still acts.
+TEST_F(ReviewRulesTest, UnmodelledOomNeedsMoreFreeMemoryThanToday) {
+  ReviewRequest r;
+  r.workload = PresetJob(Framework::kPytorch, "llama-2-7b",
+                         TrainingMethod::kLora, 5e8, 32, 0);
+  r.current_setup.hardware = "a2-ultragpu-1g";
+  r.current_setup.accelerator_count = 1;
+  r.current_setup.node_count = 1;
+  r.current_setup.strategy = Strategy::kSingleDevice;
+  r.current_setup.symptoms = {Symptom::kOutOfMemory};
+  r.as_of = "2026-09-26";
+  Proposal l4s = MachineP("l4s", "g2-standard-48");
+  l4s.hardware->count = 4;
+  r.proposals = {RemedyP(RemedyKind::kActivationRecompute, "recompute"), l4s};
+  const ReviewResponse out = Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRecommended)
+      << out.verdicts[0].reason;
+  EXPECT_EQ(out.verdicts[1].verdict, Verdict::kViable)
+      << out.verdicts[1].reason;
+  EXPECT_THAT(out.verdicts[1].reason, HasSubstr("acts on the stated problem"));
+  Proposal g4 = MachineP("g4", "g4-standard-48");
+  g4.hardware->count = 1;
+  r.proposals = {g4, RemedyP(RemedyKind::kActivationRecompute, "recompute")};
+  const ReviewResponse bigger = Review(r);
+  ASSERT_EQ(bigger.verdicts.size(), 2u);
+  EXPECT_NE(bigger.verdicts[0].verdict, Verdict::kRejected)
+      << bigger.verdicts[0].reason;
+  EXPECT_THAT(bigger.verdicts[0].reason,
+              Not(HasSubstr("ranks first: it acts on the stated problem")));
+}
+
 // XGBoost out of memory on one n2-highmem-64: MORE_MEMORY_PER_DEVICE with
 // no target names the best CPU VM with more memory and carries its
 // estimate (it had neither and was RECOMMENDED bare); four workers that
