@@ -33,6 +33,16 @@ Pins CurrentSetupPins(const Job& job) {
     pins.machine_type = job.current_machine->id;
   }
   pins.layout = job.current.strategy;
+  if (job.current.mesh) {
+    // Today's Multislice mesh states its degrees as a proposal's does (FSDP
+    // over DCN shards over every chip, not a replica per slice), taken as
+    // the team runs it (not a proposal: plain data parallelism, no ZeRO-1).
+    DistributionProposal stated;
+    stated.strategy = job.current.strategy;
+    stated.mesh = job.current.mesh;
+    pins.layout = PinOf(stated);
+    pins.layout.proposed = false;
+  }
   return pins;
 }
 

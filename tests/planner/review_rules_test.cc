@@ -361,6 +361,36 @@ TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
   EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
 }
 
+// Today's mesh shards FSDP across 4 v5e slices (dcn_fsdp 4): adding slices
+// keeps that layout, its DCN axis over the 8 slices, rather than fall back
+// to a replica per slice, which needs more memory per chip than today's
+// and was RECOMMENDED as "observed to fit".
+TEST_F(ReviewRulesTest, AddingSlicesKeepsTodaysMeshAcrossThem) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 4e11;
+  r.workload.dataset_tokens = 5e11;
+  r.workload.global_batch_size = 2048;
+  r.current_setup.hardware = "tpu-v5e";
+  r.current_setup.tpu_topology = "16x16";
+  r.current_setup.slice_count = 4;
+  r.current_setup.strategy = Strategy::kFsdp;
+  MultisliceMesh mesh;
+  mesh.ici_fsdp_parallelism = 256;
+  mesh.dcn_fsdp_parallelism = 4;
+  r.current_setup.mesh = mesh;
+  r.as_of = "2026-09-26";
+  Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
+  add.remedy->target = HardwareProposal{};
+  add.remedy->target->slices = 8;
+  const ProposalVerdict v = Sole(r, add);
+  ASSERT_TRUE(v.plan.has_value()) << v.reason;
+  ASSERT_TRUE(v.plan->distribution.multislice.has_value());
+  EXPECT_EQ(v.plan->distribution.multislice->dcn_fsdp_parallelism, 8);
+  EXPECT_EQ(v.plan->distribution.multislice->dcn_data_parallelism, 1);
+}
+
 // An unpriced point is never RECOMMENDED beside a priced proposal that is
 // not rejected, even when it alone acts on the stated problem (SPEC §4: an
 // unknown price ranks below every priced one under every objective);
