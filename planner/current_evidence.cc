@@ -166,6 +166,21 @@ void WarnIfTodayRunsUnlikeTheModel(const Config& today, Job& job) {
            job.current_label)});
 }
 
+// The first line of a rule the job as stated fails on this family (its
+// framework, version, precision, CPU-only ops); "" when none.
+std::string JobRuleLine(const Candidate& c) {
+  for (size_t k = 0; k < c.codes.size() && k < c.why.size(); ++k) {
+    const ReasonCode code = c.codes[k];
+    if (code == ReasonCode::kFrameworkUnsupported ||
+        code == ReasonCode::kFrameworkVersionTooOld ||
+        code == ReasonCode::kPrecisionUnsupported ||
+        code == ReasonCode::kCpuOnlyOps) {
+      return c.why[k];
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 bool StatedLayoutTakenToFit(const Job& job) {
@@ -215,7 +230,8 @@ std::string ObservedMemoryLine(const Config& c) {
 
 std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
                                    const Index& index, const Job& job,
-                                   bool* out_of_memory_as_stated) {
+                                   bool* out_of_memory_as_stated,
+                                   std::string* job_rule) {
   if (job.on_device || job.current_devices <= 0) return std::nullopt;
   const Family* family = CurrentFamily(index, job);
   if (family == nullptr) return std::nullopt;
@@ -249,6 +265,7 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
     one = {EvaluateFamily(catalog, today, *family, pins)};
   }
   Candidate& c = one.front();
+  if (job_rule != nullptr) *job_rule = JobRuleLine(c);
   if (!c.viable() || c.points.empty()) return std::nullopt;
   SelectPoint(today, NormOver(today, one), c);
   if (!c.config) return std::nullopt;
@@ -258,8 +275,19 @@ std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
 void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
                           Job& job) {
   bool out_of_memory = false;
+  std::string job_rule;
   const std::optional<Config> today =
-      CurrentPoint(catalog, index, job, &out_of_memory);
+      CurrentPoint(catalog, index, job, &out_of_memory, &job_rule);
+  if (!job_rule.empty() && AnySymptom(job)) {
+    // The team reports a problem on hardware where the job, as stated,
+    // breaks a rule: that may be the problem itself.
+    job.warnings.push_back(
+        {ReasonCode::kAssumption,
+         absl::StrCat("Today's setup (", TodayLabel(job),
+                      ") fails a rule of the job as stated, which may itself "
+                      "cause what the team sees: ",
+                      job_rule)});
+  }
   if (!today) NoTodaysPoint(index, out_of_memory, job);
   if (!today || !(today->tokens_per_second > 0)) return;
   job.current_units_per_s = today->tokens_per_second;

@@ -57,9 +57,12 @@ std::string ObservedMemoryLine(const Config& c);
 // `out_of_memory_as_stated` (optional): set when the team reports
 // OUT_OF_MEMORY and the stated layout does not fit in the model either;
 // no other layout then stands in for it (nullopt).
+// `job_rule` (optional): where today's family fails a rule of the job as
+// stated (its framework, version, precision or CPU-only ops), that line.
 std::optional<Config> CurrentPoint(const catalog::Catalog& catalog,
                                    const Index& index, const Job& job,
-                                   bool* out_of_memory_as_stated = nullptr);
+                                   bool* out_of_memory_as_stated = nullptr,
+                                   std::string* job_rule = nullptr);
 
 // Fills the Job's current_* fields from today's point and, with observed
 // hours and no data set, infers the work (stated in `assumptions`). Called

@@ -264,7 +264,8 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
                    "workers; TPUs synchronise over ICI/DCN."
                  : (job.current.node_count <= 1
                         ? "Reduction Server needs multi-host data-parallel "
-                          "training; a single node all-reduces over NVLink."
+                          "training; a single node all-reduces inside its "
+                          "VM (over NVLink or PCIe), not over the network."
                         : "Reduction Server needs TensorFlow or PyTorch "
                           "with NCCL all-reduce."));
   }

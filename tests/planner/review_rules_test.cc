@@ -361,6 +361,28 @@ TEST_F(ReviewRulesTest, FixTensorShapesStaysWithinTheToleratedBatch) {
   EXPECT_THAT(room.reason, HasSubstr("batch 100 -> 128")) << room.reason;
 }
 
+// A team on V100s stating bf16 reports low utilisation: V100s have no
+// bf16, which may itself be the problem, and the review says so; in fp16
+// it does not.
+TEST_F(ReviewRulesTest, TodaysSetupBreakingAJobRuleIsSaid) {
+  ReviewRequest r = GpuCluster({Symptom::kLowUtilization}, 4,
+                               "n1-standard-8+4xnvidia-tesla-v100");
+  r.current_setup.accelerator_count = 4;
+  r.proposals = {RemedyP(RemedyKind::kFasterInputPipeline, "input")};
+  const auto said = [&](Precision p) {
+    r.workload.precision = p;
+    const ReviewResponse out = Review(r);
+    return std::any_of(out.warnings.begin(), out.warnings.end(),
+                       [](const Reason& w) {
+                         return w.message.find(
+                                    "fails a rule of the job as "
+                                    "stated") != std::string::npos;
+                       });
+  };
+  EXPECT_TRUE(said(Precision::kBf16Mixed));
+  EXPECT_FALSE(said(Precision::kFp16Mixed));
+}
+
 // Today's mesh shards FSDP across 4 v5e slices (dcn_fsdp 4): adding slices
 // keeps that layout, its DCN axis over the 8 slices, rather than fall back
 // to a replica per slice, which needs more memory per chip than today's
