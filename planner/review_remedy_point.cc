@@ -80,29 +80,6 @@ StatedSize StatedSizeOf(const Job& job, const RemedyProposal& m) {
   return size;
 }
 
-// Today's Multislice mesh over `slices` slices: the DCN axis that spans
-// today's slices grows with them (data parallelism across slices first,
-// else FSDP across them), so more slices keep today's layout rather than
-// fall back to a replica per slice. Empty: no mesh, or no such axis.
-std::optional<LayoutPin> MeshOverSlices(const Job& job, int slices) {
-  const int today = job.current.slice_count;
-  if (!job.current.mesh || slices <= 0 || today <= 0 || slices % today != 0) {
-    return std::nullopt;
-  }
-  MultisliceMesh mesh = *job.current.mesh;
-  int32_t* axis = mesh.dcn_data_parallelism > 1   ? &mesh.dcn_data_parallelism
-                  : mesh.dcn_fsdp_parallelism > 1 ? &mesh.dcn_fsdp_parallelism
-                                                  : nullptr;
-  if (axis == nullptr) return std::nullopt;
-  *axis = *axis * (slices / today);
-  DistributionProposal stated;
-  stated.strategy = job.current.strategy;
-  stated.mesh = mesh;
-  LayoutPin pin = PinOf(stated);
-  pin.proposed = false;  // today's layout, as the team runs it
-  return pin;
-}
-
 // What a remedy changes about the current setup; false for one the space
 // does not model.
 bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,

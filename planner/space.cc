@@ -17,6 +17,18 @@ bool KeepsFamily(const Job& job, const Family& f) {
   return job.current_series != nullptr && f.series == job.current_series;
 }
 
+// A mesh of today's strategy as a proposal's degrees are read (PinOf), but
+// taken as the team runs it: not a proposal (plain data parallelism, no
+// ZeRO-1).
+LayoutPin TodaysMeshPin(const Job& job, const MultisliceMesh& mesh) {
+  DistributionProposal stated;
+  stated.strategy = job.current.strategy;
+  stated.mesh = mesh;
+  LayoutPin pin = PinOf(stated);
+  pin.proposed = false;
+  return pin;
+}
+
 }  // namespace
 
 Pins CurrentPins(const Job& job) {
@@ -33,17 +45,24 @@ Pins CurrentSetupPins(const Job& job) {
     pins.machine_type = job.current_machine->id;
   }
   pins.layout = job.current.strategy;
-  if (job.current.mesh) {
-    // Today's Multislice mesh states its degrees as a proposal's does (FSDP
-    // over DCN shards over every chip, not a replica per slice), taken as
-    // the team runs it (not a proposal: plain data parallelism, no ZeRO-1).
-    DistributionProposal stated;
-    stated.strategy = job.current.strategy;
-    stated.mesh = job.current.mesh;
-    pins.layout = PinOf(stated);
-    pins.layout.proposed = false;
-  }
+  // Today's Multislice mesh states its degrees (FSDP over DCN shards over
+  // every chip, not a replica per slice).
+  if (job.current.mesh) pins.layout = TodaysMeshPin(job, *job.current.mesh);
   return pins;
+}
+
+std::optional<LayoutPin> MeshOverSlices(const Job& job, int slices) {
+  const int today = job.current.slice_count;
+  if (!job.current.mesh || slices <= 0 || today <= 0 || slices % today != 0) {
+    return std::nullopt;
+  }
+  MultisliceMesh mesh = *job.current.mesh;
+  int32_t* axis = mesh.dcn_data_parallelism > 1   ? &mesh.dcn_data_parallelism
+                  : mesh.dcn_fsdp_parallelism > 1 ? &mesh.dcn_fsdp_parallelism
+                                                  : nullptr;
+  if (axis == nullptr) return std::nullopt;
+  *axis = *axis * (slices / today);
+  return TodaysMeshPin(job, mesh);
 }
 
 const Family* CurrentFamily(const Index& index, const Job& job) {

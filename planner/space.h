@@ -63,6 +63,13 @@ Pins CurrentPins(const Job& job);
 // layout (today's point, planner/current_evidence.h; ReviewPlan's remedies).
 Pins CurrentSetupPins(const Job& job);
 
+// Today's Multislice mesh over `slices` slices (ADD_ACCELERATORS): the DCN
+// axis that spans today's slices grows with them (data parallelism across
+// slices first, else FSDP across them), so more slices keep today's layout
+// rather than fall back to a replica per slice. Empty: no mesh, no such
+// axis, or a slice count that is not a multiple of today's.
+std::optional<LayoutPin> MeshOverSlices(const Job& job, int slices);
+
 }  // namespace accelplan::planner::internal
 
 #endif  // ACCELPLAN_PLANNER_SPACE_H_
