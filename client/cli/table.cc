@@ -345,9 +345,9 @@ std::string CatalogTable(const v1::ListAcceleratorsResponse& response) {
 
 std::string ModelsTable(const v1::ListAcceleratorsResponse& response) {
   std::string out = absl::StrFormat(
-      "%-16s %-22s %-16s %6s %6s %5s %4s %8s %8s %9s\n", "MODEL (--model)",
+      "%-16s %-22s %-16s %6s %6s %5s %4s %8s %8s %9s %s\n", "MODEL (--model)",
       "NAME", "ARCHITECTURE", "LAYERS", "HIDDEN", "HEADS", "KV", "HEAD_DIM",
-      "PARAMS", "ACTIVE");
+      "PARAMS", "ACTIVE", "WINDOW");
   const auto shown = [](int32_t v) {
     return v > 0 ? absl::StrCat(v) : std::string();
   };
@@ -356,11 +356,18 @@ std::string ModelsTable(const v1::ListAcceleratorsResponse& response) {
         m.active_parameter_count() > 0
             ? absl::StrFormat("%.3gB", m.active_parameter_count() / 1e9)
             : "";
+    // Sliding window: its positions, and which layers stay global.
+    const std::string window =
+        m.sliding_window() <= 0 ? ""
+        : m.global_attention_every() > 0
+            ? absl::StrFormat("%d; 1 in %d layers global", m.sliding_window(),
+                              m.global_attention_every())
+            : absl::StrFormat("%d; every layer local", m.sliding_window());
     absl::StrAppendFormat(
-        &out, "%-16s %-22s %-16s %6s %6s %5s %4s %8s %7.3gB %9s\n", m.id(),
+        &out, "%-16s %-22s %-16s %6s %6s %5s %4s %8s %7.3gB %9s %s\n", m.id(),
         m.name(), m.architecture(), shown(m.layers()), shown(m.hidden_size()),
         shown(m.attention_heads()), shown(m.num_kv_heads()),
-        shown(m.head_dim()), m.parameter_count() / 1e9, active);
+        shown(m.head_dim()), m.parameter_count() / 1e9, active, window);
   }
   absl::StrAppend(&out, "\n", response.models_size(),
                   " model presets; catalog ", response.catalog_version(), "\n");

@@ -293,6 +293,10 @@ def test_catalog_models_lists_the_presets():
     assert "HEAD_DIM" in header.split()
     gemma = next(r for r in rows if r.startswith("gemma-2-9b "))
     assert "256" in gemma.split(), gemma
+    # Its sliding window, and which layers attend globally; none for Llama.
+    assert "4096; 1 in 2 layers global" in gemma, gemma
+    llama = next(r for r in rows if r.startswith("llama-3.1-8b "))
+    assert "global" not in llama and "every layer" not in llama, llama
 
 
 def test_verbose_keeps_every_figure_and_rejection():
