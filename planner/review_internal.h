@@ -110,6 +110,12 @@ bool IsTodaysSetup(const ReviewContext& ctx, const Candidate& point);
 // why.
 bool MoveJudgedByItsPoint(const Job& job, const RemedyProposal& m);
 void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j);
+// Under an OUT_OF_MEMORY the model does not reproduce (Job::oom_unmodelled),
+// a move (or more memory per device) whose point leaves no more memory
+// free per device than today's does not act: it ranks as that hardware
+// proposed bare does (ActsOnTheStatedProblem).
+void HoldMoveThatFreesNoMemory(const ReviewContext& ctx,
+                               const RemedyProposal& m, Judged& j);
 // With a stated problem, whether a hardware or layout proposal's point acts
 // on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
 // space keeps only points that fit) and is not today's setup restated;

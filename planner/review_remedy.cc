@@ -590,6 +590,7 @@ void JudgeRemedy(const ReviewContext& ctx, const RemedyProposal& m, Judged& j) {
   RejectIfHorovodReplicaDoesNotFit(ctx, m, j);
   JudgeRemedyInSpace(ctx, m, j);
   if (by_point) JudgeMoveByItsPoint(ctx, j);
+  HoldMoveThatFreesNoMemory(ctx, m, j);
   RejectIfMemoryPerDeviceUnchanged(ctx, m, j);
   RejectIfDeadlineStillMissed(ctx, m, j);
   MarkIfNothingToRemedy(job, m, j);

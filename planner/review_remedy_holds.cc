@@ -387,4 +387,35 @@ void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j) {
   std::rotate(j.why.begin(), j.why.end() - 1, j.why.end());
 }
 
+void HoldMoveThatFreesNoMemory(const ReviewContext& ctx,
+                               const RemedyProposal& m, Judged& j) {
+  const Job& job = ctx.job;
+  if (j.rejected || !job.oom_unmodelled ||
+      (m.kind != RemedyKind::kMoveToHardware &&
+       m.kind != RemedyKind::kMoreMemoryPerDevice) ||
+      !j.candidate || !j.candidate->config ||
+      ActsOnTheStatedProblem(ctx, *j.candidate)) {
+    return;
+  }
+  // Ranked as the same hardware proposed bare: it does not act.
+  j.acts_on_problem = false;
+  j.tier = 1;
+  j.why.erase(std::remove_if(j.why.begin(), j.why.end(),
+                             [](const std::string& line) {
+                               return line.find(
+                                          "acts directly on the "
+                                          "problem") != std::string::npos;
+                             }),
+              j.why.end());
+  const Config& c = *j.candidate->config;
+  j.why.insert(
+      j.why.begin(),
+      absl::StrFormat(
+          "It leaves %.1f GiB free per device against today's %.1f GiB: "
+          "the job runs out of memory the model does not count, so less "
+          "room than today does not act on the problem.",
+          (c.usable_bytes - c.required_bytes) / kGiB,
+          job.current_free_bytes / kGiB));
+}
+
 }  // namespace accelplan::planner::internal

@@ -113,9 +113,10 @@ bool ApplyToCurrent(const RemedyProposal& m, const Job& request, Job& job,
       pins.topology = size.topology;
       pins.slices = size.slices;
       pins.min_devices = job.current_devices + 1;
-      if (std::optional<LayoutPin> grown = MeshOverSlices(job, size.slices)) {
-        pins.layout = *grown;
-      }
+      // Today's degrees do not hold at another size: today's mesh grown
+      // over the added slices where it spans them, else today's strategy.
+      std::optional<LayoutPin> grown = MeshOverSlices(job, size.slices);
+      pins.layout = grown ? *grown : LayoutPin(job.current.strategy);
       return true;
     }
     default:

@@ -53,15 +53,19 @@ Pins CurrentSetupPins(const Job& job) {
 
 std::optional<LayoutPin> MeshOverSlices(const Job& job, int slices) {
   const int today = job.current.slice_count;
-  if (!job.current.mesh || slices <= 0 || today <= 0 || slices % today != 0) {
+  if (!job.current.mesh || slices <= 0 || today <= 0) return std::nullopt;
+  MultisliceMesh mesh = *job.current.mesh;
+  int32_t& data = mesh.dcn_data_parallelism;
+  int32_t& fsdp = mesh.dcn_fsdp_parallelism;
+  if (data > 1 && fsdp > 1) {
+    // Both span the slices: data parallelism grows, by a whole factor.
+    if (slices % today != 0) return std::nullopt;
+    data *= slices / today;
+  } else if (data > 1 || fsdp > 1) {
+    (data > 1 ? data : fsdp) = slices;  // the one axis over the slices
+  } else {
     return std::nullopt;
   }
-  MultisliceMesh mesh = *job.current.mesh;
-  int32_t* axis = mesh.dcn_data_parallelism > 1   ? &mesh.dcn_data_parallelism
-                  : mesh.dcn_fsdp_parallelism > 1 ? &mesh.dcn_fsdp_parallelism
-                                                  : nullptr;
-  if (axis == nullptr) return std::nullopt;
-  *axis = *axis * (slices / today);
   return TodaysMeshPin(job, mesh);
 }
 

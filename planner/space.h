@@ -64,10 +64,10 @@ Pins CurrentPins(const Job& job);
 Pins CurrentSetupPins(const Job& job);
 
 // Today's Multislice mesh over `slices` slices (ADD_ACCELERATORS): the DCN
-// axis that spans today's slices grows with them (data parallelism across
-// slices first, else FSDP across them), so more slices keep today's layout
-// rather than fall back to a replica per slice. Empty: no mesh, no such
-// axis, or a slice count that is not a multiple of today's.
+// axis that spans today's slices spans the new ones (with both a data and
+// an FSDP axis over DCN, data parallelism grows by a whole factor), so more
+// slices keep today's layout rather than fall back to a replica per slice.
+// Empty: no mesh, no DCN axis, or no whole factor.
 std::optional<LayoutPin> MeshOverSlices(const Job& job, int slices);
 
 }  // namespace accelplan::planner::internal

@@ -406,11 +406,43 @@ TEST_F(ReviewRulesTest, AddingSlicesKeepsTodaysMeshAcrossThem) {
   Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
   add.remedy->target = HardwareProposal{};
   add.remedy->target->slices = 8;
-  const ProposalVerdict v = Sole(r, add);
-  ASSERT_TRUE(v.plan.has_value()) << v.reason;
-  ASSERT_TRUE(v.plan->distribution.multislice.has_value());
-  EXPECT_EQ(v.plan->distribution.multislice->dcn_fsdp_parallelism, 8);
-  EXPECT_EQ(v.plan->distribution.multislice->dcn_data_parallelism, 1);
+  for (int slices : {8, 6}) {  // a multiple of today's 4, and not
+    add.remedy->target->slices = slices;
+    const ProposalVerdict v = Sole(r, add);
+    ASSERT_TRUE(v.plan.has_value()) << v.reason;
+    ASSERT_TRUE(v.plan->distribution.multislice.has_value());
+    EXPECT_EQ(v.plan->distribution.multislice->dcn_fsdp_parallelism, slices);
+    EXPECT_EQ(v.plan->distribution.multislice->dcn_data_parallelism, 1);
+  }
+}
+
+// A count that is no whole number of today's slices leaves today's mesh
+// degrees behind (they spell no layout at 192 chips) and keeps its
+// strategy, as without a mesh.
+TEST_F(ReviewRulesTest, AddingChipsByCountKeepsTodaysStrategyNotItsDegrees) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 7e10;
+  r.workload.dataset_tokens = 1e11;
+  r.workload.global_batch_size = 1024;
+  r.current_setup.hardware = "tpu-v5p";
+  r.current_setup.tpu_topology = "4x4x4";
+  r.current_setup.slice_count = 2;
+  r.current_setup.strategy = Strategy::kFsdp;
+  MultisliceMesh mesh;
+  mesh.ici_fsdp_parallelism = 64;
+  mesh.dcn_data_parallelism = 2;
+  r.current_setup.mesh = mesh;
+  r.as_of = "2026-09-26";
+  Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
+  add.remedy->target = HardwareProposal{};
+  add.remedy->target->count = 192;
+  const ProposalVerdict with_mesh = Sole(r, add);
+  EXPECT_NE(with_mesh.verdict, Verdict::kRejected) << with_mesh.reason;
+  r.current_setup.mesh.reset();
+  const ProposalVerdict without = Sole(r, add);
+  EXPECT_EQ(with_mesh.verdict, without.verdict) << without.reason;
 }
 
 // An unpriced point is never RECOMMENDED beside a priced proposal that is
@@ -1043,6 +1075,17 @@ TEST_F(ReviewRulesTest, UnmodelledOomNeedsMoreFreeMemoryThanToday) {
   EXPECT_EQ(out.verdicts[1].verdict, Verdict::kViable)
       << out.verdicts[1].reason;
   EXPECT_THAT(out.verdicts[1].reason, HasSubstr("acts on the stated problem"));
+  // The same L4s as a move are judged by their point as well.
+  Proposal move = MoveP("move", "");
+  move.remedy->target->machine_type = "g2-standard-48";
+  move.remedy->target->count = 4;
+  r.proposals = {move, RemedyP(RemedyKind::kActivationRecompute, "recompute")};
+  const ReviewResponse moved = Review(r);
+  ASSERT_EQ(moved.verdicts.size(), 2u);
+  EXPECT_EQ(moved.verdicts[0].verdict, Verdict::kViable)
+      << moved.verdicts[0].reason;
+  EXPECT_THAT(moved.verdicts[0].reason, HasSubstr("GiB free per device"));
+  EXPECT_EQ(moved.verdicts[1].verdict, Verdict::kRecommended);
   Proposal g4 = MachineP("g4", "g4-standard-48");
   g4.hardware->count = 1;
   r.proposals = {g4, RemedyP(RemedyKind::kActivationRecompute, "recompute")};
