@@ -54,9 +54,14 @@ bool BeatsTheCpuPoint(const Job& job, const Config& accelerator,
 void CpuProfileRule(const Job& job, const Norm& norm, const Refs& refs,
                     const std::vector<Candidate*>& judged) {
   if (job.on_device || job.embedding_dominated) return;
-  // The objective's CPU pick by its score (ties to the cheaper).
+  // Classical ML: the objective's CPU pick by its score (ties to the
+  // cheaper), which an accelerator must undercut. A small deep learning
+  // job: the cheapest CPU point, whether it is quick deciding the profile
+  // whatever the objective (SPEC §4 sends it to CPU).
   const auto key = [&](const Candidate* c) {
-    return std::make_pair(Score(job, norm, *c->config), Cost(job, *c));
+    return job.classical
+               ? std::make_pair(Score(job, norm, *c->config), Cost(job, *c))
+               : std::make_pair(Cost(job, *c), 0.0);
   };
   const Candidate* best_cpu = nullptr;
   for (const Candidate* c : refs) {
