@@ -97,9 +97,10 @@ void CpuProfileRule(const Job& job, const Norm& norm, const Refs& refs,
     if (job.classical && ReselectPoint(job, norm, *c, beats_cpu)) {
       c->notes.push_back(
           {ReasonCode::kAssumption,
-           absl::StrFormat("%s is sized at %d devices (%s): its larger sizes "
-                           "cost more than the CPU plan (%s), more than this "
-                           "classical ML job needs.",
+           absl::StrFormat("%s is sized at %d devices (%s), the best of its "
+                           "searched sizes that cost less than the CPU plan "
+                           "(%s): dearer sizes are more than this classical "
+                           "ML job needs.",
                            c->family->name, c->config->devices,
                            MetricsText(job, *c->config), detail)});
       continue;
