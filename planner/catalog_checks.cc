@@ -160,6 +160,17 @@ std::vector<FieldViolation> Planner::CheckAgainstCatalog(
                      "dataset_examples instead of tokens"});
     }
   }
+  // A top-k past the preset's experts (validate.cc checks a stated count).
+  if (workload.experts_per_token > 0 && workload.num_experts == 0 &&
+      !workload.model_name.empty()) {
+    const catalog::ModelPreset* m = catalog_->FindModel(workload.model_name);
+    if (m != nullptr && m->experts &&
+        workload.experts_per_token > *m->experts) {
+      out.push_back({"workload.experts_per_token",
+                     absl::StrCat("must not exceed the ", *m->experts,
+                                  " experts of model preset \"", m->id, "\"")});
+    }
+  }
   // A current setup the catalog says cannot exist.
   CheckAcceleratorsPerNode(*catalog_, current_setup, out);
   CheckSliceShapes(*catalog_, current_setup, out);

@@ -3189,6 +3189,19 @@ TEST_F(PlannerRulesTest, TokensForACnnAreRefused) {
   EXPECT_TRUE(planner_->CheckAgainstCatalog(llm, {}, {}).empty());
 }
 
+// A top-k past a preset's experts is refused naming the field, as a stated
+// expert count is (validate.cc); within it, and the preset's own, pass.
+TEST_F(PlannerRulesTest, ATopKPastThePresetsExpertsIsInvalid) {
+  Workload w;
+  w.model_name = "mixtral-8x7b";
+  w.dataset_tokens = 1e10;
+  w.experts_per_token = 10;
+  EXPECT_THAT(Fields(planner_->CheckAgainstCatalog(w, {}, {})),
+              testing::ElementsAre("workload.experts_per_token"));
+  w.experts_per_token = 8;
+  EXPECT_TRUE(planner_->CheckAgainstCatalog(w, {}, {}).empty());
+}
+
 // keep_current_hardware pins the plan to the current hardware: without one
 // the catalog knows, the request is refused naming the field, never planned
 // with the constraint silently dropped.
