@@ -219,10 +219,6 @@ bool EstimatesCnnForwardPass(const Workload& w, const Job& job) {
          !job.sequence_model;
 }
 
-// How the FLOPs per unit were counted, every statement in one place: LoRA's
-// frozen base, then for a model counted in examples 3x the stated forward
-// pass (a CNN's estimated from its parameters), else 6·P. A stated pass
-// counts only for a model counted in examples with a parameter count.
 // A sliding window shorter than the sequence: which layers it spares, and
 // the attention FLOPs it saves against every layer global.
 void StateSlidingWindow(const TransformerShape& shape, Job& job) {
@@ -234,6 +230,7 @@ void StateSlidingWindow(const TransformerShape& shape, Job& job) {
   const int global = shape.global_attention_every > 0
                          ? shape.layers / shape.global_attention_every
                          : 0;
+  if (global >= shape.layers) return;  // every layer global: no window
   const double width = AttentionWidth(shape);
   job.assumptions.push_back(absl::StrFormat(
       "Sliding-window attention: %d of %d layers attend within %d positions "
@@ -245,6 +242,10 @@ void StateSlidingWindow(const TransformerShape& shape, Job& job) {
       12 * width * shape.layers * static_cast<double>(s) / 1e9));
 }
 
+// How the FLOPs per unit were counted, every statement in one place: LoRA's
+// frozen base, then for a model counted in examples 3x the stated forward
+// pass (a CNN's estimated from its parameters), else 6·P. A stated pass
+// counts only for a model counted in examples with a parameter count.
 void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
   const bool stated = w.forward_flops_per_example > 0;
   const bool counts_stated =

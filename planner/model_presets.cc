@@ -137,10 +137,15 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     FillIfUnset(&s.ffn_hidden_size, m->ffn_size);
     FillIfUnset(&s.vocab_size, m->vocab_size);
     if (!shape_given) s.gated_ffn = m->gated_ffn;
-    // The window and the layers that skip it come as one pattern.
-    if (s.sliding_window == 0 && m->sliding_window) {
-      s.sliding_window = *m->sliding_window;
-      s.global_attention_every = m->global_attention_every.value_or(0);
+    // The window and the layers that skip it come as one pattern: a stated
+    // window keeps the preset's global layers unless they are stated too.
+    if (m->sliding_window) {
+      if (s.sliding_window == 0) {
+        s.sliding_window = *m->sliding_window;
+        s.global_attention_every = m->global_attention_every.value_or(0);
+      } else {
+        FillIfUnset(&s.global_attention_every, m->global_attention_every);
+      }
     }
   }
   // A preset's input length below the default is the sequence length it

@@ -159,6 +159,26 @@ def test_request_file_accepts_proto_and_camel_case_names(tmp_path):
     assert body["catalogVersion"]
 
 
+def test_a_stated_sliding_window_reaches_the_planner(tmp_path):
+    # The request's window and global layers cross the API into the
+    # attention count, and the plan says what it counted.
+    shape = {"layers": 48, "hiddenSize": 3840, "attentionHeads": 16,
+             "headDim": 256, "sequenceLength": 32768}
+    def assumptions(extra):
+        request = tmp_path / "window.json"
+        request.write_text(json.dumps({
+            "workload": {"framework": "JAX", "parameterCount": 1.2e10,
+                         "datasetTokens": 1e11,
+                         "transformerShape": {**shape, **extra}}}))
+        result, body = run_json("plan", "--catalog", CATALOG,
+                                "--request", str(request))
+        assert result.returncode == 0, result.stderr
+        return " ".join(body.get("assumptions", []))
+    said = assumptions({"slidingWindow": 1024, "globalAttentionEvery": 6})
+    assert "40 of 48 layers attend within 1024 positions" in said, said
+    assert "Sliding-window" not in assumptions({})
+
+
 def test_unreachable_server_exits_three():
     result = run("catalog", "--server", "127.0.0.1:1", "--timeout_seconds=10")
     assert result.returncode == 3, result.stderr

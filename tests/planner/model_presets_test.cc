@@ -76,6 +76,28 @@ TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
   EXPECT_EQ(w.experts_per_token, 2);  // top-2 routing
 }
 
+// A preset with sliding-window attention carries its window and the layers
+// that stay global (Gemma 3: 1,024, every sixth; source GEMMA-PT-CONFIG);
+// a stated window keeps the preset's global layers; a preset without a
+// window leaves none.
+TEST_F(ModelPresetsTest, APresetCarriesItsSlidingWindow) {
+  Workload gemma;
+  gemma.model_name = "gemma-3-12b";
+  ApplyModelPreset(planner_->catalog(), &gemma);
+  EXPECT_EQ(gemma.transformer_shape.sliding_window, 1024);
+  EXPECT_EQ(gemma.transformer_shape.global_attention_every, 6);
+  Workload stated;
+  stated.model_name = "gemma-3-12b";
+  stated.transformer_shape.sliding_window = 4096;
+  ApplyModelPreset(planner_->catalog(), &stated);
+  EXPECT_EQ(stated.transformer_shape.sliding_window, 4096);
+  EXPECT_EQ(stated.transformer_shape.global_attention_every, 6);
+  Workload llama;
+  llama.model_name = "llama-3.1-8b";
+  ApplyModelPreset(planner_->catalog(), &llama);
+  EXPECT_EQ(llama.transformer_shape.sliding_window, 0);
+}
+
 // A top-k other than the preset's changes the active parameters: Mixtral's
 // published 46.7B total and 12.9B active at top-2 of 8 put 45.1B in the
 // experts (5.64B each) and 1.6B shared, so top-1 is ~7.3B, top-4 ~24.2B

@@ -18,6 +18,29 @@ TEST(TimeModelTest, TrainingFlopsAreSixOrEightPD) {
   EXPECT_DOUBLE_EQ(TrainingFlops(7e9, 1e12, Recompute::kOffload), 5.6e22);
 }
 
+// Attention positions on the non-causal basis: s per global layer; a local
+// layer of window W < s at 2W - W^2/s (twice its causal W - W^2/2s); every
+// global_attention_every-th layer global. Gemma 3 12B at 32k (5 local : 1
+// global, W 1,024): 8 x 32768 + 40 x 2016.
+TEST(TimeModelTest, AttendedPositionsCountTheWindow) {
+  TransformerShape shape;
+  shape.layers = 48;
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 32768), 48.0 * 32768);
+  shape.sliding_window = 1024;
+  shape.global_attention_every = 6;
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 32768), 8.0 * 32768 + 40.0 * 2016);
+  // A window as long as the sequence spares nothing.
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 1024), 48.0 * 1024);
+  // Every layer local (Mistral 7B v0.1), or every layer global.
+  shape.global_attention_every = 0;
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 4096), 48.0 * (2048 - 256));
+  shape.global_attention_every = 1;
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 4096), 48.0 * 4096);
+  // Without layers or a sequence: no attention term.
+  shape.layers = 0;
+  EXPECT_DOUBLE_EQ(AttendedPositions(shape, 4096), 0);
+}
+
 // Scaling Book (planner-anchors §8): LLaMA-3-70B, 15T tokens on 4,096 H100
 // (989.5 TFLOPS bf16 dense) at 45% MFU ≈ 40 days.
 TEST(TimeModelTest, ReproducesScalingBookLlama3On4096H100) {

@@ -115,6 +115,19 @@ TEST(ValidatePlanRequest, NamesNegativeParameterCount) {
   EXPECT_FALSE(v[0].description.empty());
 }
 
+// Which layers skip the window needs a window; a negative one is named.
+TEST(ValidatePlanRequest, NamesAGlobalLayerPatternWithoutAWindow) {
+  PlanRequest r = GoodRequest();
+  r.workload.transformer_shape.global_attention_every = 6;
+  EXPECT_THAT(Fields(ValidatePlanRequest(r)),
+              Contains("workload.transformer_shape.global_attention_every"));
+  r.workload.transformer_shape.sliding_window = 1024;
+  EXPECT_THAT(ValidatePlanRequest(r), IsEmpty());
+  r.workload.transformer_shape.sliding_window = -1;
+  EXPECT_THAT(Fields(ValidatePlanRequest(r)),
+              Contains("workload.transformer_shape.sliding_window"));
+}
+
 TEST(ValidatePlanRequest, NamesNanDatasetTokens) {
   PlanRequest r = GoodRequest();
   r.workload.dataset_tokens = std::nan("");
