@@ -301,15 +301,18 @@ void ApplyCurrentEvidence(const catalog::Catalog& catalog, const Index& index,
              job.current.strategy != Strategy::kUnspecified &&
              today->strategy == job.current.strategy) {
     // Today's stated layout fits in the model (not a fallback layout the
-    // model chose because the stated one does not fit: that explains it).
-    job.assumptions.push_back(UnmodelledOomLine(*today));
-    // Nor a recompute level the team does not state: that explains it too.
+    // model chose because the stated one does not fit: that explains it),
+    // nor at a recompute level the team does not state (that explains it
+    // too).
     const Recompute stated = job.workload.recompute;
     job.oom_unmodelled = stated != Recompute::kUnspecified
                              ? today->recompute == stated
                              : today->recompute == Recompute::kNone ||
                                    today->recompute == Recompute::kUnspecified;
     job.current_free_bytes = today->usable_bytes - today->required_bytes;
+    if (job.oom_unmodelled) {
+      job.assumptions.push_back(UnmodelledOomLine(*today));
+    }
   }
   const double observed = job.current.observed_hours;
   // Deep learning only: classical ML's memory follows the data size, which

@@ -370,8 +370,8 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
     j.todays_hardware =
         j.candidate && internal::OnTodaysHardware(ctx, *j.candidate);
   }
-  internal::HoldUnpricedBehindPriced(judged);
   internal::NeverRecommendWhatTodayBeats(ctx, judged);
+  internal::HoldUnpricedBehindPriced(judged);
   int best = -1;
   for (size_t i = 0; i < judged.size(); ++i) {
     const Judged& j = judged[i];

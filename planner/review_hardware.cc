@@ -422,9 +422,11 @@ void HoldUnpricedUnderBudget(const Job& job, Judged& j) {
 }
 
 void HoldUnpricedBehindPriced(std::vector<Judged>& judged) {
+  // A priced proposal that could be recommended (one held back by another
+  // rule does not hold the unpriced one back).
   const auto priced = [](const Judged& j) {
-    return !j.rejected && j.candidate && j.candidate->config &&
-           !j.candidate->price_unknown;
+    return !j.rejected && j.recommendable && j.candidate &&
+           j.candidate->config && !j.candidate->price_unknown;
   };
   if (std::none_of(judged.begin(), judged.end(), priced)) return;
   for (Judged& j : judged) {
