@@ -8,7 +8,9 @@ and prints, per run, the model-FLOPs utilisation on accelplan's basis:
 
 6·P·D with P the active parameters, plus PaLM's attention term
 (arXiv:2204.02311 appendix B: 12·L·H·Q·T per token, forward and backward,
-recompute excluded). Published MFU figures that already use that basis
+recompute excluded), a sliding window's local layers at 2W - W^2/s
+positions as planner/time_model.cc counts them (the row's sliding_window
+and global_attention_every columns). Published MFU figures that already use that basis
 (MaxText before PR #1988, LLM Foundry, PaLM) are taken as printed; the
 Megatron-LM 1T figure counts the recompute forward and is scaled by 3/4.
 Step times and tokens/s are converted with the peak of the precision the
