@@ -170,14 +170,20 @@ void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
                             Judged& j) {
   // A batch past the largest the model trains well at changes its
   // convergence, whatever it pads (the advice rounds down for the same
-  // reason: ShapeRuleFor).
-  const int64_t most = job.current.max_tolerated_global_batch_size;
+  // reason: ShapeRuleFor; where no batch within it tiles, the advice's
+  // smallest tiling batch is the limit, so the advice is never refused).
+  const int64_t most =
+      job.current.max_tolerated_global_batch_size > 0
+          ? std::max(job.current.max_tolerated_global_batch_size,
+                     ShapeRuleFor(job).batch)
+          : 0;
   if (most > 0 && m.global_batch_size > most) {
     j.Reject(ReasonCode::kNotApplicable,
              absl::StrFormat("Batch %d is over the largest global batch the "
                              "model tolerates (%d): it changes how the model "
                              "converges, not only how it pads.",
-                             m.global_batch_size, most));
+                             m.global_batch_size,
+                             job.current.max_tolerated_global_batch_size));
     return;
   }
   // What the proposal leaves out stays as it is now.

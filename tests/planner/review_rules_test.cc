@@ -494,6 +494,16 @@ TEST_F(ReviewRulesTest, FixTensorShapesRejectsABatchPastTheTolerated) {
   r.current_setup.max_tolerated_global_batch_size = 1024;
   const ProposalVerdict within = Sole(r, over);
   EXPECT_NE(within.verdict, Verdict::kRejected) << within.reason;
+  // Where no batch within the tolerated 60 tiles, the advice's 64 is the
+  // limit: the advice is never refused, more than it is.
+  r.current_setup.current_global_batch_size = 50;
+  r.current_setup.max_tolerated_global_batch_size = 60;
+  over.remedy->global_batch_size = 64;
+  over.remedy->layer_widths = {384};
+  const ProposalVerdict advised = Sole(r, over);
+  EXPECT_NE(advised.verdict, Verdict::kRejected) << advised.reason;
+  over.remedy->global_batch_size = 128;
+  EXPECT_TRUE(Has(Sole(r, over), ReasonCode::kNotApplicable));
 }
 
 // A proposal that states its sizes is accepted with those sizes in its
