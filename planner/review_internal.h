@@ -116,6 +116,10 @@ void JudgeMoveByItsPoint(const ReviewContext& ctx, Judged& j);
 // proposed bare does (ActsOnTheStatedProblem).
 void HoldMoveThatFreesNoMemory(const ReviewContext& ctx,
                                const RemedyProposal& m, Judged& j);
+// A FIX_TENSOR_SHAPES proposal whose sizes still pad (DOES_NOT_ADDRESS_
+// BOTTLENECK, naming the tilings and the advised sizes), or whose batch is
+// past the tolerated maximum (NOT_APPLICABLE).
+void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m, Judged& j);
 // With a stated problem, whether a hardware or layout proposal's point acts
 // on it the way a move does: OUT_OF_MEMORY, the point holds the job (the
 // space keeps only points that fit) and is not today's setup restated;

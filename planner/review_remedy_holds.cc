@@ -418,4 +418,58 @@ void HoldMoveThatFreesNoMemory(const ReviewContext& ctx,
           job.current_free_bytes / kGiB));
 }
 
+// Tensor shapes a proposal gives that still pad on the TPU: rejected with
+// the tiling rules and the sizes that would meet them.
+void RejectIfShapesStillPad(const Job& job, const RemedyProposal& m,
+                            Judged& j) {
+  // A batch past the largest the model trains well at changes its
+  // convergence, whatever it pads (the advice rounds down for the same
+  // reason: ShapeRuleFor; where no batch within it tiles, the advice's
+  // smallest tiling batch is the limit, so the advice is never refused).
+  const int64_t most =
+      job.current.max_tolerated_global_batch_size > 0
+          ? std::max(job.current.max_tolerated_global_batch_size,
+                     ShapeRuleFor(job).batch)
+          : 0;
+  if (most > 0 && m.global_batch_size > most) {
+    j.Reject(ReasonCode::kNotApplicable,
+             absl::StrFormat("Batch %d is over the largest global batch the "
+                             "model tolerates (%d): it changes how the model "
+                             "converges, not only how it pads.",
+                             m.global_batch_size,
+                             job.current.max_tolerated_global_batch_size));
+    return;
+  }
+  // What the proposal leaves out stays as it is now.
+  const int64_t batch = m.global_batch_size > 0
+                            ? m.global_batch_size
+                            : job.current.current_global_batch_size;
+  const std::vector<int64_t>& widths =
+      !m.layer_widths.empty() ? m.layer_widths : job.current.layer_widths;
+  if (!MeetsTiling(job, batch, widths)) {
+    const ShapeRule rule = ShapeRuleFor(job);
+    const std::string tilings =
+        !TilesForGpu(job)
+            ? absl::StrFormat(
+                  "neither TPU tiling (batch a multiple of %d with feature "
+                  "dimensions multiples of %d, or batch a multiple of %d "
+                  "with feature dimensions multiples of %d)",
+                  kSmallBatchMultiple, kSmallWidthMultiple, kLargeBatchMultiple,
+                  kLargeWidthMultiple)
+            : absl::StrFormat(
+                  "not the tensor cores' tiling (batch and feature "
+                  "dimensions multiples of %d)",
+                  kGpuTileMultiple);
+    j.Reject(ReasonCode::kDoesNotAddressBottleneck,
+             absl::StrFormat(
+                 "Those sizes still pad: batch %s with widths %s meets %s; "
+                 "batch %d with widths %s would.",
+                 batch > 0 ? absl::StrCat(batch) : "(not given)",
+                 widths.empty() ? "(not given)" : absl::StrJoin(widths, ", "),
+                 tilings, rule.batch,
+                 rule.widths.empty() ? "(not given)"
+                                     : absl::StrJoin(rule.widths, ", ")));
+  }
+}
+
 }  // namespace accelplan::planner::internal
