@@ -105,6 +105,7 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
   Workload& w = *workload;
   if (w.parameter_count == 0) w.parameter_count = m->total_params;
   std::string routing;
+  std::string window;
   if (w.active_parameter_count == 0 && m->active_params) {
     w.active_parameter_count = ActiveAtStatedTopK(*m, w, &routing);
   }
@@ -142,10 +143,10 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
     if (m->sliding_window) {
       if (s.sliding_window == 0) {
         s.sliding_window = *m->sliding_window;
-        s.global_attention_every = m->global_attention_every.value_or(0);
-      } else {
-        FillIfUnset(&s.global_attention_every, m->global_attention_every);
+        window = absl::StrCat(" Sliding window ", s.sliding_window, " (source ",
+                              m->window_source_id, ").");
       }
+      FillIfUnset(&s.global_attention_every, m->global_attention_every);
     }
   }
   // A preset's input length below the default is the sequence length it
@@ -175,7 +176,7 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
                       absl::StrFormat("%.3g", m->total_params),
                       " parameters; source ", m->source_id,
                       ") filled the fields the request left unset.", positions,
-                      routing);
+                      window, routing);
 }
 
 std::vector<ModelInfo> ListModelPresets(const catalog::Catalog& catalog) {

@@ -93,7 +93,9 @@ void CpuProfileRule(const Job& job, const Norm& norm, const Refs& refs,
     if (job.classical && beats_cpu(*c->config)) continue;
     // A smaller size of the family that costs less than the CPU plan is
     // not oversized either: a budget that admits the family's dearer sizes
-    // must not lose it (a larger budget never gives a worse plan).
+    // must not lose it to a slower, dearer CPU plan. (Among the sizes
+    // searched: they were refined toward the family's own pick, not under
+    // the CPU plan's cost; docs/planner.md §13 Stop 38.)
     if (job.classical && ReselectPoint(job, norm, *c, beats_cpu)) {
       c->notes.push_back(
           {ReasonCode::kAssumption,

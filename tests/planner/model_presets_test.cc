@@ -83,7 +83,8 @@ TEST_F(ModelPresetsTest, MixtureOfExpertsGetsItsActiveParameters) {
 TEST_F(ModelPresetsTest, APresetCarriesItsSlidingWindow) {
   Workload gemma;
   gemma.model_name = "gemma-3-12b";
-  ApplyModelPreset(planner_->catalog(), &gemma);
+  EXPECT_THAT(ApplyModelPreset(planner_->catalog(), &gemma),
+              HasSubstr("Sliding window 1024 (source GEMMA-PT-CONFIG)"));
   EXPECT_EQ(gemma.transformer_shape.sliding_window, 1024);
   EXPECT_EQ(gemma.transformer_shape.global_attention_every, 6);
   Workload stated;
