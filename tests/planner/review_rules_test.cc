@@ -387,25 +387,39 @@ TEST_F(ReviewRulesTest, TodaysSetupBreakingAJobRuleIsSaid) {
 // keeps that layout, its DCN axis over the 8 slices, rather than fall back
 // to a replica per slice, which needs more memory per chip than today's
 // and was RECOMMENDED as "observed to fit".
-TEST_F(ReviewRulesTest, AddingSlicesKeepsTodaysMeshAcrossThem) {
-  ReviewRequest r;
+// A JAX job of `params` on `slices` slices of `accelerator` at `topology`,
+// FSDP today over the stated mesh; an ADD_ACCELERATORS proposal with an
+// empty target to fill.
+struct MeshToday {
+  ReviewRequest request;
+  Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
+};
+MeshToday FsdpMeshToday(double params, int64_t batch,
+                        const std::string& accelerator,
+                        const std::string& topology, int slices,
+                        const MultisliceMesh& mesh) {
+  MeshToday out;
+  ReviewRequest& r = out.request;
   r.workload.framework = Framework::kJax;
   r.workload.model_kind = ModelKind::kDenseTransformer;
-  r.workload.parameter_count = 4e11;
-  r.workload.dataset_tokens = 5e11;
-  r.workload.global_batch_size = 2048;
-  r.current_setup.hardware = "tpu-v5e";
-  r.current_setup.tpu_topology = "16x16";
-  r.current_setup.slice_count = 4;
+  r.workload.parameter_count = params;
+  r.workload.dataset_tokens = 1e11;
+  r.workload.global_batch_size = batch;
+  r.current_setup.hardware = accelerator;
+  r.current_setup.tpu_topology = topology;
+  r.current_setup.slice_count = slices;
   r.current_setup.strategy = Strategy::kFsdp;
+  r.current_setup.mesh = mesh;
+  r.as_of = "2026-09-26";
+  out.add.remedy->target = HardwareProposal{};
+  return out;
+}
+
+TEST_F(ReviewRulesTest, AddingSlicesKeepsTodaysMeshAcrossThem) {
   MultisliceMesh mesh;
   mesh.ici_fsdp_parallelism = 256;
   mesh.dcn_fsdp_parallelism = 4;
-  r.current_setup.mesh = mesh;
-  r.as_of = "2026-09-26";
-  Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
-  add.remedy->target = HardwareProposal{};
-  add.remedy->target->slices = 8;
+  auto [r, add] = FsdpMeshToday(4e11, 2048, "tpu-v5e", "16x16", 4, mesh);
   for (int slices : {8, 6}) {  // a multiple of today's 4, and not
     add.remedy->target->slices = slices;
     const ProposalVerdict v = Sole(r, add);
@@ -420,23 +434,10 @@ TEST_F(ReviewRulesTest, AddingSlicesKeepsTodaysMeshAcrossThem) {
 // degrees behind (they spell no layout at 192 chips) and keeps its
 // strategy, as without a mesh.
 TEST_F(ReviewRulesTest, AddingChipsByCountKeepsTodaysStrategyNotItsDegrees) {
-  ReviewRequest r;
-  r.workload.framework = Framework::kJax;
-  r.workload.model_kind = ModelKind::kDenseTransformer;
-  r.workload.parameter_count = 7e10;
-  r.workload.dataset_tokens = 1e11;
-  r.workload.global_batch_size = 1024;
-  r.current_setup.hardware = "tpu-v5p";
-  r.current_setup.tpu_topology = "4x4x4";
-  r.current_setup.slice_count = 2;
-  r.current_setup.strategy = Strategy::kFsdp;
   MultisliceMesh mesh;
   mesh.ici_fsdp_parallelism = 64;
   mesh.dcn_data_parallelism = 2;
-  r.current_setup.mesh = mesh;
-  r.as_of = "2026-09-26";
-  Proposal add = RemedyP(RemedyKind::kAddAccelerators, "add");
-  add.remedy->target = HardwareProposal{};
+  auto [r, add] = FsdpMeshToday(7e10, 1024, "tpu-v5p", "4x4x4", 2, mesh);
   add.remedy->target->count = 192;
   const ProposalVerdict with_mesh = Sole(r, add);
   EXPECT_NE(with_mesh.verdict, Verdict::kRejected) << with_mesh.reason;
