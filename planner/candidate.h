@@ -262,6 +262,15 @@ struct Candidate {
 inline bool HasCode(const std::vector<ReasonCode>& codes, ReasonCode code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
+// A rejection that comes from the job as stated, not from the family's
+// numbers: its framework (or version) unsupported, its precision, its
+// CPU-only ops. Such a line holds for every family that carries the code.
+inline bool IsTheJobsOwnCode(ReasonCode code) {
+  return code == ReasonCode::kFrameworkUnsupported ||
+         code == ReasonCode::kFrameworkVersionTooOld ||
+         code == ReasonCode::kPrecisionUnsupported ||
+         code == ReasonCode::kCpuOnlyOps;
+}
 // The PREVIEW_HARDWARE note a viable candidate of a preview family carries.
 void NotePreview(Candidate& cand);
 // Whether a point costs more than the stated budget.

@@ -170,13 +170,7 @@ void WarnIfTodayRunsUnlikeTheModel(const Config& today, Job& job) {
 // framework, version, precision, CPU-only ops); "" when none.
 std::string JobRuleLine(const Candidate& c) {
   for (size_t k = 0; k < c.codes.size() && k < c.why.size(); ++k) {
-    const ReasonCode code = c.codes[k];
-    if (code == ReasonCode::kFrameworkUnsupported ||
-        code == ReasonCode::kFrameworkVersionTooOld ||
-        code == ReasonCode::kPrecisionUnsupported ||
-        code == ReasonCode::kCpuOnlyOps) {
-      return c.why[k];
-    }
+    if (IsTheJobsOwnCode(c.codes[k])) return c.why[k];
   }
   return "";
 }

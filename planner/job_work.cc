@@ -227,19 +227,20 @@ void StateSlidingWindow(const TransformerShape& shape, Job& job) {
       shape.layers <= 0) {
     return;
   }
-  const int global = shape.global_attention_every > 0
-                         ? shape.layers / shape.global_attention_every
-                         : 0;
+  const int global = GlobalAttentionLayers(shape);
   if (global >= shape.layers) return;  // every layer global: no window
-  const double width = AttentionWidth(shape);
+  // Attention alone: ModelFlopsPerToken with no parameters.
+  const auto gflop = [&](double positions) {
+    return ModelFlopsPerToken(0, AttentionWidth(shape), positions) / 1e9;
+  };
   job.assumptions.push_back(absl::StrFormat(
       "Sliding-window attention: %d of %d layers attend within %d positions "
       "and %d over all %d; attention counted at %.3g GFLOP per token against "
       "%.3g with every layer global (a local layer on the same non-causal "
       "basis as a global one: 2W - W^2/s positions).",
       shape.layers - global, shape.layers, shape.sliding_window, global, s,
-      12 * width * AttendedPositions(shape, s) / 1e9,
-      12 * width * shape.layers * static_cast<double>(s) / 1e9));
+      gflop(AttendedPositions(shape, s)),
+      gflop(static_cast<double>(shape.layers) * s)));
 }
 
 // How the FLOPs per unit were counted, every statement in one place: LoRA's

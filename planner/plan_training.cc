@@ -34,6 +34,7 @@ using internal::Config;
 using internal::FormatHours;
 using internal::FormatUsd;
 using internal::HasCode;
+using internal::IsTheJobsOwnCode;
 using internal::Job;
 
 namespace {
@@ -286,12 +287,7 @@ std::string SharedReasonLine(const std::vector<Candidate>& cands) {
   const Candidate& first = *training.front();
   for (size_t k = 0; k < first.codes.size() && k < first.why.size(); ++k) {
     const ReasonCode code = first.codes[k];
-    if (code != ReasonCode::kFrameworkUnsupported &&
-        code != ReasonCode::kFrameworkVersionTooOld &&
-        code != ReasonCode::kPrecisionUnsupported &&
-        code != ReasonCode::kCpuOnlyOps) {
-      continue;
-    }
+    if (!IsTheJobsOwnCode(code)) continue;
     if (std::all_of(training.begin(), training.end(), [&](const Candidate* c) {
           return HasCode(c->codes, code);
         })) {

@@ -119,9 +119,8 @@ std::optional<ReducerPool> SizeReducerPool(const catalog::Catalog& catalog,
                                            int worker_vms) {
   Job facts;
   ResolveReducer(catalog, facts);
-  const double feed = WorkerFeedBitsPerS(
-      WorkerEgressBitsPerS(machine, series, family, machine.accelerator_count),
-      family, machine.accelerator_count);
+  const double feed =
+      WorkerFeedBitsPerS(machine, series, family, machine.accelerator_count);
   if (facts.reducer_machine == nullptr || feed <= 0 || worker_vms < 1) {
     return std::nullopt;
   }
@@ -167,8 +166,11 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
   return out;
 }
 
-double WorkerFeedBitsPerS(double egress_bits_per_s, const Family* f,
+double WorkerFeedBitsPerS(const catalog::MachineType& machine,
+                          const catalog::Series* series, const Family* f,
                           int devices_per_vm) {
+  const double egress_bits_per_s =
+      WorkerEgressBitsPerS(machine, series, f, devices_per_vm);
   // Before a VM's gradient leaves for the reducers its GPUs reduce it among
   // themselves, and gather the result back after: a ring over the VM's own
   // link (NVLink, or PCIe without it), each GPU sending 2·(d-1)/d of the
@@ -196,10 +198,8 @@ void ApplyReductionServer(const Job& job, const Family& f, Config& c,
   if (job.reducer_machine == nullptr || !job.nccl_framework) return;
   c.read_provisioning = true;  // what follows depends on it
   if (!ReductionServerApplies(job, f, c)) return;
-  const int per_vm = DevicesPerVm(c);
-  const double feed = WorkerFeedBitsPerS(
-      WorkerEgressBitsPerS(*c.shape->machine, f.series, &f, per_vm), &f,
-      per_vm);
+  const double feed =
+      WorkerFeedBitsPerS(*c.shape->machine, f.series, &f, DevicesPerVm(c));
   if (feed <= 0) return;
   // Sized to what the workers can send, not to a NIC their GPUs' own link
   // cannot fill.

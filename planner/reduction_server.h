@@ -61,10 +61,12 @@ std::vector<std::string> WhyNoReductionServer(const Job& job, const Family& f,
 bool GradientSyncExposed(const Job& job, const Family& f, const Config& c);
 
 // What one worker VM can send the reducers, in bits per second: its
-// egress, or the rate its GPUs reduce the gradient among themselves (and
-// gather it back) over the VM's own link, NVLink or PCIe, when slower.
-// The pool is sized to it and the all-reduce timed at it.
-double WorkerFeedBitsPerS(double egress_bits_per_s, const Family* f,
+// egress (WorkerEgressBitsPerS), or the rate its GPUs reduce the gradient
+// among themselves (and gather it back) over the VM's own link, NVLink or
+// PCIe, when slower. The pool is sized to it and the all-reduce timed at
+// it. `f` may be null (egress only).
+double WorkerFeedBitsPerS(const catalog::MachineType& machine,
+                          const catalog::Series* series, const Family* f,
                           int devices_per_vm);
 
 // Called by EstimateTime with the point's step input: when a Reduction

@@ -75,11 +75,15 @@ double AttendedPositions(const TransformerShape& shape, int sequence_length) {
   const double s = sequence_length;
   const double window = shape.sliding_window;
   if (window <= 0 || window >= s) return shape.layers * s;
-  const int global = shape.global_attention_every > 0
-                         ? shape.layers / shape.global_attention_every
-                         : 0;
+  const int global = GlobalAttentionLayers(shape);
   const int local = shape.layers - global;
   return global * s + local * (2 * window - window * window / s);
+}
+
+int GlobalAttentionLayers(const TransformerShape& shape) {
+  return shape.global_attention_every > 0
+             ? shape.layers / shape.global_attention_every
+             : 0;
 }
 
 double ModelFlopsPerToken(double active_params, double attention_width,

@@ -24,6 +24,9 @@ double TrainingFlops(double params, double tokens, Recompute recompute);
 // on average, so 2W − W²/s on the same basis (s when s ≤ W). Layers whose
 // (index + 1) is a multiple of global_attention_every are global.
 double AttendedPositions(const TransformerShape& shape, int sequence_length);
+// Of a shape with a sliding window, the layers that attend globally: every
+// global_attention_every-th (0 without such a pattern).
+int GlobalAttentionLayers(const TransformerShape& shape);
 
 // Model FLOPs per token on the basis of the calibrated MFU bands (PaLM,
 // arXiv:2204.02311 appendix B): 6·P for the (active) parameters plus the
