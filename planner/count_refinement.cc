@@ -4,13 +4,15 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "planner/current_evidence.h"
 #include "planner/policy.h"
 #include "planner/rules.h"
-#include "planner/sizing.h"
 #include "planner/scorer.h"
+#include "planner/sizing.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -62,16 +64,21 @@ bool BestIsWithin(const std::vector<Seen>& grid,
   return best == nullptr || best->within;
 }
 
+// A cost cap besides the budget (RefineCountsUnder); none by default.
+using Cap = absl::FunctionRef<bool(const Config&)>;
+bool NoCap(const Config&) { return true; }
+
 // The candidate's grid points of one sequence past the dense range, those
-// over the budget included (Candidate::over_budget).
+// over the budget (Candidate::over_budget) or the cap included.
 std::vector<Seen> GridPoints(const Job& job, const Norm& norm,
-                             const Candidate& cand, const Shape* shape) {
+                             const Candidate& cand, const Shape* shape,
+                             Cap cap) {
   std::vector<Seen> out;
   for (const auto* list : {&cand.points, &cand.over_budget}) {
     for (const Config& p : *list) {
       if (p.shape != shape || p.units < Dense()) continue;
-      out.push_back(
-          {RankKey(job, norm, cand, p), p.units, list == &cand.points});
+      out.push_back({RankKey(job, norm, cand, p), p.units,
+                     list == &cand.points && cap(p)});
     }
   }
   return out;
@@ -102,13 +109,14 @@ bool RejectedOnlyOverBudget(const Candidate& cand) {
 
 // Builds the points of the off-grid counts in [lo, hi] that `stride`
 // divides (every count when stride is 1), skipping those already built.
+// A point over the cap is seen but not kept, as one over the budget.
 class WindowSearch {
  public:
   // `expected`: the points the search is likely to keep (one allocation
   // for the usual search; each point is a large struct).
   WindowSearch(const Job& job, const Norm& norm, Candidate& cand, SizeOption o,
-               size_t expected)
-      : job_(job), norm_(norm), cand_(cand), o_(o) {
+               size_t expected, Cap cap)
+      : job_(job), norm_(norm), cand_(cand), o_(o), cap_(cap) {
     added_.reserve(expected);
   }
 
@@ -129,6 +137,10 @@ class WindowSearch {
           // What "costs ... at best" names, should nothing be within it.
           if (cand_.points.empty()) over_.push_back(std::move(c));
         }
+        continue;
+      }
+      if (!cap_(c)) {
+        seen_.push_back({RankKey(job_, norm_, cand_, c), u, false});
         continue;
       }
       seen_.push_back({RankKey(job_, norm_, cand_, c), u, true});
@@ -155,6 +167,7 @@ class WindowSearch {
   const Norm& norm_;
   Candidate& cand_;
   SizeOption o_;
+  Cap cap_;
   std::vector<int> done_;
   std::vector<Config> added_;
   std::vector<Config> over_;  // fit and in time, over the budget
@@ -233,6 +246,60 @@ void MergeByDevices(std::vector<Config>& points, std::vector<Config>& added) {
   points = std::move(merged);
 }
 
+// The refined points of one sequence (shape, max_units) into `added`, and
+// those that miss only the budget into `over`. Around the best two grid
+// points (one when only the smallest size that holds the job was taken:
+// searched below it, keeping at most two). A window holds 2·dense counts
+// at the stride, then 2·stride - 1 around each of three centres. The
+// budget is ignored first, so that a budget the unbudgeted best meets
+// finds that best; only if the best found is over it are the windows of
+// the best within it searched too (cost is not monotone in the count where
+// the batch divides unevenly, so a count beside an over-budget point can
+// be the cheapest within). `capped_only`: only the windows of the best
+// grid points within the budget and the cap.
+void RefineSequence(const Job& job, const Norm& norm, Candidate& cand,
+                    const std::pair<const Shape*, int>& sequence, Cap cap,
+                    bool capped_only, std::vector<Config>& added,
+                    std::vector<Config>& over) {
+  const Shape* const shape = sequence.first;
+  const int max_units = sequence.second;
+  SizeOption o{shape, 0};
+  o.provisioning = ProvisioningFor(job, *cand.family, *shape)
+                       .value_or(Provisioning::kOnDemand);
+  const bool all_sizes = SearchesSizes(job);
+  const size_t windows = all_sizes ? 2 : 1;
+  const int stride = static_cast<int>(kPolicy.refine_stride.value);
+  WindowSearch search(
+      job, norm, cand, o,
+      all_sizes ? windows * (2 * Dense() / stride + 3 * (2 * stride - 1)) : 2,
+      cap);
+  const std::vector<Seen> grid = GridPoints(job, norm, cand, shape, cap);
+  const auto refine = [&](bool within_only) {
+    for (const int units : BestUnits(grid, windows, within_only)) {
+      const int lo =
+          std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
+      if (all_sizes) {
+        RefineWindow(units, lo, std::min(max_units, units + Dense() - 1),
+                     within_only, search);
+      } else {
+        SmallestInWindow(lo, units - 1, search);
+      }
+    }
+  };
+  if (capped_only) {
+    refine(true);
+  } else {
+    refine(false);
+    if (!BestIsWithin(grid, search.seen())) refine(true);
+  }
+  if (added.empty()) {
+    added = std::move(search.added());
+  } else {
+    for (Config& c : search.added()) added.push_back(std::move(c));
+  }
+  for (Config& c : search.over_budget()) over.push_back(std::move(c));
+}
+
 }  // namespace
 
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
@@ -241,52 +308,9 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
       (cand.points.empty() && cand.over_budget.empty())) {
     return;
   }
-  const Family& f = *cand.family;
   std::vector<Config> added, over;
   for (const auto& sequence : cand.sequences) {
-    // Named copies: a lambda below captures them (clang rejects capturing
-    // structured bindings before C++20).
-    const Shape* const shape = sequence.first;
-    const int max_units = sequence.second;
-    SizeOption o{shape, 0};
-    o.provisioning =
-        ProvisioningFor(job, f, *shape).value_or(Provisioning::kOnDemand);
-    // Around the best two grid points (one when only the smallest size
-    // that holds the job was taken: searched below it, keeping at most
-    // two). A window holds 2·dense counts at the stride, then 2·stride - 1
-    // around each of three centres. The budget is ignored first, so that a
-    // budget the unbudgeted best meets finds that best; only if the best
-    // found is over it are the windows of the best within it searched too
-    // (cost is not monotone in the count where the batch divides unevenly,
-    // so a count beside an over-budget point can be the cheapest within).
-    const bool all_sizes = SearchesSizes(job);
-    const size_t windows = all_sizes ? 2 : 1;
-    const int stride = static_cast<int>(kPolicy.refine_stride.value);
-    WindowSearch search(
-        job, norm, cand, o,
-        all_sizes ? windows * (2 * Dense() / stride + 3 * (2 * stride - 1))
-                  : 2);
-    const std::vector<Seen> grid = GridPoints(job, norm, cand, shape);
-    const auto refine = [&](bool within_only) {
-      for (const int units : BestUnits(grid, windows, within_only)) {
-        const int lo =
-            std::max(2, units == Dense() ? units + 1 : units - Dense() + 1);
-        if (all_sizes) {
-          RefineWindow(units, lo, std::min(max_units, units + Dense() - 1),
-                       within_only, search);
-        } else {
-          SmallestInWindow(lo, units - 1, search);
-        }
-      }
-    };
-    refine(false);
-    if (!BestIsWithin(grid, search.seen())) refine(true);
-    if (added.empty()) {
-      added = std::move(search.added());
-    } else {
-      for (Config& c : search.added()) added.push_back(std::move(c));
-    }
-    for (Config& c : search.over_budget()) over.push_back(std::move(c));
+    RefineSequence(job, norm, cand, sequence, NoCap, false, added, over);
   }
   if (over_budget) {
     // Rejected on the grid: a count within the budget lifts the rejection;
@@ -307,6 +331,16 @@ void RefineCounts(const Job& job, const Norm& norm, Candidate& cand) {
     return;
   }
   MergeByDevices(cand.points, added);
+}
+
+void RefineCountsUnder(const Job& job, const Norm& norm, Candidate& cand,
+                       absl::FunctionRef<bool(const Config&)> cap) {
+  if (!cand.viable() || !SearchesSizes(job)) return;
+  std::vector<Config> added, over;
+  for (const auto& sequence : cand.sequences) {
+    RefineSequence(job, norm, cand, sequence, cap, true, added, over);
+  }
+  if (!added.empty()) MergeByDevices(cand.points, added);
 }
 
 }  // namespace accelplan::planner::internal

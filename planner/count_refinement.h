@@ -7,6 +7,7 @@
 #ifndef ACCELPLAN_PLANNER_COUNT_REFINEMENT_H_
 #define ACCELPLAN_PLANNER_COUNT_REFINEMENT_H_
 
+#include "absl/functional/function_ref.h"
 #include "planner/candidate.h"
 #include "planner/scorer.h"
 
@@ -22,6 +23,14 @@ namespace accelplan::planner::internal {
 // is over it, searches beside the best points within it too; a family rejected
 // OVER_BUDGET on the grid is viable again if a count within it is found.
 void RefineCounts(const Job& job, const Norm& norm, Candidate& cand);
+
+// The same windows around the family's best grid points that `cap` admits
+// (within the budget too), keeping only points `cap` admits: a family
+// re-selected under a cost besides the budget (the CPU profile's CPU plan)
+// is then refined toward that cap as under a budget, so the size it gets
+// does not depend on where an unrelated budget moved its own pick.
+void RefineCountsUnder(const Job& job, const Norm& norm, Candidate& cand,
+                       absl::FunctionRef<bool(const Config&)> cap);
 
 }  // namespace accelplan::planner::internal
 

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "planner/count_refinement.h"
 #include "planner/engine_common.h"
 #include "planner/oversize.h"
 #include "planner/scorer.h"
@@ -93,9 +94,11 @@ void CpuProfileRule(const Job& job, const Norm& norm, const Refs& refs,
     if (job.classical && beats_cpu(*c->config)) continue;
     // A smaller size of the family that costs less than the CPU plan is
     // not oversized either: a budget that admits the family's dearer sizes
-    // must not lose it to a slower, dearer CPU plan. (Among the sizes
-    // searched: they were refined toward the family's own pick, not under
-    // the CPU plan's cost; docs/planner.md §13 Stop 38.)
+    // must not lose it to a slower, dearer CPU plan. The counts are refined
+    // under the CPU plan's cost as under a budget first: those refined
+    // toward the family's own pick depend on the budget, and a larger one
+    // gave a 27% slower size (docs/planner.md §13 Stop 38).
+    if (job.classical) RefineCountsUnder(job, norm, *c, beats_cpu);
     if (job.classical && ReselectPoint(job, norm, *c, beats_cpu)) {
       c->notes.push_back(
           {ReasonCode::kAssumption,

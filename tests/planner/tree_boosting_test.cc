@@ -285,5 +285,23 @@ TEST_F(TreeBoostingPlanTest, ALargerBudgetKeepsTheCheaperFasterPlan) {
   EXPECT_EQ(large.recommendation->hardware.platform, Platform::kGpu);
 }
 
+// A family re-selected under the CPU plan's cost is refined toward that
+// cost as under a budget, so raising the budget never gives a slower size:
+// its own pick moved with the budget, and $180-$250 gave 0.37 h where $170
+// gave 0.29 h (stop 38).
+TEST_F(TreeBoostingPlanTest, RaisingTheBudgetNeverSlowsTheReselectedFamily) {
+  double previous_hours = 0;
+  for (double budget : {150.0, 170.0, 180.0, 200.0, 250.0, 400.0}) {
+    const PlanResponse r =
+        planner_->Plan(LargeBoostingJob(Objective::kMinTime, budget));
+    ASSERT_TRUE(r.recommendation.has_value()) << budget;
+    const double hours = r.recommendation->estimates.total_hours.expected;
+    if (previous_hours > 0) {
+      EXPECT_LE(hours, previous_hours) << "budget $" << budget;
+    }
+    previous_hours = hours;
+  }
+}
+
 }  // namespace
 }  // namespace accelplan::planner
