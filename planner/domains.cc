@@ -97,19 +97,27 @@ std::string SubBlockNote(const Family& f, const Config& c) {
       domain / per_vm, f.nvlink_domain_devices);
 }
 
-// PyTorch's Megatron-LM splits the attention heads and the key/value
-// groups over the tensor-parallel ranks and asserts both divide
+// Tensor parallelism splits the attention heads over its ranks. PyTorch's
+// Megatron-LM asserts that the heads and the key/value groups both divide
 // (megatron/core/transformer/attention.py: divide(num_attention_heads,
-// world_size), divide(num_query_groups, world_size)). XLA (JAX,
-// TensorFlow) shards a dimension its mesh axis does not divide by padding
-// it and replicates a key/value head it cannot split (PaLM's multi-query
-// attention ran 12-way model parallel, arXiv:2204.02311 §4), so there the
-// heads bind nothing (the padding's cost is not modelled).
+// world_size), divide(num_query_groups, world_size)). JAX rejects a
+// parameter sharded over a mesh axis that does not divide its dimension
+// ("should be divisible by", docs/jax_array_migration.md in jax-ml/jax at
+// f3c407d), so the query heads bind under XLA too; a key/value head the
+// degree cannot split is replicated there (PaLM's multi-query attention
+// ran 12-way model parallel, arXiv:2204.02311 §4). A framework not stated
+// (or another) is held to Megatron's rule: the GPU default.
+bool KeyValueGroupsBind(const Job& job) {
+  return job.framework != Framework::kJax &&
+         job.framework != Framework::kTensorflow;
+}
+
 bool HeadsSplitOver(const Job& job, int tp) {
   const TransformerShape& s = job.workload.transformer_shape;
-  return tp <= 1 || job.framework != Framework::kPytorch ||
-         ((s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
-          (s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0));
+  if (tp <= 1) return true;
+  return (s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
+         (!KeyValueGroupsBind(job) || s.num_kv_heads <= 0 ||
+          s.num_kv_heads % tp == 0);
 }
 
 // The largest degree the heads split over, halving `tp` (a power of two,

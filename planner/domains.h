@@ -32,11 +32,13 @@ int DomainTensorParallel(const Family& f, const Config& c, int per_slice);
 
 // Whether tensor parallelism of degree `tp` splits the job's stated
 // attention heads and key/value groups as PyTorch's Megatron-LM needs
-// (under XLA, JAX and TensorFlow, any degree does: it pads), and the
-// largest degree that does, halving a power of two `tp` (so that it still
-// tiles the domain). Every layout the planner builds or a pin spells holds
-// to it (docs/planner.md §8).
+// (under XLA, JAX and TensorFlow, the query heads only: a key/value head
+// is replicated), and the largest degree that does, halving a power of two `tp`
+// (so that it still tiles the domain). Every layout the planner builds or a pin
+// spells holds to it (docs/planner.md §8).
 bool HeadsSplitOver(const Job& job, int tp);
+// Whether the key/value groups bind too (not under XLA).
+bool KeyValueGroupsBind(const Job& job);
 int TensorDegreeTheHeadsAllow(const Job& job, int tp);
 // The policy's largest tensor-parallel degree the heads allow.
 int TensorParallelCap(const Job& job);

@@ -105,9 +105,12 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
                              name, " has no such layout."));
     return;
   }
-  // A degree within the domains' cap that the heads refuse (one past the
-  // cap is the domain's to refuse, below).
-  if (l.tensor > 1 && l.tensor <= kPolicy.max_tensor_parallel.value &&
+  // A degree the heads refuse: within the domains' cap, or past it on a
+  // TPU, whose slice is one domain (past it, a GPU's NVLink domain
+  // refuses first, below).
+  if (l.tensor > 1 &&
+      (l.tensor <= kPolicy.max_tensor_parallel.value ||
+       cand.family->platform == Platform::kTpu) &&
       !HeadsSplitOver(job, l.tensor)) {
     const TransformerShape& shape = job.workload.transformer_shape;
     cand.Reject(
@@ -117,9 +120,10 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
             "heads%s evenly over its ranks; %d is the largest power of two "
             "below it that does (docs/planner.md §8).",
             l.tensor, shape.attention_heads,
-            shape.num_kv_heads > 0 ? absl::StrFormat(" and %d key/value groups",
-                                                     shape.num_kv_heads)
-                                   : std::string(),
+            shape.num_kv_heads > 0 && KeyValueGroupsBind(job)
+                ? absl::StrFormat(" and %d key/value groups",
+                                  shape.num_kv_heads)
+                : std::string(),
             TensorDegreeTheHeadsAllow(job, PowerOfTwoAtMost(l.tensor))));
     return;
   }

@@ -1785,6 +1785,46 @@ TEST_F(PlannerRulesTest, TensorDegreesDivideTheHeads) {
       << out.verdicts[1].reason;
 }
 
+// With no framework stated, Megatron's rule holds (PyTorch is the GPU
+// default): Qwen2.5-7B got TP 8 over its 28 heads. Under JAX the query
+// heads bind as well (a sharded parameter's dimension must divide), on a
+// TPU slice past the GPU cap too: TP 128 over Llama 3.1 70B's 64 heads is
+// refused, TP 16 is not.
+TEST_F(PlannerRulesTest, HeadsBindWithoutAFrameworkAndOnTpuSlices) {
+  PlanRequest q = Req(Llm(7.6e9, 2e11, Shape(28, 3584, 28, 32768)));
+  q.workload.transformer_shape.num_kv_heads = 4;
+  q.workload.global_batch_size = 64;
+  q.goal.objective = Objective::kMinTime;
+  const std::vector<int> unstated = TensorDegrees(Plan(q));
+  ASSERT_FALSE(unstated.empty());
+  for (int tp : unstated) EXPECT_EQ(4 % std::max(1, tp), 0) << tp;
+
+  ReviewRequest r;
+  r.workload = Llm(7e10, 1e12, Shape(80, 8192, 64, 8192));
+  r.workload.transformer_shape.num_kv_heads = 8;
+  r.workload.framework = Framework::kJax;
+  r.as_of = "2026-09-26";
+  for (int tp : {128, 16}) {
+    Proposal p;
+    p.label = absl::StrCat("tp ", tp);
+    p.hardware = HardwareProposal{};
+    p.hardware->accelerator = "tpu-v5p";
+    p.hardware->tpu_topology = "8x8x8";
+    p.hardware->layout = DistributionProposal{};
+    p.hardware->layout->strategy = Strategy::kHybrid;
+    p.hardware->layout->tensor_parallelism = tp;
+    p.hardware->layout->fsdp_parallelism = 512 / tp;
+    r.proposals.push_back(p);
+  }
+  const ReviewResponse out = planner_->Review(r);
+  ASSERT_EQ(out.verdicts.size(), 2u);
+  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("64 attention heads evenly"));
+  EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("does not split")));
+  ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
+  EXPECT_EQ(out.verdicts[1].plan->distribution.tensor_parallelism, 16);
+}
+
 // ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1) is searched:
 // a 13B model's 16 B/param do not fit a G4 GPU's 80.5 GiB usable under
 // DDP, but its weights and gradients (4 B/param, 48 GiB) do with the
