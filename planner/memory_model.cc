@@ -87,9 +87,14 @@ constexpr const char* kMethodLoraNoShape =
     "gradients and optimizer state";
 constexpr const char* kMethodQloraShape =
     "QLoRA: 4-bit NF4 base weights at 0.5 B/param + 0.0625 B/param "
-    "quantization constants (block 64, fp32 absmax, no double quantization), "
-    "adapters of rank r (16 if not given) on the 4 attention projections of "
-    "every layer (8·r·h·L params) with full gradients and optimizer state";
+    "quantization constants (block 64, fp32 absmax, no double quantization) "
+    "for the layers' linear weights; the embedding and output head (the "
+    "parameters beyond the layers, at most 2 x vocab x hidden) stay 16-bit "
+    "(transformers' bitsandbytes integration replaces only nn.Linear and "
+    "keeps lm_head: src/transformers/integrations/bitsandbytes.py at "
+    "f6cf875); adapters of rank r (16 if not given) on the 4 attention "
+    "projections of every layer (8·r·h·L params) with full gradients and "
+    "optimizer state";
 constexpr const char* kMethodQloraNoShape =
     "QLoRA: 4-bit NF4 base weights at 0.5 B/param + 0.0625 B/param "
     "quantization constants (block 64, fp32 absmax, no double quantization), "
@@ -215,6 +220,17 @@ double TransformerParamsFromShape(const TransformerShape& shape) {
          static_cast<double>(shape.vocab_size) * h;
 }
 
+double QloraUnquantizedParams(const TransformerShape& shape, double params) {
+  if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
+  const double h = shape.hidden_size;
+  const double blocks =
+      shape.layers *
+      (2.0 * h * AttentionWidth(shape) + 2.0 * h * KeyValueWidth(shape) +
+       (shape.gated_ffn ? 3.0 : 2.0) * h * FfnSize(shape));
+  const double embeddings = 2.0 * static_cast<double>(shape.vocab_size) * h;
+  return std::clamp(params - blocks, 0.0, embeddings);
+}
+
 double LargestLayerParamsFromShape(const TransformerShape& shape) {
   if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
   const double h = shape.hidden_size;
@@ -323,60 +339,6 @@ double ActivationExtraBytes(const TransformerShape& shape, double micro_batch,
                                           score_tensor, ffn_streams);
 }
 
-namespace {
-bool TrainsTables(TrainingMethod method) {
-  return method != TrainingMethod::kLora && method != TrainingMethod::kQlora;
-}
-}  // namespace
-
-double TableOptimizerBytesPerTableByte(TrainingMethod method,
-                                       Optimizer optimizer) {
-  if (!TrainsTables(method)) return 0;
-  switch (optimizer) {
-    case Optimizer::kAdam:
-    case Optimizer::kAdamFp32Grads:
-    case Optimizer::kAdamBf16:
-      return 2;
-    case Optimizer::kSgdMomentum:
-      return 1;
-    case Optimizer::kAdam8bit:
-      return 0.5;
-    case Optimizer::kAdafactor:
-    case Optimizer::kUnspecified:
-      return 0;
-  }
-  return 0;
-}
-
-const char* TableOptimizerAssumption(TrainingMethod method,
-                                     Optimizer optimizer) {
-  if (!TrainsTables(method)) {
-    return "Embedding tables: held frozen under LoRA, with no optimizer "
-           "state.";
-  }
-  switch (optimizer) {
-    case Optimizer::kUnspecified:
-      return "Embedding tables: optimizer not given, so row-wise Adagrad "
-             "assumed for them (one value per row, TorchRec's DLRM "
-             "default): no state beyond the tables. State the optimizer if "
-             "the tables train with Adam, which keeps two moments per "
-             "element (3x the tables' memory, TorchRec's planner).";
-    case Optimizer::kAdafactor:
-      return "Embedding tables: Adafactor's factored moments (a row and a "
-             "column vector per table) add no state beyond the tables.";
-    case Optimizer::kSgdMomentum:
-      return "Embedding tables: SGD with momentum keeps one buffer per "
-             "element: 2x the tables' memory.";
-    case Optimizer::kAdam8bit:
-      return "Embedding tables: 8-bit Adam keeps two 1-byte moments per "
-             "fp32 element: 1.5x the tables' memory.";
-    default:
-      return "Embedding tables: Adam keeps two moments per element in the "
-             "tables' dtype: 3x the tables' memory (TorchRec's planner "
-             "sizes tables so).";
-  }
-}
-
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
   PreparedMemoryModel m;
   m.has_shape = HasShape(input.shape);
@@ -398,7 +360,13 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
     const double base_bytes = qlora
                                   ? kQloraWeightBytes + kQloraQuantConstantBytes
                                   : FrozenWeightBytes(input.precision);
-    m.weight_bytes = base_bytes * params + bpp.weights * adapters;
+    // QLoRA quantizes the blocks' linear layers only: the embedding and
+    // output head stay 16-bit (QloraUnquantizedParams).
+    const double unquantized =
+        qlora && m.has_shape ? QloraUnquantizedParams(*input.shape, params) : 0;
+    m.weight_bytes = base_bytes * (params - unquantized) +
+                     FrozenWeightBytes(input.precision) * unquantized +
+                     bpp.weights * adapters;
     m.gradient_bytes = bpp.gradients * adapters;
     m.optimizer_bytes = bpp.optimizer * adapters;
     m.trained_params = adapters;

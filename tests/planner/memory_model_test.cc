@@ -480,6 +480,47 @@ TEST(MemoryModelTest, QloraBaseWeightsAreFourBitPlusQuantConstants) {
             140 * kGB);
 }
 
+// QLoRA quantizes the layers' linear weights only: transformers'
+// bitsandbytes integration replaces nn.Linear modules and keeps lm_head
+// (src/transformers/integrations/bitsandbytes.py at f6cf875), and the
+// embedding is no Linear. Llama 3 8B's untied 128k-vocabulary embedding
+// and head (2 x 128256 x 4096 = 1.05e9 of its 8.03e9 parameters,
+// https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json)
+// stay 16-bit: 1.5 GB more than at 4 bits. A tied embedding counts once,
+// and a mixture's other experts are not taken for embeddings.
+TEST(MemoryModelTest, QloraKeepsTheEmbeddingAndHeadSixteenBit) {
+  TransformerShape shape;
+  shape.layers = 32;
+  shape.hidden_size = 4096;
+  shape.attention_heads = 32;
+  shape.num_kv_heads = 8;
+  shape.ffn_hidden_size = 14336;
+  shape.gated_ffn = true;
+  shape.vocab_size = 128256;
+  shape.sequence_length = 2048;
+  const double embeddings = 2 * 128256.0 * 4096;
+  MemoryModelInput in = Full(8.03e9, Optimizer::kAdam);
+  in.method = TrainingMethod::kQlora;
+  in.shape = &shape;
+  const double adapters = 2.0 * 16 * 4096 * 32 * 4;  // rank 16, 4 matrices
+  const MemoryEstimate e = EstimateMemoryPerDevice(in, ShardingLayout{});
+  EXPECT_NEAR(e.weights_bytes,
+              0.5625 * (8.03e9 - embeddings) + 2 * embeddings + 2 * adapters,
+              0.01 * kGB);
+  EXPECT_NE(std::strstr(e.method_assumption, "lm_head"), nullptr);
+
+  const double blocks = TransformerParamsFromShape(shape) - 128256.0 * 4096;
+  EXPECT_NEAR(QloraUnquantizedParams(shape, blocks + 128256.0 * 4096),
+              128256.0 * 4096, 1e6);  // tied: one table
+  EXPECT_NEAR(QloraUnquantizedParams(shape, 4 * blocks), embeddings, 1e6);
+  EXPECT_DOUBLE_EQ(QloraUnquantizedParams(shape, 0.5 * blocks), 0);
+
+  // LoRA's frozen base is 16-bit throughout: nothing changes there.
+  in.method = TrainingMethod::kLora;
+  EXPECT_DOUBLE_EQ(EstimateMemoryPerDevice(in, ShardingLayout{}).weights_bytes,
+                   2 * 8.03e9 + 2 * adapters);
+}
+
 TEST(MemoryModelTest, EmbeddingTablesShardLikeWeights) {
   MemoryModelInput in = Full(1e8, Optimizer::kAdam);
   in.embedding_bytes = 64 * kGB;
