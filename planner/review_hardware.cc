@@ -380,7 +380,8 @@ void JudgeHardware(const ReviewContext& ctx, const HardwareProposal& h,
     return;
   }
   if (pins.layout.degrees() &&
-      RejectIfDegreesCannotTile(pins.layout, *best, j)) {
+      (RejectIfTensorSpansSlices(ctx, pins.layout, *best, j) ||
+       RejectIfDegreesCannotTile(pins.layout, *best, j))) {
     return;
   }
   // Hardware does not fix a stated symptom by itself unless its point acts

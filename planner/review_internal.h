@@ -229,6 +229,12 @@ inline bool MovesToTarget(const RemedyProposal& m) {
                                   m.kind == RemedyKind::kMoreMemoryPerDevice);
 }
 
+// A stated tensor degree larger than a slice of the candidate's point:
+// its groups cross DCN, which SPEC §4 rejects COMMUNICATION_BOUND (TP 1024
+// over four 256-chip slices was judged at TP 8 and RECOMMENDED).
+bool RejectIfTensorSpansSlices(const ReviewContext& ctx, const LayoutPin& pin,
+                               const Candidate& c, Judged& j);
+
 // Across slices a layout's stated degrees that no Multislice layout has
 // fall back on its strategy (planner/layouts.h): the verdict says so and
 // names the degrees it was judged at.

@@ -152,7 +152,10 @@ bool JudgeStatedDegrees(const ReviewContext& ctx, const DistributionProposal& d,
     return false;
   }
   if (c && c->config) {
-    if (RejectIfDegreesCannotTile(pin, *c, j)) return false;
+    if (RejectIfTensorSpansSlices(ctx, pin, *c, j) ||
+        RejectIfDegreesCannotTile(pin, *c, j)) {
+      return false;
+    }
     NoteUnmatchedDegrees(pin, *c, j);
   }
   if (c) j.candidate = std::move(c);
@@ -192,6 +195,17 @@ void JudgeDataAcrossSlices(const ReviewContext& ctx,
                                "layout).",
                                slices));
       return;
+    }
+    // The degrees it states, held to on the hardware that runs it as
+    // JudgeStatedDegrees holds them on today's slices.
+    const LayoutPin pin = PinOf(d);
+    if (pin.degrees() && j.candidate->config) {
+      if (RejectIfTensorSpansSlices(ctx, pin, *j.candidate, j) ||
+          RejectIfDegreesCannotTile(pin, *j.candidate, j)) {
+        j.candidate.reset();
+        return;
+      }
+      NoteUnmatchedDegrees(pin, *j.candidate, j);
     }
   } else if (PinOf(d).degrees()) {
     if (!JudgeStatedDegrees(ctx, d, slices, j)) return;
@@ -384,13 +398,15 @@ void JudgePipelineAcrossSlices(const ReviewContext& ctx,
   j.candidate = std::move(staged);
 }
 
-void RejectTensorOverDcn(const SliceLinks& links, Judged& j) {
+// `lead`: why the tensor axis is over DCN, when the proposal does not say.
+void RejectTensorOverDcn(const SliceLinks& links, Judged& j,
+                         const std::string& lead = "") {
   j.Reject(ReasonCode::kCommunicationBound,
            absl::StrFormat(
-               "Tensor parallelism all-reduces activations inside every "
+               "%sTensor parallelism all-reduces activations inside every "
                "layer; over DCN (%.1f GB/s per chip, against %.0f GB/s of "
                "ICI) it is communication-bound. Keep it inside a slice.",
-               links.dcn_gbs, links.ici_gbs));
+               lead, links.dcn_gbs, links.ici_gbs));
 }
 
 bool RejectIndependentModels(const DistributionProposal& d, Judged& j) {
@@ -472,6 +488,19 @@ bool RejectLayoutAcrossSlices(const ReviewContext& ctx,
     }
   }
   RejectTensorOverDcn(SliceLinksFor(ctx.index, tpu), j);
+  return true;
+}
+
+bool RejectIfTensorSpansSlices(const ReviewContext& ctx, const LayoutPin& pin,
+                               const Candidate& c, Judged& j) {
+  const Config& p = *c.config;
+  const int per_slice = p.devices / std::max(1, p.slices);
+  if (p.slices <= 1 || pin.tensor <= per_slice) return false;
+  RejectTensorOverDcn(
+      SliceLinksFor(ctx.index, c.family->accelerator), j,
+      absl::StrFormat("Tensor parallelism %d spans slices of %d chips, so its "
+                      "groups cross DCN. ",
+                      pin.tensor, per_slice));
   return true;
 }
 

@@ -362,5 +362,39 @@ TEST_F(SyntheticMultisliceTest, UnpricedHardwareIsNeverRecommendedUnderABudget) 
   EXPECT_FALSE(Has(out.verdicts[0], ReasonCode::kPriceUnknown));
 }
 
+// A stated tensor degree larger than a slice puts its groups over DCN:
+// SPEC §4 rejects that COMMUNICATION_BOUND whether the proposal says
+// dcn=tensor or only the degree, on today's slices, as hardware with a
+// layout, and with no setup today (TP 1024 over four 256-chip slices was
+// judged at TP 8 and RECOMMENDED). A degree a slice holds is judged.
+TEST_F(SyntheticMultisliceTest, TensorDegreeBeyondASliceCrossesDcn) {
+  const auto tensor = [](Proposal p, int degree) {
+    DistributionProposal& d =
+        p.distribution ? *p.distribution : *p.hardware->layout;
+    d.strategy = Strategy::kHybrid;
+    d.tensor_parallelism = degree;
+    return p;
+  };
+  Proposal hardware = HwP("hw", "4x4", 4);
+  hardware.hardware->layout = DistributionProposal{};
+  for (bool today : {true, false}) {
+    ReviewRequest r = OnSlices<ReviewRequest>(Medium(), 4);
+    if (!today) r.current_setup = CurrentSetup{};
+    r.proposals = {tensor(DistP("tp 32", DcnParallelism::kUnspecified, 4), 32),
+                   tensor(hardware, 32),
+                   tensor(DistP("tp 4", DcnParallelism::kUnspecified, 4), 4)};
+    const ReviewResponse out = Review(r);
+    ASSERT_EQ(out.verdicts.size(), 3u);
+    for (int i : {0, 1}) {
+      EXPECT_EQ(out.verdicts[i].verdict, Verdict::kRejected) << today << i;
+      EXPECT_TRUE(Has(out.verdicts[i], ReasonCode::kCommunicationBound))
+          << today << i << out.verdicts[i].reason;
+      EXPECT_THAT(out.verdicts[i].reason, HasSubstr("spans slices of"));
+    }
+    EXPECT_FALSE(Has(out.verdicts[2], ReasonCode::kCommunicationBound))
+        << today << out.verdicts[2].reason;
+  }
+}
+
 }  // namespace
 }  // namespace accelplan::planner
