@@ -363,7 +363,15 @@ std::optional<Candidate> MoveTarget(const ReviewContext& ctx,
     JudgeHardware(as, sized, out, /*evaluate=*/true);
     return out;
   };
-  const Job today = AsToday(ctx.job);
+  // Today's capacity is on-demand, or the reservation today's machines run
+  // on: a reservation for another machine is one the request must allow
+  // (a reservation-only a3-highgpu-4g was RECOMMENDED as a move, priced
+  // on-demand, beside the same machine rejected NOT_AVAILABLE_ON_DEMAND).
+  Job today = AsToday(ctx.job);
+  today.constraints.reservation_available =
+      ctx.job.constraints.reservation_available ||
+      (!target.machine_type.empty() &&
+       target.machine_type == ctx.job.current.hardware);
   Judged t = judge(today);
   if (t.rejected && HasCode(t.codes, ReasonCode::kNotAvailableOnDemand)) {
     t = judge(WithRequestedProvisioning(ctx.job, today));

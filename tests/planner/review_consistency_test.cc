@@ -1792,11 +1792,18 @@ TEST_F(ReviewConsistencyTest, ARemedyWhoseSetupStillFailsIsRejected) {
   EXPECT_NE(more.verdict, Verdict::kRejected) << more.reason;
   // One 80 GB H100 holds 112 GB of state only by offloading the optimizer
   // to its VM's 234 GB (planner/optimizer_offload.h); one 40 GB A100,
-  // whose VM has 85 GB, cannot hold it either way.
+  // whose VM has 85 GB, cannot hold it either way. a3-highgpu-1g is not
+  // offered on-demand: a move to it needs the reservation the request
+  // allows (today's reservation is for today's machines, not the target's).
   Proposal one = MoveTo("one h100", "a3-highgpu-1g");
   one.remedy->target->count = 1;
-  const ProposalVerdict h100 =
-      Only(Review(ReviewOf(OutOfMemory7B(Strategy::kFsdp), {one})));
+  PlanRequest reserved = OutOfMemory7B(Strategy::kFsdp);
+  const ProposalVerdict unreserved = Only(Review(ReviewOf(reserved, {one})));
+  EXPECT_EQ(unreserved.verdict, Verdict::kRejected) << unreserved.reason;
+  EXPECT_TRUE(testutil::Has(unreserved, ReasonCode::kNotAvailableOnDemand))
+      << unreserved.reason;
+  reserved.constraints.reservation_available = true;
+  const ProposalVerdict h100 = Only(Review(ReviewOf(reserved, {one})));
   EXPECT_NE(h100.verdict, Verdict::kRejected) << h100.reason;
   ASSERT_TRUE(h100.plan.has_value()) << h100.reason;
   EXPECT_TRUE(h100.plan->distribution.optimizer_offload) << h100.reason;
