@@ -360,6 +360,20 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
+  // A proposal's point can be faster or cheaper than every point of the
+  // space (a size PlanTraining does not search): the scorer's norm spans
+  // the proposals too, so MIN_TIME's equal-time band starts at the fastest
+  // point compared (1,024 v5p chips at 2.4 h beat 2,048 at 1.3 h on cost,
+  // both being "as fast as" the space's 4.6 h).
+  internal::Norm norm = space->norm;
+  for (const Judged& j : judged) {
+    if (j.candidate) internal::WidenNorm(job, *j.candidate, norm);
+  }
+  for (Judged& j : judged) {
+    if (j.candidate && j.candidate->viable() && j.candidate->config) {
+      internal::ScoreCandidate(job, norm, *j.candidate);
+    }
+  }
   for (Judged& j : judged) {
     internal::HoldUnpricedUnderBudget(job, j);
     // Ranked after by another rule (FSDP across slices after data

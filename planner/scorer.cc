@@ -235,18 +235,21 @@ std::string MetricsText(const Job& job, const Config& c) {
                       c.hourly / (c.tokens_per_second * 3600) * 1e6, job.unit));
 }
 
-Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
-  Norm n{kInf, kInf, kInf};
-  for (const Candidate& c : space) {
-    if (!c.viable()) continue;
-    for (const Config& p : c.points) {
-      const double cost = CostMetric(job, p), time = TimeMetric(job, p);
-      n.min_cost = std::min(n.min_cost, cost);
-      n.min_time = std::min(n.min_time, time);
-      if (std::isfinite(cost))
-        n.min_priced_time = std::min(n.min_priced_time, time);
+void WidenNorm(const Job& job, const Candidate& c, Norm& n) {
+  if (!c.viable()) return;
+  for (const Config& p : c.points) {
+    const double cost = CostMetric(job, p), time = TimeMetric(job, p);
+    n.min_cost = std::min(n.min_cost, cost);
+    n.min_time = std::min(n.min_time, time);
+    if (std::isfinite(cost)) {
+      n.min_priced_time = std::min(n.min_priced_time, time);
     }
   }
+}
+
+Norm NormOver(const Job& job, const std::vector<Candidate>& space) {
+  Norm n{kInf, kInf, kInf};
+  for (const Candidate& c : space) WidenNorm(job, c, n);
   return n;
 }
 

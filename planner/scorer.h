@@ -46,6 +46,9 @@ struct Norm {
   double min_priced_time;
 };
 Norm NormOver(const Job& job, const std::vector<Candidate>& space);
+// Folds a viable candidate's points into `n` (a reviewed proposal's, which
+// the space need not hold).
+void WidenNorm(const Job& job, const Candidate& c, Norm& n);
 // The time up to which MIN_TIME counts a point as fast as the fastest
 // priced point (else the fastest) of the space; NaN when there is none.
 double EqualTimeBand(const Norm& norm);

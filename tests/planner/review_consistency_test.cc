@@ -253,6 +253,37 @@ int ExpectOrderIndependent(const ReviewRequest& r, const std::string& what) {
 
 // ------------------------------------------------------------ a. order
 
+// Proposals sized past what PlanTraining searches (more data-parallel ranks
+// than the assumed batch's sequences) can be faster than every point of the
+// space. MIN_TIME's equal-time band then starts at the fastest proposal:
+// 2,048 v5p chips (1.3 h) beat 1,024 (2.4 h), which won on cost while both
+// sat inside the band of the space's 4.6 h. MIN_COST keeps the cheaper.
+TEST_F(ReviewConsistencyTest, ProposalsFasterThanTheSpaceRankByTheirTimes) {
+  ReviewRequest r;
+  r.workload.framework = Framework::kJax;
+  r.workload.model_kind = ModelKind::kDenseTransformer;
+  r.workload.parameter_count = 8e9;
+  r.workload.dataset_tokens = 5e10;
+  r.goal.objective = Objective::kMinTime;
+  r.as_of = "2026-09-26";
+  r.proposals = {Hw("1024", "ct5p-hightpu-4t", 0, "8x8x16"),
+                 Hw("2048", "ct5p-hightpu-4t", 0, "8x16x16")};
+  ReviewResponse out = Review(r);
+  const ProposalVerdict* small = ByLabel(out, "1024");
+  const ProposalVerdict* large = ByLabel(out, "2048");
+  ASSERT_TRUE(small && large && small->plan && large->plan) << Verdicts(out);
+  ASSERT_LT(large->plan->estimates.total_hours.expected,
+            0.8 * small->plan->estimates.total_hours.expected);
+  EXPECT_EQ(large->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_TRUE(testutil::Has(*small, ReasonCode::kSlower)) << small->reason;
+
+  r.goal.objective = Objective::kMinCost;
+  out = Review(r);
+  ASSERT_TRUE(ByLabel(out, "1024")) << Verdicts(out);
+  EXPECT_EQ(ByLabel(out, "1024")->verdict, Verdict::kRecommended)
+      << Verdicts(out);
+}
+
 TEST_F(ReviewConsistencyTest, HardwareCountsDoNotDependOnProposalOrder) {
   // 13B, fastest: A3 Mega at 16, 32, 48 and 64 GPUs.
   EXPECT_EQ(ExpectOrderIndependent(
