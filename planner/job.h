@@ -71,6 +71,9 @@ struct Job {
   // its working set follows; 0 when unknown.
   double classical_data_bytes = 0;
   double flops_per_unit = 0;  // training FLOPs per unit (6·P, LoRA 4·P, ...)
+  // A CNN's forward FLOPs per example (stated or estimated), for its
+  // activation memory; 0 otherwise.
+  double cnn_forward_flops = 0;
   double training_flops = 0;
   double tokens_per_step = 0;  // global batch in units of work
   bool batch_given = false;    // the request stated global_batch_size

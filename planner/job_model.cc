@@ -392,6 +392,7 @@ void PrepareJobMemoryModel(Job& job) {
   mem.lora_rank = job.workload.lora_rank;
   mem.attention = job.workload.attention;
   if (job.experts > 0) mem.ffn_streams = std::max(1, job.experts_per_token);
+  mem.cnn_forward_flops = job.cnn_forward_flops;
   job.memory_model = PrepareMemoryModel(mem);
 }
 

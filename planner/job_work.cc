@@ -355,6 +355,9 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
       : EstimatesCnnForwardPass(w, job)
           ? kDefaults.cnn_forward_flops_per_param.value * active
           : w.forward_flops_per_example;
+  if (w.model_kind == ModelKind::kCnn && !job.sequence_model) {
+    job.cnn_forward_flops = forward;
+  }
   const double dense =
       forward > 0 ? 3 * forward : TrainingFlops(active, 1.0, Recompute::kNone);
   job.flops_per_unit =

@@ -94,7 +94,22 @@ struct MemoryModelInput {
   // routed experts per token of a mixture of experts (ffn_hidden_size is
   // per expert), 1 for a dense model.
   double ffn_streams = 1;
+  // A convolutional network's forward FLOPs per example (stated, or
+  // estimated from its parameters): its activations per example follow
+  // (CnnActivationBytesPerExample). 0: not a CNN counted in examples.
+  double cnn_forward_flops = 0;
 };
+
+// A CNN's activation bytes per training example, from its forward FLOPs at
+// ResNet-50's measured ratio: 51.0 MiB per 224x224 image under AMP fp16
+// (milabench config/scaling.yaml at 1a5886a: 14,854.75 MiB at batch 256,
+// 27,900.75 MiB at 512, https://github.com/mila-iqia/milabench/blob/
+// 1a5886ae583d46245dc51aeafab40d88deb6cf47/config/scaling.yaml), 82.8 MiB
+// in fp32 (MONeT README at 98a5c7d: "15.06 GB" at batch 184 with 8 B/param
+// of state, https://github.com/utsaslab/MONeT/blob/
+// 98a5c7d149ca19c8c64069dbd8f27ce7f97bf3af/README.md), over its 8.18
+// GFLOPs forward pass (torchvision: 4.09 G multiply-adds); fp64 twice fp32.
+double CnnActivationBytesPerExample(double forward_flops, Precision precision);
 
 struct ShardingLayout {
   // Total data-parallel degree: every replica or FSDP rank that takes its
@@ -267,6 +282,7 @@ struct PreparedMemoryModel {
   double activation_word_scale = 1;
   bool score_tensor = false;  // attention STANDARD
   double ffn_streams = 1;     // MemoryModelInput::ffn_streams
+  double cnn_activation_bytes_per_example = 0;  // 0: not a CNN
   const char* method_assumption = "";
 };
 PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input);

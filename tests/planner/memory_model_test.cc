@@ -521,6 +521,47 @@ TEST(MemoryModelTest, QloraKeepsTheEmbeddingAndHeadSixteenBit) {
                    2 * 8.03e9 + 2 * adapters);
 }
 
+// A CNN's activations grow with its micro-batch, at ResNet-50's measured
+// bytes per forward FLOP: 51.0 MiB per 224x224 image under AMP (milabench
+// config/scaling.yaml at 1a5886a: 14,854.75 MiB at batch 256, 27,900.75 at
+// 512), 82.8 MiB in fp32 (MONeT README at 98a5c7d: 15.06 GB at batch 184).
+// NVIDIA's ResNet-50 recipe runs 256 images per 16 GB V100 under AMP and
+// 112 in fp32 (https://github.com/NVIDIA/DeepLearningExamples/blob/
+// 0fadac23d764429ed0da54dc8c5a31677dc923d5/PyTorch/Classification/ConvNets/
+// configs.yml): 256 fit in 14.4 GiB
+// usable under AMP and not in fp32, 112 in fp32. Before, activations were
+// 20% of the model's states whatever the batch (0.08 GB for ResNet-50).
+TEST(MemoryModelTest, CnnActivationsFollowTheMicroBatch) {
+  MemoryModelInput in =
+      Full(25.56e6, Optimizer::kSgdMomentum, Precision::kFp16Mixed);
+  in.cnn_forward_flops = 8.18e9;
+  const double mib = 1048576;
+  const auto at = [&](int64_t batch, int ranks) {
+    in.global_batch_size = batch;
+    ShardingLayout layout;
+    layout.data = ranks;
+    return EstimateMemoryPerDevice(in, layout);
+  };
+  EXPECT_NEAR(at(256, 1).activations_bytes, 256 * 50.96 * mib, 1e6);
+  EXPECT_NEAR(at(2048, 8).activations_bytes, 256 * 50.96 * mib, 1e6);
+  EXPECT_NE(std::strstr(at(256, 1).activation_assumption, "ResNet-50"),
+            nullptr);
+  const double usable_16gb = 0.9 * 16 * 1024 * mib;
+  EXPECT_LT(at(256, 1).total_bytes, usable_16gb);
+  in.precision = Precision::kFp32;
+  EXPECT_NEAR(at(184, 1).activations_bytes, 184 * 82.75 * mib, 1e6);
+  EXPECT_GT(at(256, 1).total_bytes, usable_16gb);
+  EXPECT_LT(at(112, 1).total_bytes, usable_16gb);
+  // Twice the forward pass, twice the activations; none without one.
+  in.cnn_forward_flops = 2 * 8.18e9;
+  EXPECT_NEAR(at(112, 1).activations_bytes, 2 * 112 * 82.75 * mib, 1e6);
+  in.cnn_forward_flops = 0;
+  EXPECT_DOUBLE_EQ(
+      at(112, 1).activations_bytes,
+      0.2 * (at(112, 1).weights_bytes + at(112, 1).gradients_bytes +
+             at(112, 1).optimizer_bytes));
+}
+
 TEST(MemoryModelTest, EmbeddingTablesShardLikeWeights) {
   MemoryModelInput in = Full(1e8, Optimizer::kAdam);
   in.embedding_bytes = 64 * kGB;
