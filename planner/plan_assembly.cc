@@ -449,6 +449,20 @@ void FillDistribution(const Job& job, const Family& f, const Config& c,
 
 bool FinitePositive(double v) { return v > 0 && std::isfinite(v); }
 
+}  // namespace
+
+std::string DescribeMemoryModel(const Job& job, const Config& c) {
+  if (!job.model_size_known || job.classical ||
+      job.workload.per_device_memory_gib > 0 ||
+      c.memory.activation_assumption[0] == '\0') {
+    return "";
+  }
+  return absl::StrCat("Memory per device: ", c.memory.method_assumption, "; ",
+                      c.memory.activation_assumption, ".");
+}
+
+namespace {
+
 void FillMemoryEstimate(const Job& job, const Config& c, Estimates& e) {
   MemoryBreakdown& m = e.memory_per_device;
   e.memory_known = c.required_bytes > 0 && std::isfinite(c.required_bytes);

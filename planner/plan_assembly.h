@@ -22,6 +22,11 @@ std::string CommunicationDetail(const Job& job, const Candidate& c);
 // over a year with no deadline given (planner/defaults.h).
 std::optional<Reason> ImplausibleEstimate(const Job& job, const Config& c);
 
+// How the point's memory per device was counted (the training method's
+// states and the activations); empty where the planner did not size the
+// model itself (a stated footprint, classical ML, no model size).
+std::string DescribeMemoryModel(const Job& job, const Config& c);
+
 // Hardware / Distribution / Estimates / JobSpec for a viable candidate.
 Plan MakePlan(const catalog::Catalog& catalog, const Job& job,
               const Candidate& c, bool with_job_spec);

@@ -543,6 +543,11 @@ PlanResponse Planner::Plan(const PlanRequest& request,
     if (auto band = MinTimeBandAssumption(job, space->norm, cands, *best)) {
       out.assumptions.push_back(*std::move(band));
     }
+    if (best->config) {
+      const std::string memory =
+          internal::DescribeMemoryModel(job, *best->config);
+      if (!memory.empty()) out.assumptions.push_back(memory);
+    }
     if (best->config && best->config->layout.optimizer_offload) {
       out.assumptions.push_back(internal::OptimizerOffloadAssumption());
     }

@@ -669,9 +669,39 @@ TEST_F(DefaultsRulesTest, ReviewStatesTheSameDefaultsAsPlan) {
     // The efficiency line describes the recommended hardware's MFU band,
     // which a review of other hardware does not share.
     if (a.rfind("Efficiency:", 0) == 0) continue;
+    // So does the memory line (how the recommended point's memory was
+    // counted: its recompute level is that point's).
+    if (a.rfind("Memory per device:", 0) == 0) continue;
     EXPECT_TRUE(Mentions(stated, a)) << a;
   }
   EXPECT_FALSE(stated.empty());
+}
+
+// The plan says how the recommended point's memory was counted (the
+// method's states, the activations): a CNN's by its measured bytes per
+// forward FLOP, a model without a shape at a share of its states;
+// classical ML's working set has no such line.
+TEST_F(DefaultsRulesTest, PlanStatesHowItsMemoryWasCounted) {
+  const auto memory_line = [](const PlanResponse& r) {
+    for (const std::string& a : r.assumptions) {
+      if (a.rfind("Memory per device:", 0) == 0) return a;
+    }
+    return std::string();
+  };
+  Workload cnn;
+  cnn.framework = Framework::kPytorch;
+  cnn.model_kind = ModelKind::kCnn;
+  cnn.parameter_count = 25.6e6;
+  cnn.dataset_examples = 1.28e6;
+  cnn.global_batch_size = 1024;
+  EXPECT_THAT(memory_line(Plan(Req(cnn))), HasSubstr("ResNet-50's measured"));
+  EXPECT_THAT(memory_line(Plan(FlagsOnly7bFp8())),
+              HasSubstr("no transformer shape given"));
+  Workload boosting;
+  boosting.framework = Framework::kXgboost;
+  boosting.model_kind = ModelKind::kTabular;
+  boosting.dataset_gib = 10;
+  EXPECT_EQ(memory_line(Plan(Req(boosting))), "");
 }
 
 // ------------------------------------------------ assumptions never reject
