@@ -268,6 +268,17 @@ std::string DescribeMfu(const Job& job, const Family& f) {
         "https://cloud.google.com/tpu/docs/bfloat16; a higher matmul "
         "precision set by the job runs several passes and is slower).");
   }
+  if (job.precision == Precision::kFp16Mixed && f.platform == Platform::kTpu &&
+      f.accelerator != nullptr && !IsFine(f.accelerator->peak_fp16)) {
+    // Said, not assumed silently: no fp16 rate is published for a TPU,
+    // whose matrix units take bfloat16.
+    absl::StrAppend(
+        &out,
+        " fp16 on TPUs: timed at the bf16 peak (the catalog has no fp16 rate; "
+        "TPU matrix units take bfloat16, "
+        "https://cloud.google.com/tpu/docs/bfloat16): train in bfloat16 "
+        "there, which needs no loss scaling.");
+  }
   if (QloraSlowdownApplies(job, f)) {
     absl::StrAppend(
         &out,

@@ -662,6 +662,11 @@ TEST_F(PlannerRulesTest, Fp32OnTpusRunsAtTheBf16Peak) {
   EXPECT_LT(work(fp32), 1.5 * work(bf16));
   EXPECT_THAT(fp32.assumptions, Contains(HasSubstr("fp32 on TPUs")));
   EXPECT_THAT(bf16.assumptions, Not(Contains(HasSubstr("fp32 on TPUs"))));
+  // fp16 on a TPU is timed as bf16 too, and said (it was silent).
+  const PlanResponse fp16 = on_v6e(Precision::kFp16Mixed);
+  ASSERT_TRUE(fp16.recommendation.has_value()) << fp16.no_plan_reason;
+  EXPECT_THAT(fp16.assumptions, Contains(HasSubstr("fp16 on TPUs")));
+  EXPECT_THAT(bf16.assumptions, Not(Contains(HasSubstr("fp16 on TPUs"))));
 }
 
 TEST_F(PlannerRulesTest, RejectsBf16OnT4AndV100) {
