@@ -247,13 +247,15 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
     v.verdict = Verdict::kRejected;
   } else if (static_cast<int>(i) == best) {
     v.verdict = Verdict::kRecommended;
-    if (j.todays_hardware && !j.acts_on_problem && internal::AnySymptom(job)) {
+    if (hw != nullptr && !j.acts_on_problem && internal::AnySymptom(job)) {
       // Said, not left to "meets every hard rule": the user asked about a
-      // problem, and the pick leaves it.
+      // problem, and the pick leaves it (a move to the same hardware is
+      // rejected DOES_NOT_ADDRESS_BOTTLENECK beside it).
       j.why.push_back(absl::StrCat(
-          "It keeps today's hardware, which leaves the stated problem as it "
-          "is (the job is ",
-          internal::SymptomsText(job),
+          j.todays_hardware ? "It keeps today's hardware, which leaves"
+                            : "It does not act on",
+          " the stated problem", j.todays_hardware ? " as it is" : "",
+          " (the job is ", internal::SymptomsText(job),
           "); no other proposal ranks before it."));
     }
   } else {

@@ -1355,6 +1355,39 @@ Proposal MoveTo(const std::string& label, const std::string& machine_type) {
   return p;
 }
 
+// Hardware that does not act on a stated symptom may still be the best
+// proposal, but its verdict says it leaves the problem, as the move to the
+// same hardware is rejected DOES_NOT_ADDRESS_BOTTLENECK beside it (it read
+// "meets every hard rule").
+TEST_F(ReviewConsistencyTest, RecommendedHardwareSaysItLeavesTheSymptom) {
+  PlanRequest job = TpuJob(Objective::kMinCost);
+  job.current_setup.hardware = "tpu-v5e";
+  job.current_setup.tpu_topology = "16x16";
+  job.current_setup.slice_count = 2;
+  job.current_setup.symptoms = {Symptom::kLowUtilization};
+  Proposal move = MoveTo("move", "ct6e-standard-4t");
+  move.remedy->target->tpu_topology = "16x16";
+  move.remedy->target->slices = 2;
+  const ReviewResponse out = Review(
+      ReviewOf(job, {move, Hw("v6e", "ct6e-standard-4t", 0, "16x16", 2)}));
+  const ProposalVerdict* m = ByLabel(out, "move");
+  const ProposalVerdict* h = ByLabel(out, "v6e");
+  ASSERT_TRUE(m && h) << Verdicts(out);
+  EXPECT_TRUE(testutil::Has(*m, ReasonCode::kDoesNotAddressBottleneck))
+      << m->reason;
+  ASSERT_EQ(h->verdict, Verdict::kRecommended) << Verdicts(out);
+  EXPECT_TRUE(
+      absl::StrContains(h->reason, "does not act on the stated problem"))
+      << h->reason;
+  // Without the symptom there is no problem to leave.
+  job.current_setup.symptoms.clear();
+  const ReviewResponse plain =
+      Review(ReviewOf(job, {Hw("v6e", "ct6e-standard-4t", 0, "16x16", 2)}));
+  ASSERT_EQ(plain.verdicts.size(), 1u);
+  EXPECT_FALSE(absl::StrContains(plain.verdicts[0].reason, "stated problem"))
+      << plain.verdicts[0].reason;
+}
+
 // The SPEC S3 setup: 1.5B PyTorch DDP on 16 x a2-highgpu-8g on Vertex AI.
 PlanRequest SyncBound(Strategy today) {
   PlanRequest r;
