@@ -318,6 +318,12 @@ void RejectIfHorovodReplicaDoesNotFit(const ReviewContext& ctx,
                                       const RemedyProposal& m, Judged& j);
 // "16 x a2-highgpu-8g" / "tpu-v5p 4x4x4 x 2": a candidate's point.
 std::string PointLabel(const Candidate& c);
+
+// The remedied point's numbers against the current setup's point in the
+// same space (same job, same pins, no remedy), when it has one
+// (planner/review_against_today.cc).
+std::string AgainstToday(const Job& job, const Candidate& c,
+                         const Candidate* today);
 // PlanTraining's remedies for the stated symptoms, kept to those ReviewPlan
 // would neither reject nor hold back from RECOMMENDED for the same job (one
 // judgement in the same space, so the two RPCs never contradict each

@@ -158,87 +158,6 @@ Job TodayUnconstrained(const Job& job) {
   return today;
 }
 
-bool Same(double a, double b) {
-  return std::abs(a - b) <= kPolicy.tie_tolerance.value * std::max(a, b);
-}
-
-// Today's observed runtime beside the model's, when the team states it:
-// outside the model's range for today, the job differs from the model and
-// so may every estimate of it (docs/planner.md §5.1).
-void TodayObserved(const Job& job, const Config& today, std::string& line) {
-  const double observed = job.current.observed_hours;
-  if (!(observed > 0)) return;
-  absl::StrAppend(&line, " in the model (", FormatHours(observed), " observed");
-  if (observed > today.hours.high || observed < today.hours.low) {
-    absl::StrAppend(
-        &line,
-        absl::StrFormat(", %.1fx the model's %s–%s for today: the job runs "
-                        "unlike the model, so compare with care",
-                        observed / today.hours.expected,
-                        FormatHours(today.hours.low),
-                        FormatHours(today.hours.high)));
-  }
-  absl::StrAppend(&line, ")");
-}
-
-// The remedied point's numbers against the current setup's point in the
-// same space (same job, same pins, no remedy), when it has one.
-std::string AgainstToday(const Job& job, const Candidate& c,
-                         const Candidate* today) {
-  const Config& p = *c.config;
-  const Config* t =
-      today != nullptr && today->has_point() ? &*today->config : nullptr;
-  std::string line = absl::StrCat("Modelled after it: ", PointLabel(c));
-  if (p.reducers) {
-    absl::StrAppend(&line, absl::StrFormat(" with %d Reduction Server replicas",
-                                           p.reducers->replicas));
-  }
-  if (p.tokens_per_second > 0) {
-    absl::StrAppend(
-        &line, absl::StrFormat(" at %.4g %s/s", p.tokens_per_second, job.unit));
-    if (t != nullptr && t->tokens_per_second > 0) {
-      absl::StrAppend(
-          &line, absl::StrFormat(" (%.2fx today's %.4g)",
-                                 p.tokens_per_second / t->tokens_per_second,
-                                 t->tokens_per_second));
-    }
-  }
-  const auto per_million = [](const Config& x) {
-    return x.hourly / (x.tokens_per_second * 3600) * 1e6;
-  };
-  const auto priced = [](const Config& x) {
-    return x.price_known && x.hourly > 0 && x.tokens_per_second > 0;
-  };
-  if (priced(p)) {
-    absl::StrAppend(&line, absl::StrFormat(", $%.3g per million %s",
-                                           per_million(p), job.unit));
-    if (t != nullptr && priced(*t)) {
-      absl::StrAppend(
-          &line, absl::StrFormat(" vs $%.3g today (%+.0f%%)", per_million(*t),
-                                 100 * (per_million(p) / per_million(*t) - 1)));
-    }
-  }
-  if (job.has_dataset && p.hours.expected > 0) {
-    absl::StrAppend(&line, ", ", FormatHours(p.hours.expected));
-    if (p.price_known)
-      absl::StrAppend(&line, " for ", FormatUsd(p.cost.expected));
-    if (t != nullptr && t->hours.expected > 0) {
-      absl::StrAppend(&line, " vs ", FormatHours(t->hours.expected), " today");
-      TodayObserved(job, *t, line);
-    }
-  }
-  if (today != nullptr && t == nullptr) {
-    absl::StrAppend(&line,
-                    "; today's setup as stated has no point in the model "
-                    "(it does not hold the job there)");
-  } else if (t != nullptr && p.tokens_per_second > 0 &&
-             Same(p.tokens_per_second, t->tokens_per_second) &&
-             Same(p.hourly, t->hourly)) {
-    absl::StrAppend(&line, "; the model sees no change from today");
-  }
-  return absl::StrCat(line, ".");
-}
-
 // The current setup's family and pins, when the space holds it.
 struct Current {
   const Family* family = nullptr;
@@ -425,29 +344,54 @@ std::optional<HardwareProposal> LargerCpuVmTarget(const ReviewContext& ctx,
   return std::nullopt;
 }
 
-std::optional<HardwareProposal> LargerDeviceTarget(const ReviewContext& ctx,
-                                                   Judged& j) {
+// MORE_MEMORY_PER_DEVICE without a target: the move to the best-ranked
+// family of the space whose device holds more than today's and that the
+// move can take at today's size (a family refused there, as G4 under the
+// pre-training list beside A2 Standard, gives way to the next); the first
+// refusal when none can.
+std::optional<Candidate> LargerDeviceMove(const ReviewContext& ctx, Judged& j) {
   const catalog::Accelerator* today = ctx.job.current_accelerator;
-  if (today == nullptr) return LargerCpuVmTarget(ctx, j);
+  if (today == nullptr) {
+    const std::optional<HardwareProposal> vm = LargerCpuVmTarget(ctx, j);
+    return vm ? MoveTarget(ctx, *vm, j) : std::nullopt;
+  }
   if (!today->memory_bytes) return std::nullopt;
+  std::optional<std::pair<Judged, std::optional<Candidate>>> first;
+  std::vector<std::string> refused;
   for (const Candidate& c : ctx.space.candidates) {
-    if (!c.has_point() || c.family->platform == Platform::kCpu ||
+    if (!c.viable() || !c.has_point() || c.family->platform == Platform::kCpu ||
         c.family->platform == Platform::kEdge ||
         !(c.family->device_memory_bytes > today->memory_bytes->value)) {
       continue;
     }
-    j.why.push_back(absl::StrFormat(
-        "No target given: the best-ranked hardware the request allows with "
-        "more memory per device than today's %s (%.1f GiB) is %s (%.1f "
-        "GiB).",
-        today->name, today->memory_bytes->value / kGiB, c.family->name,
-        c.family->device_memory_bytes / kGiB));
     HardwareProposal target;
     target.series = c.family->series->id;
     if (c.family->accelerator != nullptr) {
       target.accelerator = c.family->accelerator->id;
     }
-    return target;
+    Judged tried = j;
+    tried.why.push_back(absl::StrFormat(
+        "No target given: the best-ranked hardware the request allows with "
+        "more memory per device than today's %s (%.1f GiB)%s is %s (%.1f "
+        "GiB)%s.",
+        today->name, today->memory_bytes->value / kGiB,
+        refused.empty() ? "" : " that a move can take at today's size",
+        c.family->name, c.family->device_memory_bytes / kGiB,
+        refused.empty()
+            ? ""
+            : absl::StrCat("; ", absl::StrJoin(refused, ", "),
+                           " ranks before it and is refused there")));
+    std::optional<Candidate> after = MoveTarget(ctx, target, tried);
+    if (!tried.rejected && after && after->has_point()) {
+      j = std::move(tried);
+      return after;
+    }
+    refused.push_back(c.family->name);
+    if (!first) first.emplace(std::move(tried), std::move(after));
+  }
+  if (first) {
+    j = std::move(first->first);
+    return std::move(first->second);
   }
   j.Reject(ReasonCode::kHbmTooSmall,
            absl::StrFormat("No hardware the request allows holds the job "
@@ -555,9 +499,7 @@ void JudgeRemedyInSpace(const ReviewContext& ctx, const RemedyProposal& m,
   if (MovesToTarget(m)) {
     after = MoveTarget(ctx, *m.target, j);
   } else if (m.kind == RemedyKind::kMoreMemoryPerDevice) {
-    if (auto target = LargerDeviceTarget(ctx, j)) {
-      after = MoveTarget(ctx, *target, j);
-    }
+    after = LargerDeviceMove(ctx, j);
   } else if (at) {
     if (RejectIfNotMore(ctx.job, m, j)) return;
     after = Remedied(ctx, m, *at);

@@ -1808,6 +1808,25 @@ TEST_F(ReviewConsistencyTest, MoreMemoryPerDeviceWithoutTargetMovesToALargerDevi
   const ProposalVerdict none = Only(Review(ReviewOf(only_v5e, {more})));
   EXPECT_EQ(none.verdict, Verdict::kRejected) << none.reason;
   EXPECT_TRUE(testutil::Has(none, ReasonCode::kHbmTooSmall)) << none.reason;
+
+  // The best-ranked larger device may be refused at today's size (G4 at 4
+  // GPUs, off Google's pre-training list beside A2 Standard): the next one
+  // that a move can take is judged, not the remedy rejected for it.
+  PlanRequest on_l4;
+  on_l4.as_of = "2026-09-26";
+  on_l4.workload.model_name = "llama-3.1-8b";
+  on_l4.workload.framework = Framework::kPytorch;
+  on_l4.workload.dataset_tokens = 5e9;
+  on_l4.current_setup.hardware = "g2-standard-48";
+  on_l4.current_setup.node_count = 1;
+  on_l4.current_setup.accelerator_count = 4;
+  on_l4.current_setup.symptoms = {Symptom::kOutOfMemory};
+  const ProposalVerdict next = Only(Review(ReviewOf(on_l4, {more})));
+  EXPECT_FALSE(testutil::Has(next, ReasonCode::kNotRecommendedForWorkload))
+      << next.reason;
+  ASSERT_TRUE(next.plan.has_value()) << next.reason;
+  EXPECT_GT(next.plan->estimates.memory_per_device.device_memory_gib, 24)
+      << next.reason;
 }
 
 // A move changes the hardware only: named by series (no pins), it is
