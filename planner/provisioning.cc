@@ -311,6 +311,23 @@ void AddProvisioningNotes(const Job& job, Candidate& cand) {
                          name, FormatHours(kPolicy.flex_start_wait_hours.value),
                          FormatHours(kPolicy.flex_start_max_run_hours.value),
                          PriceCaveat(c.provisioning))});
+    // The expected run fits the limit (JudgePointProvisioning); the slow
+    // end of the range may not.
+    if (job.has_dataset &&
+        c.hours.high > kPolicy.flex_start_max_run_hours.value) {
+      const bool saves = JobCheckpoints(job);
+      cand.notes.push_back(
+          {saves ? ReasonCode::kAssumption : ReasonCode::kPreemptionRisk,
+           absl::StrFormat(
+               "DWS flex-start on %s: the slow end of the estimate (%s) runs "
+               "past its limit of %s%s.",
+               name, FormatHours(c.hours.high),
+               FormatHours(kPolicy.flex_start_max_run_hours.value),
+               saves ? "; the job's checkpoints let a second run resume"
+                     : " and the job does not checkpoint: a run cut there "
+                       "loses its work. Checkpoint it, or plan on a "
+                       "reservation")});
+    }
   }
   if (c.provisioning == Provisioning::kReservation) {
     cand.notes.push_back(

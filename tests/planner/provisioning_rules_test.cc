@@ -146,6 +146,42 @@ TEST_F(ProvisioningRulesTest, MinTimeCountsTheFlexStartWait) {
   }
 }
 
+// Flex-start runs at most 7 days: a plan whose expected run fits but whose
+// slow end does not says so, as a preemption risk when the job does not
+// checkpoint (Llama 3.1 70B over 20B tokens on A4: 5.3 days expected, up
+// to 13.7). With checkpoints it is an assumption; well inside, no line.
+TEST_F(ProvisioningRulesTest, FlexStartSaysWhenTheSlowEndPassesItsLimit) {
+  Workload w;
+  w.framework = Framework::kPytorch;
+  w.model_name = "llama-3.1-70b";
+  w.dataset_tokens = 2e10;
+  PlanRequest q = Req(w);
+  q.constraints.flex_start_allowed = true;
+  q.constraints.allowed_series = {"A4"};
+  const auto past_limit = [&](const PlanResponse& r) -> const Reason* {
+    for (const Reason& why : r.warnings) {
+      if (why.message.find("runs past its limit") != std::string::npos) {
+        return &why;
+      }
+    }
+    return nullptr;
+  };
+  PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  ASSERT_EQ(r.recommendation->hardware.provisioning, Provisioning::kFlexStart);
+  ASSERT_GT(r.recommendation->estimates.total_hours.high, 168);
+  ASSERT_NE(past_limit(r), nullptr);
+  EXPECT_EQ(past_limit(r)->code, ReasonCode::kPreemptionRisk);
+  q.workload.checkpoints = true;
+  r = Plan(q);
+  ASSERT_NE(past_limit(r), nullptr);
+  EXPECT_EQ(past_limit(r)->code, ReasonCode::kAssumption);
+  q.workload.dataset_tokens = 2e9;
+  r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  EXPECT_EQ(past_limit(r), nullptr);
+}
+
 TEST_F(ProvisioningRulesTest, SpotNotChosenForLongJobWithoutCheckpoints) {
   PlanRequest q = EightH100(Medium());
   q.constraints.spot_allowed = true;
