@@ -356,6 +356,10 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
   cand.points = std::move(points);
 }
 
+std::string DevicesText(int devices) {
+  return absl::StrFormat("%d device%s", devices, devices == 1 ? "" : "s");
+}
+
 // Keeps the points that meet the deadline and the budget. A family with
 // none is rejected (MISSES_DEADLINE / OVER_BUDGET) carrying the point that
 // came closest (those over the budget are kept aside in
@@ -376,10 +380,11 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     if (job.deadline_given) {
       cand.Reject(ReasonCode::kMissesDeadline,
                   absl::StrFormat(
-                      "%s takes %s at best (%d devices), past the "
+                      "%s takes %s at its fastest size (%s), past the "
                       "%s deadline.%s%s",
                       name, FormatHours(fastest.hours.expected),
-                      fastest.devices, FormatHours(job.deadline_hours),
+                      DevicesText(fastest.devices),
+                      FormatHours(job.deadline_hours),
                       HeldBackInTime(job, cand), UntimedBeyond(cand, fastest)));
       cand.config = fastest;
       return;
@@ -387,10 +392,11 @@ void KeepFeasible(const Job& job, std::vector<Config> points,
     cand.misses_assumed_deadline = true;
     cand.notes.push_back(
         {ReasonCode::kAssumption,
-         absl::StrFormat("%s takes %s at best (%d devices), past %s; kept, "
-                         "ranked after options that meet it.",
+         absl::StrFormat("%s takes %s at its fastest size (%s), past %s; "
+                         "kept, ranked after options that meet it.",
                          name, FormatHours(fastest.hours.expected),
-                         fastest.devices, job.assumed_deadline_label)});
+                         DevicesText(fastest.devices),
+                         job.assumed_deadline_label)});
   } else {
     points.erase(std::remove_if(points.begin(), points.end(), late),
                  points.end());
