@@ -22,12 +22,18 @@ namespace accelplan::planner::internal {
 
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout,
                       Recompute recompute, int64_t global_batch_override) {
+  // A CNN's activations are per example: an assumed batch is held in
+  // memory too (micro-batched by SchedulesFor), not one image.
+  const int64_t global =
+      global_batch_override > 0            ? global_batch_override
+      : job.workload.global_batch_size > 0 ? job.workload.global_batch_size
+      : job.cnn_forward_flops > 0
+          ? static_cast<int64_t>(std::max(1.0, job.batch_sequences))
+          : 0;
   return EstimateMemoryPerDevice(
       job.memory_model,
       recompute == Recompute::kUnspecified ? Recompute::kSelective : recompute,
-      global_batch_override > 0 ? global_batch_override
-                                : job.workload.global_batch_size,
-      layout);
+      global, layout);
 }
 
 MemoryEstimate Memory(const Job& job, const ShardingLayout& layout) {
@@ -146,8 +152,8 @@ LayoutList OnDeviceLayoutsFor(const Job& job, const Family& f,
   }
   // Where the NVLink domain spans VMs, TP inside one VM first (it needs
   // no shared domain), then across the domain's VMs.
-  const int tp =
-      TensorDegreeTheHeadsAllow(job, DomainTensorParallel(f, c, per_slice));
+  const int tp = TensorDegreeTheHeadsAllow(
+      job, DomainTensorParallel(f, c, per_slice), f.platform);
   const int vm_tp =
       f.platform == Platform::kGpu && domain > DevicesPerVm(c)
           ? std::min(tp, LargestPowerOfTwoDividing(DevicesPerVm(c)))
@@ -264,7 +270,8 @@ LayoutList LayoutsFor(const Job& job, const Family& f, const Config& c,
     return of_strategy;
   }
   if (f.platform == Platform::kCpu) return out;
-  if (auto spelled = SpelledLayout(job, only, c.devices, TensorDomain(f, c))) {
+  if (auto spelled =
+          SpelledLayout(job, only, c.devices, TensorDomain(f, c), f.platform)) {
     out.push_back(*spelled);
   }
   return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "planner/defaults.h"
 #include "planner/optimizer_offload.h"
 
 namespace accelplan::planner {
@@ -21,10 +22,10 @@ constexpr double kQloraQuantConstantBytes = 0.0625;
 // Activations as a share of the model states when the shape is unknown.
 constexpr double kActivationShareWithoutShape = 0.20;
 // ResNet-50's measured activations per example (CnnActivationBytesPerExample)
-// and its forward pass at 224x224, 2 x 4.09 G multiply-adds.
+// and its forward pass at 224x224 (two FLOPs per multiply-add).
 constexpr double kResnet50MixedActivationBytes = 50.96 * 1048576;
 constexpr double kResnet50Fp32ActivationBytes = 82.75 * 1048576;
-constexpr double kResnet50ForwardFlops = 8.18e9;
+constexpr double kResnet50ForwardFlops = 2 * kResNet50ForwardMultiplyAdds;
 // Adafactor's factored second moments (one row + one column vector per
 // matrix) are tiny next to the weights; a flat allowance, not a derivation.
 constexpr double kAdafactorFactoredBytes = 0.05;
@@ -101,7 +102,8 @@ constexpr const char* kMethodQloraShape =
     "QLoRA: 4-bit NF4 base weights at 0.5 B/param + 0.0625 B/param "
     "quantization constants (block 64, fp32 absmax, no double quantization) "
     "for the layers' linear weights; the embedding and output head (the "
-    "parameters beyond the layers, at most 2 x vocab x hidden) stay 16-bit "
+    "parameters beyond the layers, at most 2 x vocab x hidden) stay in the "
+    "model's dtype (2 B/param; 4 fp32) "
     "(transformers' bitsandbytes integration replaces only nn.Linear and "
     "keeps lm_head: src/transformers/integrations/bitsandbytes.py at "
     "f6cf875); adapters of rank r (16 if not given) on the 4 attention "

@@ -40,9 +40,10 @@ double GradientWireBytesPerParam(Precision precision);
 // norms and biases ignored). F defaults to 4h. 0 when the shape is empty.
 double TransformerParamsFromShape(const TransformerShape& shape);
 
-// QLoRA's parameters left 16-bit: those beyond the layers' linear
-// weights (the embedding, an untied output head, norms), at most
-// 2·vocab·h so that a mixture's other experts are not counted as such.
+// QLoRA's parameters left unquantized (in the model's dtype): those beyond
+// the layers' linear weights (the embedding, an untied output head,
+// norms), at most 2·vocab·h so that a mixture's other experts are not
+// counted as such (a mixture's tied embedding is then counted twice).
 double QloraUnquantizedParams(const TransformerShape& shape, double params);
 
 // Width of the attention's q (and output) projection, heads · head_dim:

@@ -79,13 +79,19 @@ ScheduleOptions SchedulesFor(const Job& job, const ShardingLayout& layout,
   // The whole replica batch at once (the old default: memory reads the
   // stated batch, one sequence without one), then, when a stated batch
   // gives a replica more than one, micro-batches that halve it while they
-  // divide it evenly (no padding), then one sequence per micro-step.
+  // divide it evenly (no padding), then one sequence per micro-step. A
+  // CNN's activations are per example (memory reads its assumed batch
+  // too): its halvings round up (the last micro-batch is the smaller one)
+  // and go on down to 2, so a replica of 5,000 images is not dropped to 1
+  // per micro-step when 625 does not fit.
   out.items[out.count++] = {1, 0, 1};
-  if (job.batch_given && per_replica > 1) {
+  const bool cnn = job.cnn_forward_flops > 0;
+  if ((job.batch_given || cnn) && per_replica > 1) {
+    const int halvings = cnn ? ScheduleOptions::kMax - 2 : 6;
     for (int64_t b = per_replica;
-         b % 2 == 0 && b / 2 > 1 && out.count < ScheduleOptions::kMax - 1;) {
-      b /= 2;
-      out.items[out.count++] = {1, Clamp(b), Clamp(per_replica / b)};
+         (cnn || b % 2 == 0) && b / 2 > 1 && out.count <= halvings;) {
+      b = CeilDiv(b, 2);
+      out.items[out.count++] = {1, Clamp(b), Clamp(CeilDiv(per_replica, b))};
     }
     out.items[out.count++] = {1, 1, Clamp(per_replica)};
   }

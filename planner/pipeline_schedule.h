@@ -42,8 +42,9 @@ struct Schedule {
 };
 
 struct ScheduleOptions {
-  // The whole batch, its halvings (at most six) and one sequence.
-  static constexpr int kMax = 8;
+  // The whole batch, its halvings (at most six; a CNN's, fourteen) and one
+  // sequence.
+  static constexpr int kMax = 16;
   Schedule items[kMax];
   int count = 0;
   // The request fixed the micro-batch (micro_batch_size, or

@@ -365,13 +365,14 @@ void AppendLayoutNotes(const Job& job, const Family& f, const Config& c,
                    c.step.host_transfer_seconds, c.step.step_seconds_expected));
   }
   if (c.accumulation_steps > 1) {
-    AppendNote(
-        d, absl::StrFormat("Gradient accumulation over %d micro-steps (%d "
-                           "sequence%s per device each) keeps the global batch "
-                           "of %d.",
-                           c.accumulation_steps, c.layout.micro_batch,
-                           c.layout.micro_batch == 1 ? "" : "s",
-                           job.workload.global_batch_size));
+    AppendNote(d,
+               absl::StrFormat("Gradient accumulation over %d micro-steps (%d "
+                               "%s%s per device each) keeps the global batch "
+                               "of %.0f.",
+                               c.accumulation_steps, c.layout.micro_batch,
+                               job.sequence_model ? "sequence" : "example",
+                               c.layout.micro_batch == 1 ? "" : "s",
+                               job.batch_sequences));
   }
   if (c.layout.expert > 1) {
     AppendNote(

@@ -38,7 +38,7 @@ std::vector<FlagSpec> ModelAndDataSpecs() {
        "workload.experts_per_token (unset: the preset's, else 2)."},
       {"forward_flops", "N", "",
        "FLOPs of one forward pass over one example, a multiply-add counting "
-       "2 (7.6e9 for ResNet-50 at 224x224), for a model counted in "
+       "2 (8.2e9 for ResNet-50 at 224x224), for a model counted in "
        "examples (a CNN): training counts 3x. Sets "
        "workload.forward_flops_per_example (unset: a CNN's is estimated "
        "at ResNet-50's 320 x parameters, any other model's is 2 x "

@@ -704,6 +704,37 @@ TEST_F(DefaultsRulesTest, PlanStatesHowItsMemoryWasCounted) {
   EXPECT_EQ(memory_line(Plan(Req(boosting))), "");
 }
 
+// A CNN's activations are per example, so its assumed batch is held in
+// memory (micro-batched when it does not fit), not one image: ResNet-50 on
+// one v6e reported 0.05 GiB of activations at an assumed 1,024 images. A
+// stated batch of 20,000 over four devices (5,000 each, which halves to
+// an odd 625) is not dropped to one image per micro-step either.
+TEST_F(DefaultsRulesTest, CnnMemoryHoldsItsBatchAndMicroBatchesIt) {
+  Workload cnn;
+  cnn.framework = Framework::kJax;
+  cnn.model_kind = ModelKind::kCnn;
+  cnn.parameter_count = 25.56e6;
+  cnn.forward_flops_per_example = 8.18e9;
+  cnn.dataset_examples = 1.28e6;
+  const double image_gib = 50.96 / 1024;  // milabench's ResNet-50 slope
+  const auto micro_batch = [](const struct Plan& p) {
+    return p.distribution.micro_batch_size;
+  };
+  PlanResponse r = Plan(Req(cnn));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const Estimates& e = r.recommendation->estimates;
+  EXPECT_GT(e.memory_per_device.activations_gib, 16 * image_gib);
+  EXPECT_LE(e.memory_per_device.total_gib, e.memory_per_device.usable_gib);
+  cnn.framework = Framework::kPytorch;
+  cnn.global_batch_size = 20000;
+  r = Plan(Req(cnn));
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const int b = micro_batch(*r.recommendation);
+  EXPECT_TRUE(b == 0 || b > 16) << b;
+  EXPECT_GT(r.recommendation->estimates.memory_per_device.activations_gib,
+            16 * image_gib);
+}
+
 // ------------------------------------------------ assumptions never reject
 
 // Issue 13 item 2 allows an assumed batch to be kept and warned about, or
