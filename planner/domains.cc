@@ -105,25 +105,26 @@ std::string SubBlockNote(const Family& f, const Config& c) {
 // ("should be divisible by", docs/jax_array_migration.md in jax-ml/jax at
 // f3c407d), so the query heads bind under XLA too; a key/value head the
 // degree cannot split is replicated there (PaLM's multi-query attention
-// ran 12-way model parallel, arXiv:2204.02311 §4). A framework not stated
-// (or another) is held to Megatron's rule: the GPU default.
-bool KeyValueGroupsBind(const Job& job) {
-  return job.framework != Framework::kJax &&
+// ran 12-way model parallel, arXiv:2204.02311 §4). Everything on a TPU
+// runs through XLA (PyTorch through PyTorch/XLA's SPMD); on GPUs a
+// framework not stated (or another) is held to Megatron's rule.
+bool KeyValueGroupsBind(const Job& job, Platform platform) {
+  return platform != Platform::kTpu && job.framework != Framework::kJax &&
          job.framework != Framework::kTensorflow;
 }
 
-bool HeadsSplitOver(const Job& job, int tp) {
+bool HeadsSplitOver(const Job& job, int tp, Platform platform) {
   const TransformerShape& s = job.workload.transformer_shape;
   if (tp <= 1) return true;
   return (s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
-         (!KeyValueGroupsBind(job) || s.num_kv_heads <= 0 ||
+         (!KeyValueGroupsBind(job, platform) || s.num_kv_heads <= 0 ||
           s.num_kv_heads % tp == 0);
 }
 
 // The largest degree the heads split over, halving `tp` (a power of two,
 // so every halving still tiles the domain).
-int TensorDegreeTheHeadsAllow(const Job& job, int tp) {
-  while (tp > 1 && !HeadsSplitOver(job, tp)) tp /= 2;
+int TensorDegreeTheHeadsAllow(const Job& job, int tp, Platform platform) {
+  while (tp > 1 && !HeadsSplitOver(job, tp, platform)) tp /= 2;
   return tp;
 }
 
@@ -133,9 +134,9 @@ int PowerOfTwoAtMost(int n) {
   return p;
 }
 
-int TensorParallelCap(const Job& job) {
+int TensorParallelCap(const Job& job, Platform platform) {
   return TensorDegreeTheHeadsAllow(
-      job, static_cast<int>(kPolicy.max_tensor_parallel.value));
+      job, static_cast<int>(kPolicy.max_tensor_parallel.value), platform);
 }
 
 }  // namespace accelplan::planner::internal

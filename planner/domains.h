@@ -36,12 +36,13 @@ int DomainTensorParallel(const Family& f, const Config& c, int per_slice);
 // is replicated), and the largest degree that does, halving a power of two `tp`
 // (so that it still tiles the domain). Every layout the planner builds or a pin
 // spells holds to it (docs/planner.md §8).
-bool HeadsSplitOver(const Job& job, int tp);
-// Whether the key/value groups bind too (not under XLA).
-bool KeyValueGroupsBind(const Job& job);
-int TensorDegreeTheHeadsAllow(const Job& job, int tp);
+bool HeadsSplitOver(const Job& job, int tp, Platform platform);
+// Whether the key/value groups bind too: not under XLA (JAX, TensorFlow,
+// and whatever runs on a TPU, PyTorch through PyTorch/XLA included).
+bool KeyValueGroupsBind(const Job& job, Platform platform);
+int TensorDegreeTheHeadsAllow(const Job& job, int tp, Platform platform);
 // The policy's largest tensor-parallel degree the heads allow.
-int TensorParallelCap(const Job& job);
+int TensorParallelCap(const Job& job, Platform platform);
 
 // The devices a tensor-parallel group may span: the domain; a GPU VM
 // without NVLink (PCIe only) has none (Megatron-LM §3.3).

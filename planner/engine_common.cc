@@ -131,4 +131,8 @@ std::string FormatHours(double hours) {
   return absl::StrFormat("%.1f h", hours);
 }
 
+std::string DevicesText(int devices) {
+  return absl::StrFormat("%d device%s", devices, devices == 1 ? "" : "s");
+}
+
 }  // namespace accelplan::planner::internal

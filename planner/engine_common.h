@@ -55,6 +55,8 @@ const char* RunPlatformLabel(RunPlatform rp);
 
 std::string FormatUsd(double usd);
 std::string FormatHours(double hours);
+// "1 device", "8 devices".
+std::string DevicesText(int devices);
 
 }  // namespace accelplan::planner::internal
 

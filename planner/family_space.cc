@@ -111,7 +111,7 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
   if (l.tensor > 1 &&
       (l.tensor <= kPolicy.max_tensor_parallel.value ||
        cand.family->platform == Platform::kTpu) &&
-      !HeadsSplitOver(job, l.tensor)) {
+      !HeadsSplitOver(job, l.tensor, cand.family->platform)) {
     const TransformerShape& shape = job.workload.transformer_shape;
     cand.Reject(
         ReasonCode::kNotApplicable,
@@ -120,11 +120,13 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
             "heads%s evenly over its ranks; %d is the largest power of two "
             "below it that does (docs/planner.md §8).",
             l.tensor, shape.attention_heads,
-            shape.num_kv_heads > 0 && KeyValueGroupsBind(job)
+            shape.num_kv_heads > 0 &&
+                    KeyValueGroupsBind(job, cand.family->platform)
                 ? absl::StrFormat(" and %d key/value groups",
                                   shape.num_kv_heads)
                 : std::string(),
-            TensorDegreeTheHeadsAllow(job, PowerOfTwoAtMost(l.tensor))));
+            TensorDegreeTheHeadsAllow(job, PowerOfTwoAtMost(l.tensor),
+                                      cand.family->platform)));
     return;
   }
   if (!l.degrees()) {
@@ -344,20 +346,17 @@ void KeepPace(const Job& job, std::vector<Config> points, Candidate& cand) {
     cand.misses_assumed_deadline = true;
     cand.notes.push_back(
         {ReasonCode::kAssumption,
-         absl::StrFormat("%s runs %.4g %s/s at best (%d devices), slower "
-                         "than %s; kept, ranked after options that keep it.",
-                         cand.family->name, fastest.tokens_per_second,
-                         job.unit, fastest.devices,
+         absl::StrFormat("%s runs %.4g %s/s at its fastest size (%s), "
+                         "slower than %s; kept, ranked after options that "
+                         "keep it.",
+                         cand.family->name, fastest.tokens_per_second, job.unit,
+                         DevicesText(fastest.devices),
                          job.assumed_deadline_label)});
   } else {
     points.erase(std::remove_if(points.begin(), points.end(), slow),
                  points.end());
   }
   cand.points = std::move(points);
-}
-
-std::string DevicesText(int devices) {
-  return absl::StrFormat("%d device%s", devices, devices == 1 ? "" : "s");
 }
 
 // Keeps the points that meet the deadline and the budget. A family with

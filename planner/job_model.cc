@@ -465,8 +465,9 @@ double ReplicaPerSliceBytes(const Job& job, int chips_per_slice, int slices,
   // Tensor parallelism inside the slice shards the activations too: the
   // planner's own TP+FSDP slice layouts use its one degree (layouts.cc:
   // the policy's maximum the heads allow, for a stated shape only).
-  const int max_tp =
-      tensor_parallel > 0 ? tensor_parallel : TensorParallelCap(job);
+  const int max_tp = tensor_parallel > 0
+                         ? tensor_parallel
+                         : TensorParallelCap(job, Platform::kTpu);
   for (int tp : {1, max_tp}) {
     if (chips % tp != 0 || (tp > 1 && ModelParallelLayers(job) <= 0)) continue;
     ShardingLayout l;

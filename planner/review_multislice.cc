@@ -257,7 +257,7 @@ void JudgeFsdpAcrossSlices(const ReviewContext& ctx, const SliceLinks& links,
     // groups (planner/layouts.h) is tried; failing both, the proposal is
     // judged by the rule alone.
     fsdp = CurrentSlicesPoint(ctx, slices, over_all);
-    const int tp = TensorParallelCap(ctx.job);
+    const int tp = TensorParallelCap(ctx.job, Platform::kTpu);
     if (!fsdp && tp > 1 && chips % tp == 0 &&
         ModelParallelLayers(ctx.job) > 0) {
       LayoutPin tp_groups;

@@ -22,7 +22,7 @@ std::optional<std::pair<ShardingLayout, Strategy>> PipelineAcrossSlices(
   const int layers = FrameworkHasPipelines(job) ? ModelParallelLayers(job) : 0;
   if (c.slices <= 1 || pp <= 1 || c.slices % pp != 0 || pp > layers ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value) ||
-      !HeadsSplitOver(job, tp)) {
+      !HeadsSplitOver(job, tp, Platform::kTpu)) {
     return std::nullopt;
   }
   const int per_slice = c.devices / c.slices;
@@ -49,7 +49,8 @@ std::optional<std::pair<ShardingLayout, Strategy>> PerSlice(
   const int tp = std::max(1, pin.tensor), fsdp = std::max(1, pin.fsdp);
   if (pin.pipeline > 1 || tp > per_slice || fsdp > per_slice ||
       tp > static_cast<int>(kPolicy.max_tensor_parallel.value) ||
-      !HeadsSplitOver(job, tp) || per_slice % (tp * fsdp) != 0 ||
+      !HeadsSplitOver(job, tp, Platform::kTpu) ||
+      per_slice % (tp * fsdp) != 0 ||
       (tp > 1 && ModelParallelLayers(job) <= 0)) {
     return std::nullopt;
   }
@@ -96,12 +97,14 @@ std::optional<std::pair<ShardingLayout, Strategy>> PinnedAcrossSlices(
 }
 
 std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
-    const Job& job, const LayoutPin& pin, int n, int domain) {
+    const Job& job, const LayoutPin& pin, int n, int domain,
+    Platform platform) {
   const int tp = std::max(1, pin.tensor), pp = std::max(1, pin.pipeline);
   // Degrees are validated up to the accelerator cap: compare before any
   // product can overflow.
   if (tp > n || pp > n || pin.data > n || pin.fsdp > n) return std::nullopt;
-  if (n % (tp * pp) != 0 || domain % tp != 0 || !HeadsSplitOver(job, tp)) {
+  if (n % (tp * pp) != 0 || domain % tp != 0 ||
+      !HeadsSplitOver(job, tp, platform)) {
     return std::nullopt;
   }
   if (((tp > 1 || pp > 1) && ModelParallelLayers(job) <= 0) ||

@@ -31,9 +31,10 @@ std::optional<std::pair<ShardingLayout, Strategy>> PinnedAcrossSlices(
 // when the degrees do not divide n, when TP would leave the NVLink/ICI
 // domain (`domain` devices: TP over the network is never offered) or does
 // not split the heads, when model parallelism has no shape to split, or
-// when the result is not of the pinned strategy.
+// when the result is not of the pinned strategy. `platform`: the
+// family's (HeadsSplitOver).
 std::optional<std::pair<ShardingLayout, Strategy>> SpelledLayout(
-    const Job& job, const LayoutPin& pin, int n, int domain);
+    const Job& job, const LayoutPin& pin, int n, int domain, Platform platform);
 
 }  // namespace accelplan::planner::internal
 

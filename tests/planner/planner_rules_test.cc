@@ -1821,13 +1821,21 @@ TEST_F(PlannerRulesTest, HeadsBindWithoutAFrameworkAndOnTpuSlices) {
     p.hardware->layout->fsdp_parallelism = 512 / tp;
     r.proposals.push_back(p);
   }
-  const ReviewResponse out = planner_->Review(r);
-  ASSERT_EQ(out.verdicts.size(), 2u);
-  EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
-  EXPECT_THAT(out.verdicts[0].reason, HasSubstr("64 attention heads evenly"));
-  EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("does not split")));
-  ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
-  EXPECT_EQ(out.verdicts[1].plan->distribution.tensor_parallelism, 16);
+  // PyTorch on a TPU runs through PyTorch/XLA: XLA's rule, not Megatron's
+  // (TP 16 over 8 key/value groups replicates them there).
+  for (bool pytorch_xla : {false, true}) {
+    if (pytorch_xla) {
+      r.workload.framework = Framework::kPytorch;
+      r.workload.pytorch_xla_ok = true;
+    }
+    const ReviewResponse out = planner_->Review(r);
+    ASSERT_EQ(out.verdicts.size(), 2u);
+    EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
+    EXPECT_THAT(out.verdicts[0].reason, HasSubstr("64 attention heads evenly"));
+    EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("does not split")));
+    ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
+    EXPECT_EQ(out.verdicts[1].plan->distribution.tensor_parallelism, 16);
+  }
 }
 
 // ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1) is searched:

@@ -212,6 +212,13 @@ TEST_F(SyntheticMultisliceTest, SmallBatchShardsTensorGroupsAcrossSlices) {
   EXPECT_EQ(d.multislice->dcn_fsdp_parallelism, 4);
   EXPECT_EQ(d.multislice->ici_fsdp_parallelism, 2);
   EXPECT_THAT(d.notes, HasSubstr("FSDP + tensor parallel inside each slice"));
+
+  // LLaMA 30B's own 52 heads take TP 4, the largest power of two that
+  // divides them.
+  q.workload.transformer_shape.attention_heads = 52;
+  const PlanResponse own = Plan(q);
+  ASSERT_TRUE(own.recommendation.has_value()) << own.no_plan_reason;
+  EXPECT_EQ(own.recommendation->distribution.tensor_parallelism, 4);
 }
 
 // Free to choose, the 30B job still gets a plan on TPU Z3: sharded across
