@@ -118,6 +118,11 @@ class WindowSearch {
                size_t expected, Cap cap)
       : job_(job), norm_(norm), cand_(cand), o_(o), cap_(cap) {
     added_.reserve(expected);
+    // Counts an earlier pass refined are points already (RefineCountsUnder
+    // runs after RefineCounts): not built twice.
+    for (const Config& p : cand.points) {
+      if (p.shape == o.shape && !OnGrid(p.units)) done_.push_back(p.units);
+    }
   }
 
   // Builds the counts; keeps the feasible ones (added()) and records

@@ -496,6 +496,36 @@ std::optional<std::string> MinTimeBandAssumption(
       kPolicy.equal_time_fraction.source, compared);
 }
 
+// The lines on how the recommendation's numbers were counted: its
+// efficiency band (or tree-boosting model), MIN_TIME's band, its memory,
+// optimizer offload and pipeline schedule.
+void StateHowTheRecommendationWasCounted(const Job& job,
+                                         const internal::Space& space,
+                                         const Candidate& best,
+                                         std::vector<std::string>& out) {
+  // An edge device runs inference and is not timed: no MFU to state.
+  if (job.classical) {
+    out.push_back(internal::DescribeTreeBoosting(job, *best.family));
+  } else if (best.family->platform != Platform::kEdge) {
+    out.push_back(internal::DescribeMfu(job, *best.family));
+  }
+  if (auto band =
+          MinTimeBandAssumption(job, space.norm, space.candidates, best)) {
+    out.push_back(*std::move(band));
+  }
+  if (!best.config) return;
+  const std::string memory = internal::DescribeMemoryModel(job, *best.config);
+  if (!memory.empty()) out.push_back(memory);
+  if (best.config->layout.optimizer_offload) {
+    out.push_back(internal::OptimizerOffloadAssumption());
+  }
+  if (best.config->layout.pipeline > 1) {
+    const std::string schedule =
+        internal::DescribeSchedule(job, best.config->layout);
+    if (!schedule.empty()) out.push_back(schedule);
+  }
+}
+
 }  // namespace
 
 PlanResponse Planner::Plan(const PlanRequest& request,
@@ -533,29 +563,7 @@ PlanResponse Planner::Plan(const PlanRequest& request,
   std::vector<std::string> fact_ids;
   if (best != nullptr) {
     Recommend(cat, job, *best, out, fact_ids);
-    // An edge device runs inference and is not timed: no MFU to state.
-    if (job.classical) {
-      out.assumptions.push_back(
-          internal::DescribeTreeBoosting(job, *best->family));
-    } else if (best->family->platform != Platform::kEdge) {
-      out.assumptions.push_back(internal::DescribeMfu(job, *best->family));
-    }
-    if (auto band = MinTimeBandAssumption(job, space->norm, cands, *best)) {
-      out.assumptions.push_back(*std::move(band));
-    }
-    if (best->config) {
-      const std::string memory =
-          internal::DescribeMemoryModel(job, *best->config);
-      if (!memory.empty()) out.assumptions.push_back(memory);
-    }
-    if (best->config && best->config->layout.optimizer_offload) {
-      out.assumptions.push_back(internal::OptimizerOffloadAssumption());
-    }
-    if (best->config && best->config->layout.pipeline > 1) {
-      const std::string schedule =
-          internal::DescribeSchedule(job, best->config->layout);
-      if (!schedule.empty()) out.assumptions.push_back(schedule);
-    }
+    StateHowTheRecommendationWasCounted(job, *space, *best, out.assumptions);
   } else {
     out.no_plan_reason =
         NoPlanReason(job, cands, r.goal.budget_usd, unpriced_under_budget);

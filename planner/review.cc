@@ -232,6 +232,19 @@ std::string Name(const std::vector<Proposal>& proposals, int i) {
   return proposals[i].label.empty() ? absl::StrCat("#", i) : proposals[i].label;
 }
 
+// Said of the RECOMMENDED proposal, not left to "meets every hard rule":
+// the user asked about a problem, and the pick leaves it (a move to the
+// same hardware is rejected DOES_NOT_ADDRESS_BOTTLENECK beside it).
+void SayIfItLeavesTheSymptom(const Job& job, Judged& j) {
+  if (!j.candidate || j.acts_on_problem || !internal::AnySymptom(job)) return;
+  j.why.push_back(
+      absl::StrCat(j.todays_hardware ? "It keeps today's hardware, which leaves"
+                                     : "It does not act on",
+                   " the stated problem", j.todays_hardware ? " as it is" : "",
+                   " (the job is ", internal::SymptomsText(job),
+                   "); no other proposal ranks before it."));
+}
+
 ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
                             const std::vector<Proposal>& proposals, size_t i,
                             int best, std::vector<Judged>& judged) {
@@ -247,17 +260,7 @@ ProposalVerdict MakeVerdict(const catalog::Catalog& cat, const Job& job,
     v.verdict = Verdict::kRejected;
   } else if (static_cast<int>(i) == best) {
     v.verdict = Verdict::kRecommended;
-    if (hw != nullptr && !j.acts_on_problem && internal::AnySymptom(job)) {
-      // Said, not left to "meets every hard rule": the user asked about a
-      // problem, and the pick leaves it (a move to the same hardware is
-      // rejected DOES_NOT_ADDRESS_BOTTLENECK beside it).
-      j.why.push_back(absl::StrCat(
-          j.todays_hardware ? "It keeps today's hardware, which leaves"
-                            : "It does not act on",
-          " the stated problem", j.todays_hardware ? " as it is" : "",
-          " (the job is ", internal::SymptomsText(job),
-          "); no other proposal ranks before it."));
-    }
+    SayIfItLeavesTheSymptom(job, j);
   } else {
     v.verdict = Verdict::kViable;
     const Candidate* best_hw =
@@ -362,18 +365,22 @@ ReviewResponse Planner::Review(const ReviewRequest& request,
       internal::JudgeRemedy(ctx, *p.remedy, judged[i]);
     }
   }
-  // A proposal's point can be faster or cheaper than every point of the
-  // space (a size PlanTraining does not search): the scorer's norm spans
-  // the proposals too, so MIN_TIME's equal-time band starts at the fastest
-  // point compared (1,024 v5p chips at 2.4 h beat 2,048 at 1.3 h on cost,
-  // both being "as fast as" the space's 4.6 h).
-  internal::Norm norm = space->norm;
-  for (const Judged& j : judged) {
-    if (j.candidate) internal::WidenNorm(job, *j.candidate, norm);
-  }
-  for (Judged& j : judged) {
-    if (j.candidate && j.candidate->viable() && j.candidate->config) {
-      internal::ScoreCandidate(job, norm, *j.candidate);
+  // A proposal's point can be faster than every point of the space (a size
+  // PlanTraining does not search): MIN_TIME's equal-time band then starts
+  // at the fastest proposal not rejected (1,024 v5p chips at 2.4 h beat
+  // 2,048 at 1.3 h on cost, both being "as fast as" the space's 4.6 h).
+  // The other objectives have no band to move.
+  if (job.objective == Objective::kMinTime) {
+    internal::Norm norm = space->norm;
+    for (const Judged& j : judged) {
+      if (j.candidate && !j.rejected) {
+        internal::WidenNorm(job, *j.candidate, norm);
+      }
+    }
+    for (Judged& j : judged) {
+      if (j.candidate && j.candidate->viable() && j.candidate->config) {
+        internal::ScoreCandidate(job, norm, *j.candidate);
+      }
     }
   }
   for (Judged& j : judged) {
