@@ -247,6 +247,22 @@ TransformerShape Shape7B() {
   return s;
 }
 
+// Llama 3 8B's published shape
+// (https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json:
+// 32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, SwiGLU,
+// vocab 128256).
+TransformerShape Llama3_8BShape() {
+  TransformerShape s;
+  s.layers = 32;
+  s.hidden_size = 4096;
+  s.attention_heads = 32;
+  s.num_kv_heads = 8;
+  s.ffn_hidden_size = 14336;
+  s.gated_ffn = true;
+  s.vocab_size = 128256;
+  return s;
+}
+
 // Shape7B trained on 8 replicas with a global batch of 16: micro-batch 2,
 // no accumulation. `in` points at `shape`, so the setup is not copied.
 struct MicroBatchOfTwo {
@@ -489,14 +505,7 @@ TEST(MemoryModelTest, QloraBaseWeightsAreFourBitPlusQuantConstants) {
 // stay 16-bit: 1.5 GB more than at 4 bits. A tied embedding counts once,
 // and a mixture's other experts are not taken for embeddings.
 TEST(MemoryModelTest, QloraKeepsTheEmbeddingAndHeadSixteenBit) {
-  TransformerShape shape;
-  shape.layers = 32;
-  shape.hidden_size = 4096;
-  shape.attention_heads = 32;
-  shape.num_kv_heads = 8;
-  shape.ffn_hidden_size = 14336;
-  shape.gated_ffn = true;
-  shape.vocab_size = 128256;
+  TransformerShape shape = Llama3_8BShape();
   shape.sequence_length = 2048;
   const double embeddings = 2 * 128256.0 * 4096;
   MemoryModelInput in = Full(8.03e9, Optimizer::kAdam);
@@ -621,14 +630,7 @@ TEST(MemoryModelTest, ParamsFromShapeMatchTheSevenBillionClass) {
 // vocab 128256). Counted with one (tied) embedding, 8.03e9 - 0.525e9 output
 // head = 7.50e9; without GQA and gating the count would be 10.5e9.
 TEST(TransformerParamsFromShape, CountsGroupedQueryAttentionAndGatedFfn) {
-  TransformerShape shape;
-  shape.layers = 32;
-  shape.hidden_size = 4096;
-  shape.attention_heads = 32;
-  shape.num_kv_heads = 8;
-  shape.ffn_hidden_size = 14336;
-  shape.gated_ffn = true;
-  shape.vocab_size = 128256;
+  TransformerShape shape = Llama3_8BShape();
   EXPECT_NEAR(TransformerParamsFromShape(shape), 7.50e9, 0.02e9);
   shape.num_kv_heads = 0;  // MHA: K and V are h x h again
   EXPECT_NEAR(TransformerParamsFromShape(shape),
