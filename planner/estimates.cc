@@ -31,12 +31,14 @@ using catalog::Catalog;
 using catalog::MachineType;
 
 bool Fp32RunsAsTf32(const Workload& w) {
+  // A CNN's convolutions run as TF32 under every framework's default
+  // (cuDNN's: torch.backends.cudnn.allow_tf32 is on; TensorFlow and XLA
+  // take TF32 for all matrix work); PyTorch's matmuls do not (since 1.12).
+  if (w.model_kind == ModelKind::kCnn) return true;
   switch (w.framework) {
     case Framework::kTensorflow:
     case Framework::kJax:
       return true;
-    case Framework::kPytorch:
-      return w.model_kind == ModelKind::kCnn;
     default:
       return false;
   }

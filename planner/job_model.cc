@@ -437,10 +437,9 @@ double JobBytesPerReplica(const Job& job, int replicas) {
   }
   ShardingLayout dp;
   dp.data = std::max(1, replicas);
-  // With gradient accumulation each replica holds one sequence at a time.
-  return Memory(job, dp, job.workload.recompute,
-                job.workload.global_batch_size > 0 ? dp.data : 0)
-      .total_bytes;
+  // With gradient accumulation each replica holds one sequence (example)
+  // at a time, whether the batch is stated or assumed.
+  return Memory(job, dp, job.workload.recompute, dp.data).total_bytes;
 }
 
 double JobBytesWith(const Job& job, int devices, int zero_stage,
@@ -450,10 +449,10 @@ double JobBytesWith(const Job& job, int devices, int zero_stage,
   l.data = std::max(1, devices);
   l.zero_stage = zero_stage;
   l.fsdp = zero_stage > 0 ? l.data : 1;
-  return Memory(job,
-                l, recompute == Recompute::kUnspecified ? job.workload.recompute
-                                                        : recompute,
-                job.workload.global_batch_size > 0 ? l.data : 0)
+  return Memory(job, l,
+                recompute == Recompute::kUnspecified ? job.workload.recompute
+                                                     : recompute,
+                l.data)
       .total_bytes;
 }
 

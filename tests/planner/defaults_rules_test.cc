@@ -733,6 +733,24 @@ TEST_F(DefaultsRulesTest, CnnMemoryHoldsItsBatchAndMicroBatchesIt) {
   EXPECT_TRUE(b == 0 || b > 16) << b;
   EXPECT_GT(r.recommendation->estimates.memory_per_device.activations_gib,
             16 * image_gib);
+
+  // What the job needs (the oversize rule's figure) is counted the same
+  // way with the batch assumed and with the same batch stated: one example
+  // per replica at a time (it read 51.3 GiB assumed, 0.4 GiB stated).
+  const auto needs = [&](const PlanResponse& p) {
+    std::vector<std::string> out;
+    for (const Rejection& x : p.rejected) {
+      const size_t at = x.reason.find("job needs (");
+      if (at != std::string::npos) out.push_back(x.reason.substr(at, 30));
+    }
+    return out;
+  };
+  cnn.global_batch_size = 0;
+  const PlanResponse assumed = Plan(Req(cnn));
+  cnn.global_batch_size = 1024;  // the assumed batch, stated
+  const PlanResponse stated = Plan(Req(cnn));
+  EXPECT_FALSE(needs(assumed).empty());
+  EXPECT_EQ(needs(assumed), needs(stated));
 }
 
 // ------------------------------------------------ assumptions never reject
