@@ -265,8 +265,11 @@ void ResolveDeadline(const Goal& g, Job& job) {
   } else if (!AssumeTodaysRuntime(job)) {
     job.deadline_hours = kDefaults.min_cost_deadline_hours.value;
     if (job.has_dataset) {
+      // BALANCED takes MIN_COST's assumed deadline: said as such.
       job.assumptions.push_back(absl::StrCat(
-          "No deadline given: 30 days assumed for MIN_COST (",
+          "No deadline given: 30 days assumed for ",
+          job.objective == Objective::kBalanced ? "BALANCED, as for MIN_COST ("
+                                                : "MIN_COST (",
           kDefaults.min_cost_deadline_hours.source,
           "); a configuration that misses only this assumed deadline is "
           "kept, ranked after those that meet it."));

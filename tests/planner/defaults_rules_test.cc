@@ -753,6 +753,24 @@ TEST_F(DefaultsRulesTest, CnnMemoryHoldsItsBatchAndMicroBatchesIt) {
   EXPECT_EQ(needs(assumed), needs(stated));
 }
 
+// BALANCED takes MIN_COST's assumed 30 days when no deadline is given, and
+// says so under its own name (it read "assumed for MIN_COST").
+TEST_F(DefaultsRulesTest, TheAssumedDeadlineNamesTheObjective) {
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_name = "llama-3.1-8b";
+  w.dataset_tokens = 1e9;
+  PlanRequest q = Req(w);
+  for (Objective o : {Objective::kBalanced, Objective::kMinCost}) {
+    q.goal.objective = o;
+    const PlanResponse r = Plan(q);
+    EXPECT_THAT(r.assumptions,
+                Contains(HasSubstr(o == Objective::kBalanced
+                                       ? "30 days assumed for BALANCED"
+                                       : "30 days assumed for MIN_COST")));
+  }
+}
+
 // ------------------------------------------------ assumptions never reject
 
 // Issue 13 item 2 allows an assumed batch to be kept and warned about, or
