@@ -100,14 +100,14 @@ std::string SubBlockNote(const Family& f, const Config& c) {
 // Tensor parallelism splits the attention heads over its ranks. PyTorch's
 // Megatron-LM asserts that the heads and the key/value groups both divide
 // (megatron/core/transformer/attention.py: divide(num_attention_heads,
-// world_size), divide(num_query_groups, world_size)). JAX rejects a
-// parameter sharded over a mesh axis that does not divide its dimension
-// ("should be divisible by", docs/jax_array_migration.md in jax-ml/jax at
-// f3c407d), so the query heads bind under XLA too; a key/value head the
-// degree cannot split is replicated there (PaLM's multi-query attention
-// ran 12-way model parallel, arXiv:2204.02311 §4). Everything on a TPU
-// runs through XLA (PyTorch through PyTorch/XLA's SPMD); on GPUs a
-// framework not stated (or another) is held to Megatron's rule.
+// world_size), divide(num_query_groups, world_size)). XLA (JAX,
+// TensorFlow, and whatever runs on a TPU, PyTorch through PyTorch/XLA's
+// SPMD) is planned as padding a head axis its degree does not divide and
+// replicating a key/value head it cannot split (PaLM's multi-query
+// attention ran 12-way model parallel, arXiv:2204.02311 §4); the padding
+// is not charged (docs/planner.md §8). A degree past the heads themselves
+// leaves ranks without a head, under XLA too. On GPUs a framework not
+// stated (or another) is held to Megatron's rule.
 bool KeyValueGroupsBind(const Job& job, Platform platform) {
   return platform != Platform::kTpu && job.framework != Framework::kJax &&
          job.framework != Framework::kTensorflow;
@@ -115,10 +115,10 @@ bool KeyValueGroupsBind(const Job& job, Platform platform) {
 
 bool HeadsSplitOver(const Job& job, int tp, Platform platform) {
   const TransformerShape& s = job.workload.transformer_shape;
-  if (tp <= 1) return true;
-  return (s.attention_heads <= 0 || s.attention_heads % tp == 0) &&
-         (!KeyValueGroupsBind(job, platform) || s.num_kv_heads <= 0 ||
-          s.num_kv_heads % tp == 0);
+  if (tp <= 1 || s.attention_heads <= 0) return true;
+  if (!KeyValueGroupsBind(job, platform)) return tp <= s.attention_heads;
+  return s.attention_heads % tp == 0 &&
+         (s.num_kv_heads <= 0 || s.num_kv_heads % tp == 0);
 }
 
 // The largest degree the heads split over, halving `tp` (a power of two,

@@ -113,20 +113,23 @@ void RejectWithoutLayout(const Job& job, const LayoutPin& l,
        cand.family->platform == Platform::kTpu) &&
       !HeadsSplitOver(job, l.tensor, cand.family->platform)) {
     const TransformerShape& shape = job.workload.transformer_shape;
+    const bool megatron = KeyValueGroupsBind(job, cand.family->platform);
     cand.Reject(
         ReasonCode::kNotApplicable,
         absl::StrFormat(
-            "Tensor parallelism %d does not split the model's %d attention "
-            "heads%s evenly over its ranks; %d is the largest power of two "
-            "below it that does (docs/planner.md §8).",
-            l.tensor, shape.attention_heads,
-            shape.num_kv_heads > 0 &&
-                    KeyValueGroupsBind(job, cand.family->platform)
+            "Tensor parallelism %d %s the model's %d attention heads%s%s; "
+            "%d is the largest power of two below it that %s "
+            "(docs/planner.md §8).",
+            l.tensor, megatron ? "does not split" : "is more than",
+            shape.attention_heads,
+            megatron && shape.num_kv_heads > 0
                 ? absl::StrFormat(" and %d key/value groups",
                                   shape.num_kv_heads)
                 : std::string(),
+            megatron ? " evenly over its ranks" : ": ranks would hold none",
             TensorDegreeTheHeadsAllow(job, PowerOfTwoAtMost(l.tensor),
-                                      cand.family->platform)));
+                                      cand.family->platform),
+            megatron ? "does" : "they fill"));
     return;
   }
   if (!l.degrees()) {

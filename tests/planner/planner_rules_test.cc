@@ -1791,17 +1791,20 @@ TEST_F(PlannerRulesTest, TensorDegreesDivideTheHeads) {
 }
 
 // With no framework stated, Megatron's rule holds (PyTorch is the GPU
-// default): Qwen2.5-7B got TP 8 over its 28 heads. Under JAX the query
-// heads bind as well (a sharded parameter's dimension must divide), on a
-// TPU slice past the GPU cap too: TP 128 over Llama 3.1 70B's 64 heads is
-// refused, TP 16 is not.
+// default): Qwen2.5-7B got TP 8 over its 28 heads. Under XLA a degree
+// past the heads leaves ranks without one, on a TPU slice past the GPU cap
+// too: TP 128 over Llama 3.1 70B's 64 heads is refused, TP 16 is not.
 TEST_F(PlannerRulesTest, HeadsBindWithoutAFrameworkAndOnTpuSlices) {
   PlanRequest q = Req(Llm(7.6e9, 2e11, Shape(28, 3584, 28, 32768)));
   q.workload.transformer_shape.num_kv_heads = 4;
   q.workload.global_batch_size = 64;
   q.goal.objective = Objective::kMinTime;
+  q.workload.framework = Framework::kUnspecified;
+  // On GPUs (TPU plans pad under XLA).
+  q.constraints.allowed_platforms = {Platform::kGpu};
   const std::vector<int> unstated = TensorDegrees(Plan(q));
   ASSERT_FALSE(unstated.empty());
+  EXPECT_THAT(unstated, Contains(4)) << "a model this long still splits";
   for (int tp : unstated) EXPECT_EQ(4 % std::max(1, tp), 0) << tp;
 
   ReviewRequest r;
@@ -1831,7 +1834,8 @@ TEST_F(PlannerRulesTest, HeadsBindWithoutAFrameworkAndOnTpuSlices) {
     const ReviewResponse out = planner_->Review(r);
     ASSERT_EQ(out.verdicts.size(), 2u);
     EXPECT_EQ(out.verdicts[0].verdict, Verdict::kRejected);
-    EXPECT_THAT(out.verdicts[0].reason, HasSubstr("64 attention heads evenly"));
+    EXPECT_THAT(out.verdicts[0].reason,
+                HasSubstr("is more than the model's 64 attention heads"));
     EXPECT_THAT(out.verdicts[1].reason, Not(HasSubstr("does not split")));
     ASSERT_TRUE(out.verdicts[1].plan.has_value()) << out.verdicts[1].reason;
     EXPECT_EQ(out.verdicts[1].plan->distribution.tensor_parallelism, 16);
