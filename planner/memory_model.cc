@@ -236,13 +236,11 @@ double TransformerParamsFromShape(const TransformerShape& shape) {
 
 double QloraUnquantizedParams(const TransformerShape& shape, double params) {
   if (shape.layers <= 0 || shape.hidden_size <= 0) return 0;
-  const double h = shape.hidden_size;
-  const double blocks =
-      shape.layers *
-      (2.0 * h * AttentionWidth(shape) + 2.0 * h * KeyValueWidth(shape) +
-       (shape.gated_ffn ? 3.0 : 2.0) * h * FfnSize(shape));
-  const double embeddings = 2.0 * static_cast<double>(shape.vocab_size) * h;
-  return std::clamp(params - blocks, 0.0, embeddings);
+  // The layers' linear weights: the shape's count less its one embedding.
+  const double table =
+      static_cast<double>(shape.vocab_size) * shape.hidden_size;
+  const double blocks = TransformerParamsFromShape(shape) - table;
+  return std::clamp(params - blocks, 0.0, 2.0 * table);
 }
 
 double CnnActivationBytesPerExample(double forward_flops, Precision precision) {
@@ -384,7 +382,7 @@ PreparedMemoryModel PrepareMemoryModel(const MemoryModelInput& input) {
                                   ? kQloraWeightBytes + kQloraQuantConstantBytes
                                   : FrozenWeightBytes(input.precision);
     // QLoRA quantizes the blocks' linear layers only: the embedding and
-    // output head stay 16-bit (QloraUnquantizedParams).
+    // output head stay in the model's dtype (QloraUnquantizedParams).
     const double unquantized =
         qlora && m.has_shape ? QloraUnquantizedParams(*input.shape, params) : 0;
     m.weight_bytes = base_bytes * (params - unquantized) +
@@ -438,6 +436,11 @@ const char* ActivationAssumption(Recompute recompute) {
   }
 }
 
+// The global batch an estimate holds: one sequence when none is passed.
+double StatedOrOne(int64_t global_batch_size) {
+  return global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0;
+}
+
 // Activations of a transformer under the layout's schedule: per-layer
 // bytes for the layers of the first stage times the micro-batches in
 // flight there, plus one micro-batch's extra buffers; under offload the
@@ -449,9 +452,8 @@ void AddShapedActivations(const PreparedMemoryModel& m, Recompute recompute,
   const TransformerShape& shape = m.shape;
   const int tensor = AtLeastOne(layout.tensor);
   const int pipeline = AtLeastOne(layout.pipeline);
-  const ReplicaBatch batch = ReplicaBatchOf(
-      global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0,
-      layout);
+  const ReplicaBatch batch =
+      ReplicaBatchOf(StatedOrOne(global_batch_size), layout);
   const double micro_batch = batch.micro_batch;
   const double microbatches = batch.microbatches;
   const double layers_per_stage =
@@ -567,9 +569,8 @@ MemoryEstimate EstimateMemoryPerDevice(const PreparedMemoryModel& m,
   if (m.has_shape) {
     AddShapedActivations(m, recompute, global_batch_size, layout, out);
   } else if (m.cnn_activation_bytes_per_example > 0) {
-    const ReplicaBatch batch = ReplicaBatchOf(
-        global_batch_size > 0 ? static_cast<double>(global_batch_size) : 1.0,
-        layout);
+    const ReplicaBatch batch =
+        ReplicaBatchOf(StatedOrOne(global_batch_size), layout);
     out.activations_bytes =
         batch.micro_batch * m.cnn_activation_bytes_per_example;
     out.activation_assumption = kActCnn;
