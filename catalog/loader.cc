@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "catalog/dates.h"
+#include "planner/limits.h"
 
 namespace accelplan::catalog {
 namespace {
@@ -782,6 +783,52 @@ class Loader {
     return c.getInt();
   }
 
+  // A preset's dimensions: each NULL (unknown) or a whole number from 1 to
+  // the limit the request's field has (patch_size, which no request states,
+  // the hidden size's), since a preset fills a request's shape
+  // (planner/model_presets.cc) after the request's own checks. Unchecked, a
+  // zero divided (heads by KV heads) and a 64-bit value read as int wrapped.
+  absl::Status LoadPresetDimensions(SQLite::Statement& q,
+                                    const std::string& row, ModelPreset& m) {
+    namespace L = planner::limits;
+    const struct {
+      int column;
+      const char* name;
+      int64_t max;
+      std::optional<int>* field;
+    } dims[] = {
+        {4, "layers", L::kMaxLayers, &m.layers},
+        {5, "decoder_layers", L::kMaxLayers, &m.decoder_layers},
+        {6, "hidden_size", L::kMaxHiddenSize, &m.hidden_size},
+        {7, "attention_heads", L::kMaxAttentionHeads, &m.attention_heads},
+        {8, "kv_heads", L::kMaxAttentionHeads, &m.kv_heads},
+        {9, "head_dim", L::kMaxHiddenSize, &m.head_dim},
+        {10, "ffn_size", L::kMaxFfnHiddenSize, &m.ffn_size},
+        {12, "vocab_size", L::kMaxVocabSize, &m.vocab_size},
+        {13, "max_sequence", L::kMaxSequenceLength, &m.max_sequence},
+        {16, "patch_size", L::kMaxHiddenSize, &m.patch_size},
+        {17, "experts", L::kMaxExperts, &m.experts},
+        {18, "experts_per_token", L::kMaxExperts, &m.experts_per_token},
+        {23, "sliding_window", L::kMaxSequenceLength, &m.sliding_window},
+        {24, "global_attention_every", L::kMaxLayers,
+         &m.global_attention_every},
+    };
+    for (const auto& d : dims) {
+      const SQLite::Column c = q.getColumn(d.column);
+      if (c.isNull()) continue;
+      const int64_t v = c.isInteger() ? c.getInt64() : 0;
+      if (v < 1 || v > d.max) {
+        return Bad("models", row,
+                   absl::StrCat(d.name,
+                                " must be NULL or a whole number "
+                                "from 1 to ",
+                                d.max));
+      }
+      *d.field = static_cast<int>(v);
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status LoadModels() {
     SQLite::Statement q(
         db_,
@@ -801,27 +848,15 @@ class Loader {
       m.name = q.getColumn(1).getString();
       m.family = q.getColumn(2).getString();
       m.architecture = q.getColumn(3).getString();
-      m.layers = OptInt(q.getColumn(4));
-      m.decoder_layers = OptInt(q.getColumn(5));
-      m.hidden_size = OptInt(q.getColumn(6));
-      m.attention_heads = OptInt(q.getColumn(7));
-      m.kv_heads = OptInt(q.getColumn(8));
-      m.head_dim = OptInt(q.getColumn(9));
-      m.ffn_size = OptInt(q.getColumn(10));
+      if (absl::Status st = LoadPresetDimensions(q, row, m); !st.ok())
+        return st;
       m.gated_ffn = OptInt(q.getColumn(11)).value_or(0) != 0;
-      m.vocab_size = OptInt(q.getColumn(12));
-      m.max_sequence = OptInt(q.getColumn(13));
       m.tied_embeddings = OptInt(q.getColumn(14)).value_or(0) != 0;
       m.learned_positions = OptInt(q.getColumn(15)).value_or(0) != 0;
-      m.patch_size = OptInt(q.getColumn(16));
-      m.experts = OptInt(q.getColumn(17));
-      m.experts_per_token = OptInt(q.getColumn(18));
       m.total_params = q.getColumn(19).getDouble();
       m.active_params = OptReal(q.getColumn(20));
       m.source_id = q.getColumn(21).getString();
       m.note = Text(q.getColumn(22));
-      m.sliding_window = OptInt(q.getColumn(23));
-      m.global_attention_every = OptInt(q.getColumn(24));
       m.window_source_id = Text(q.getColumn(25));
       if (!PositiveFinite(m.total_params) ||
           (m.active_params && (!PositiveFinite(*m.active_params) ||
@@ -834,6 +869,11 @@ class Loader {
           *m.attention_heads % *m.kv_heads != 0) {
         return Bad("models", row,
                    "attention_heads is not a multiple of kv_heads");
+      }
+      if (m.experts_per_token &&
+          (!m.experts || *m.experts_per_token > *m.experts)) {
+        return Bad("models", row,
+                   "experts_per_token needs experts and must not exceed it");
       }
       if (absl::Status st = CheckSource("models", row, m.source_id); !st.ok())
         return st;
@@ -882,6 +922,12 @@ class Loader {
       }
       if (!PositiveFinite(e.mfu) || e.mfu >= 1) {
         return Bad("measured_efficiency", row, "mfu must be in (0, 1)");
+      }
+      if (e.devices < 1 || e.tensor_parallel < 0 ||
+          e.tensor_parallel > e.devices) {
+        return Bad("measured_efficiency", row,
+                   "devices must be > 0 and tensor_parallel NULL or from 1 "
+                   "to devices");
       }
       if (absl::Status st = CheckSource("measured_efficiency", row, e.source_id);
           !st.ok())

@@ -652,6 +652,38 @@ INSTANTIATE_TEST_SUITE_P(
                 "'mixtral-8x7b';",
                 absl::StatusCode::kInvalidArgument,
                 {"models", "mixtral-8x7b", "active_params"}},
+        // Found by the catalog-loader fuzzer: a zero divided the heads.
+        BadCase{"ModelKvHeadsZero",
+                "UPDATE models SET kv_heads = 0 WHERE id = 'llama-3.1-8b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "llama-3.1-8b", "kv_heads", "from 1 to"}},
+        // 2^32 + 32 read as an int wrapped to 32 layers.
+        BadCase{"ModelLayersPastInt",
+                "UPDATE models SET layers = 4294967328 WHERE id = "
+                "'llama-3.1-8b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "llama-3.1-8b", "layers"}},
+        // Held to the request's own limit for the field it fills.
+        BadCase{"ModelHeadsPastTheRequestLimit",
+                "UPDATE models SET attention_heads = 131072, kv_heads = 8 "
+                "WHERE id = 'llama-3.1-8b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "attention_heads", "65536"}},
+        BadCase{"ModelLayersAsText",
+                "UPDATE models SET layers = 'many' WHERE id = "
+                "'llama-3.1-8b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "llama-3.1-8b", "layers"}},
+        BadCase{"ModelTopKPastExperts",
+                "UPDATE models SET experts_per_token = 9 WHERE id = "
+                "'mixtral-8x7b';",
+                absl::StatusCode::kInvalidArgument,
+                {"models", "mixtral-8x7b", "experts_per_token"}},
+        BadCase{"MeasuredRunOnNoDevices",
+                "UPDATE measured_efficiency SET devices = 0 WHERE run_id = "
+                "(SELECT MIN(run_id) FROM measured_efficiency);",
+                absl::StatusCode::kInvalidArgument,
+                {"measured_efficiency", "devices"}},
         BadCase{"FebruaryThirtieth",
                 "UPDATE prices SET price_date = '2026-02-30' WHERE subject = "
                 "'n1-standard-8';",
