@@ -327,6 +327,31 @@ void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
 
 // Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
 // recompute and LoRA). Returns whether D counts epochs of a data set.
+// An encoder-decoder passes each token through one of its two stacks: an
+// input token the encoder, a target token the decoder (T5, Raffel et al.
+// 2020, arXiv:1910.10683 §3.2.2: an encoder-decoder of L + L layers costs
+// about what a language model of L layers does). How the tokens split
+// between inputs and targets is not stated, so a token is charged the
+// larger stack's share of the model's FLOPs. Memory still holds every
+// layer's activations at the full sequence length (an upper bound: the
+// targets are usually shorter).
+void ChargeOneStackPerToken(const TransformerShape& shape, Job& job) {
+  if (shape.decoder_layers <= 0 || shape.decoder_layers >= shape.layers) {
+    return;
+  }
+  const int encoder = shape.layers - shape.decoder_layers;
+  const double share =
+      static_cast<double>(std::max(encoder, shape.decoder_layers)) /
+      shape.layers;
+  job.flops_per_unit *= share;
+  job.assumptions.push_back(absl::StrFormat(
+      "Encoder-decoder (%d + %d layers): each token passes one stack, so it "
+      "is charged %.0f%% of the model's FLOPs (the larger stack's share; T5, "
+      "arXiv:1910.10683 §3.2.2); activations are held for every layer at "
+      "the full sequence length.",
+      encoder, shape.decoder_layers, share * 100));
+}
+
 bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
   const TransformerShape& shape = w.transformer_shape;
   job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
@@ -365,6 +390,7 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
           ? ModelFlopsPerToken(active, AttentionWidth(shape),
                                AttendedPositions(shape, job.sequence_length))
           : dense;
+  if (job.sequence_model) ChargeOneStackPerToken(shape, job);
   if (job.method == TrainingMethod::kLora ||
       job.method == TrainingMethod::kQlora) {
     // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the

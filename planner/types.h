@@ -114,6 +114,9 @@ struct TransformerShape {
   // global_attention_every-th layer attends globally (0: none does).
   int32_t sliding_window = 0;
   int32_t global_attention_every = 0;
+  // Of `layers`, those in an encoder-decoder's decoder stack (0: one stack).
+  // Set from an encoder-decoder preset only; the API has no such field.
+  int32_t decoder_layers = 0;
 };
 
 struct EdgeDeployment {

@@ -13,6 +13,7 @@
 namespace accelplan::planner {
 namespace {
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -196,6 +197,41 @@ TEST_F(ModelPresetsTest, AVisionTransformerCountsItsPatches) {
   const PlanResponse flat = planner_->Plan(bare);
   ASSERT_TRUE(flat.recommendation.has_value());
   EXPECT_LT(flat.recommendation->estimates.training_flops / 1'281'167, 2e9);
+}
+
+// An encoder-decoder passes each token through one of its two stacks (T5,
+// arXiv:1910.10683 §3.2.2: an L + L encoder-decoder costs about an L-layer
+// language model), so T5-base (12 + 12 layers) is charged half of what the
+// same 24 layers as one stack are. T5's pre-training: 2^35 tokens at batch
+// 128 x 512 (§3.1.2).
+TEST_F(ModelPresetsTest, AnEncoderDecoderChargesATokenOneStack) {
+  PlanRequest r;
+  r.workload.model_name = "t5-base";
+  r.workload.framework = Framework::kJax;
+  r.workload.dataset_tokens = 34.36e9;
+  r.workload.global_batch_size = 128;
+  r.as_of = planner_->catalog().data_date;
+  const PlanResponse plan = planner_->Plan(r);
+  ASSERT_TRUE(plan.recommendation.has_value());
+  EXPECT_THAT(plan.assumptions,
+              Contains(HasSubstr("Encoder-decoder (12 + 12 layers)")));
+  // Both ways: the preset's shape stated as one stack of 24 layers.
+  PlanRequest one_stack = r;
+  one_stack.workload.model_name.clear();
+  const Workload t5 = Preset("t5-base");
+  one_stack.workload.parameter_count = t5.parameter_count;
+  one_stack.workload.model_kind = ModelKind::kDenseTransformer;
+  one_stack.workload.transformer_shape = t5.transformer_shape;
+  one_stack.workload.transformer_shape.decoder_layers = 0;
+  const PlanResponse whole = planner_->Plan(one_stack);
+  ASSERT_TRUE(whole.recommendation.has_value());
+  EXPECT_THAT(whole.assumptions, Not(Contains(HasSubstr("Encoder-decoder"))));
+  EXPECT_NEAR(plan.recommendation->estimates.training_flops /
+                  whole.recommendation->estimates.training_flops,
+              0.5, 1e-9);
+  // 6·(P/2)·D is 2.27e19; attention adds its share of one stack.
+  EXPECT_GT(plan.recommendation->estimates.training_flops, 2.2e19);
+  EXPECT_LT(plan.recommendation->estimates.training_flops, 2.8e19);
 }
 
 // A preset's input length below the default is its sequence length
