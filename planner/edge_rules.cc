@@ -67,8 +67,39 @@ EdgeCpuFallback EdgeCpuFallbackOf(const Job& job) {
 
 bool EdgeOpsOnCpu(const Job& job) { return EdgeCpuFallbackOf(job).any(); }
 
+namespace {
+
+// Attention multiplies two activations (q·kᵀ, then the scores by v:
+// TensorFlow Lite's BATCH_MATMUL), an op absent from the Edge TPU's
+// supported operations, whose FullyConnected also has a one-dimensional
+// output only
+// (https://coral.ai/docs/edgetpu/models-intro/#supported-operations). The
+// compiler maps a graph only up to its first unmapped op, so a transformer
+// would run on the host CPU from its first attention layer on.
+bool HasAttention(const Workload& w) {
+  return w.model_kind == ModelKind::kDenseTransformer ||
+         w.transformer_shape.attention_heads > 0;
+}
+
+}  // namespace
+
 void EdgeModelRules(const Job& job, const Family& f, Candidate& cand) {
   if (!job.on_device || f.platform != Platform::kEdge) return;
+  if (HasAttention(job.workload)) {
+    cand.Reject(
+        ReasonCode::kOpsUnsuitedToTpu,
+        absl::StrCat(
+            "A transformer's attention multiplies two activations (TensorFlow "
+            "Lite's BATCH_MATMUL), which is not among ",
+            f.name,
+            "'s supported operations; its compiler maps the graph only up to "
+            "the first unmapped op, so from the first attention layer on the "
+            "model would run on the host CPU "
+            "(https://coral.ai/docs/edgetpu/models-intro/"
+            "#supported-operations). It runs feed-forward networks such as "
+            "CNNs."));
+    return;
+  }
   const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
   if (e.any()) {
     cand.notes.push_back({ReasonCode::kSlower, FallbackWarning(e, f.name)});

@@ -253,6 +253,29 @@ TEST_P(EdgeRulesTest, ModelOfUnknownSizeIsNotJudgedOnSize) {
   EXPECT_FALSE(HasWarning(r, "streams from host memory"));
 }
 
+// Attention multiplies two activations (BATCH_MATMUL), which the Edge TPU
+// does not map (https://coral.ai/docs/edgetpu/models-intro/
+// #supported-operations): a transformer, named by its kind or by a shape
+// with heads, is rejected OPS_UNSUITED_TO_TPU; a CNN of the same size is
+// not.
+TEST_P(EdgeRulesTest, ATransformerIsRejectedForItsAttention) {
+  Workload by_kind = OnDevice(Fits());
+  by_kind.model_kind = ModelKind::kDenseTransformer;
+  Workload by_shape = OnDevice(Fits());
+  by_shape.model_kind = ModelKind::kOther;
+  by_shape.transformer_shape.attention_heads = 4;
+  for (const Workload& w : {by_kind, by_shape}) {
+    const PlanResponse r = Plan(Req(w));
+    EXPECT_NE(Recommended(r), C().accelerator);
+    EXPECT_THAT(Codes(r, C().accelerator),
+                Contains(ReasonCode::kOpsUnsuitedToTpu));
+  }
+  const PlanResponse cnn = Plan(Req(OnDevice(Fits())));
+  EXPECT_EQ(Recommended(cnn), C().accelerator) << cnn.no_plan_reason;
+  EXPECT_THAT(Codes(cnn, C().accelerator),
+              Not(Contains(ReasonCode::kOpsUnsuitedToTpu)));
+}
+
 // ------------------------------------------------------------ ReviewPlan
 
 Proposal RemedyP(RemedyKind k) {
