@@ -379,9 +379,8 @@ void ApplyPaceFloor(Job& job) {
       ". State current_setup.observed_hours or the dataset size to plan on "
       "the job's length."));
   RestateNoDataset(
-      job,
-      absl::StrCat(given, "candidates ranked by cost per unit of work; ", floor,
-                   "; ", deadline, UncheckedBudgetClause(job), "."));
+      job, absl::StrCat(given, NoWorkRanking(job), "; ", floor, "; ", deadline,
+                        UncheckedBudgetClause(job), "."));
 }
 
 bool BelowPaceFloor(const Job& job, const Config& c) {

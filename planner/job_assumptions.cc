@@ -142,6 +142,21 @@ std::string UncheckedBudgetClause(const Job& job) {
                       " budget is not checked (a total cost needs the work)");
 }
 
+std::string NoWorkRanking(const Job& job) {
+  switch (job.objective) {
+    case Objective::kMinTime:
+      return SearchesSizes(job)
+                 ? "candidates ranked by throughput (the time per unit of "
+                   "work), each family at its fastest size"
+                 : "candidates ranked by throughput (the time per unit of "
+                   "work)";
+    case Objective::kBalanced:
+      return "candidates ranked by cost and time per unit of work";
+    default:
+      return "candidates ranked by cost per unit of work";
+  }
+}
+
 void WarnIfNoDataset(Job& job) {
   if (job.has_dataset || job.on_device) return;
   if (job.tables_only && job.tokens > 0) {
@@ -157,13 +172,12 @@ void WarnIfNoDataset(Job& job) {
                             "tables, but its examples are not timed (state "
                             "the dense layers' parameter_count, or "
                             "forward_flops_per_example); ",
-                      "candidates ranked by cost per unit of work; no "
-                      "deadline check",
+                      NoWorkRanking(job), "; no deadline check",
                       UncheckedBudgetClause(job), ".")});
     return;
   }
   const std::string checks =
-      absl::StrCat("candidates ranked by cost per unit of work",
+      absl::StrCat(NoWorkRanking(job),
                    job.model_size_known || job.classical
                        ? ""
                        : " at the smallest shape that holds the stated memory",

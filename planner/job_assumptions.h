@@ -31,6 +31,10 @@ void WarnIfShapeDisagreesWithParams(const Workload& w, Job& job);
 // What that warning says of a stated budget (", and the $X budget is not
 // checked (a total cost needs the work)"; empty without one).
 std::string UncheckedBudgetClause(const Job& job);
+// How candidates are ranked without a work to time, under the objective:
+// "candidates ranked by cost per unit of work" and its MIN_TIME and
+// BALANCED forms.
+std::string NoWorkRanking(const Job& job);
 
 }  // namespace accelplan::planner::internal
 

@@ -1081,6 +1081,44 @@ TEST(ImplausibleEstimateTest, OverTenTimesAStatedDeadline) {
   EXPECT_FALSE(internal::ImplausibleEstimate(job, c).has_value());
 }
 
+// Without a data set MIN_TIME's metric is the time per unit of work, which
+// more devices shorten: every size is weighed, not only the smallest that
+// holds the job (a 70B JAX job on TPUs was planned at one size for every
+// objective), and the warning names the ranking used. MIN_COST keeps the
+// smallest size that holds it.
+TEST_F(DefaultsRulesTest, MinTimeWithoutADataSetWeighsEverySize) {
+  // `accelplan plan --framework=jax --model=llama-3.1-70b --hardware=tpu
+  //  --batch=512`
+  Workload w;
+  w.framework = Framework::kJax;
+  w.model_name = "llama-3.1-70b";
+  w.global_batch_size = 512;
+  PlanRequest cost = Req(w);
+  cost.constraints.allowed_platforms = {Platform::kTpu};
+  PlanRequest time = cost;
+  time.goal.objective = Objective::kMinTime;
+  const PlanResponse c = Plan(cost), t = Plan(time);
+  ASSERT_TRUE(c.recommendation.has_value()) << c.no_plan_reason;
+  ASSERT_TRUE(t.recommendation.has_value()) << t.no_plan_reason;
+  const Estimates& ce = c.recommendation->estimates;
+  const Estimates& te = t.recommendation->estimates;
+  EXPECT_GT(te.tokens_per_second, 4 * ce.tokens_per_second);
+  EXPECT_GT(t.recommendation->hardware.total_accelerators,
+            4 * c.recommendation->hardware.total_accelerators);
+  const auto warned = [](const PlanResponse& r, const std::string& part) {
+    for (const Reason& w : r.warnings) {
+      if (w.code == ReasonCode::kNoDatasetSize &&
+          w.message.find(part) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_TRUE(warned(t, "ranked by throughput"));
+  EXPECT_FALSE(warned(t, "ranked by cost per unit"));
+  EXPECT_TRUE(warned(c, "ranked by cost per unit of work"));
+}
+
 // ------------------------------------------------ unknown stays unknown
 
 TEST_F(DefaultsRulesTest, UnknownScoreAndTotalsAreAbsentNotZeroOrInfinite) {

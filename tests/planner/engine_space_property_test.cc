@@ -299,7 +299,7 @@ TEST_F(EngineSpacePropertyTest, MeasuresWhatTheGridMissesOffIt) {
                         is_best});
         continue;
       }
-      if (!c.job.has_dataset) {
+      if (!internal::SearchesSizes(c.job)) {
         // The smallest size that fits.
         EXPECT_LE(all.best->devices, grid.best->devices) << what;
         if (all.best->devices < grid.best->devices) {

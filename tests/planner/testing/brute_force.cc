@@ -94,7 +94,9 @@ BruteSelection Select(const Job& job, const internal::Norm& norm,
     // No work to time: the family's smallest size that holds the job with
     // its optimizer on the devices, and the smaller ones that hold it by
     // offloading the optimizer; the scorer weighs those (fewer devices on
-    // a tie).
+    // a tie). Under MIN_TIME every size is weighed (SearchesSizes), with
+    // no deadline or budget to check.
+    const bool all_sizes = internal::SearchesSizes(job);
     const Config* chosen = nullptr;
     double best = 0;
     for (const Config* p : fitting) {
@@ -106,7 +108,7 @@ BruteSelection Select(const Job& job, const internal::Norm& norm,
         best = score;
         chosen = p;
       }
-      if (!p->layout.optimizer_offload) break;
+      if (!all_sizes && !p->layout.optimizer_offload) break;
     }
     if (chosen != nullptr) s.best = *chosen;
     return s;
@@ -202,10 +204,12 @@ BruteForceResult BruteForce(
       if (!c.fits || c.blocked != ReasonCode::kUnspecified) continue;
       built.push_back(std::move(c));
       on_grid.push_back(grid);
-      // Without a data set only the smallest fitting size matters (and the
-      // smaller ones that offload the optimizer), on and off the grid:
-      // stop at the first one on it that keeps the optimizer.
-      if (!j.has_dataset && grid && !built.back().layout.optimizer_offload) {
+      // When sizes are not searched (no data set, not MIN_TIME) only the
+      // smallest fitting size matters (and the smaller ones that offload
+      // the optimizer), on and off the grid: stop at the first one on it
+      // that keeps the optimizer.
+      if (!internal::SearchesSizes(j) && grid &&
+          !built.back().layout.optimizer_offload) {
         break;
       }
     }
