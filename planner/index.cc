@@ -8,11 +8,13 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "planner/efficiency.h"
 #include "planner/engine_common.h"
@@ -322,6 +324,48 @@ std::vector<std::string> ChipWords(const std::string& accelerator_name) {
 
 }  // namespace
 
+namespace {
+
+// The longest side of a TPU topology "AxB" or "AxBxC" (0 when malformed):
+// of two slices with the same chips, the one with the shorter longest side
+// is the more cube-like, with the shorter ICI paths.
+int LongestSide(absl::string_view topology) {
+  int longest = 0;
+  for (absl::string_view d : absl::StrSplit(topology, 'x')) {
+    int v = 0;
+    if (!absl::SimpleAtoi(d, &v) || v <= 0) return 0;
+    longest = std::max(longest, v);
+  }
+  return longest;
+}
+
+bool IsPowerOfTwo(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// The Multislice units: the largest multi-host slice, and the largest one
+// of a power-of-two chip count (the most cube-like of that count). A
+// power-of-two batch splits evenly over power-of-two slices, where the
+// largest slice's count may leave ranks idle: 2 x v5p 16x16x24 (12,288
+// chips) give a batch of 2,048 no more ranks than 2 x 16x16x16 (8,192),
+// at 1.5x the cost.
+void FindMultisliceUnits(Family& f) {
+  f.largest_multi_host_slice = nullptr;
+  f.power_of_two_multi_host_slice = nullptr;
+  if (f.platform != Platform::kTpu) return;
+  for (const Shape& s : f.shapes) {
+    if (s.vms <= 1) continue;
+    f.largest_multi_host_slice = &s;  // shapes ascend in devices
+    const Shape* p = f.power_of_two_multi_host_slice;
+    if (!IsPowerOfTwo(s.devices) || s.topology == nullptr) continue;
+    if (p == nullptr || s.devices > p->devices ||
+        (s.devices == p->devices && LongestSide(s.topology->topology) <
+                                        LongestSide(p->topology->topology))) {
+      f.power_of_two_multi_host_slice = &s;
+    }
+  }
+}
+
+}  // namespace
+
 void FinishFamilyKeys(Family& f) {
   f.allowed_series_keys = {NormalizeName(f.series->id), NormalizeName(f.name)};
   f.series_lower = absl::AsciiStrToLower(f.series->id);
@@ -338,9 +382,7 @@ void FinishFamilyKeys(Family& f) {
     f.accelerator_label_keys = LabelKeys(*f.accelerator);
     f.chip_words = ChipWords(f.accelerator->name);
   }
-  for (const Shape& s : f.shapes) {
-    if (f.platform == Platform::kTpu && s.vms > 1) f.largest_multi_host_slice = &s;
-  }
+  FindMultisliceUnits(f);
 }
 
 namespace {

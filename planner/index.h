@@ -86,8 +86,10 @@ struct Family {
   // no published run, the assumed default applies.
   static constexpr int kMfuClasses = 2 * 4 * 2;
   std::array<MfuRange, kMfuClasses> mfu_bands{};
-  // Largest multi-host TPU topology: the unit of Multislice.
+  // The units of Multislice: the largest multi-host TPU topology, and the
+  // largest of a power-of-two chip count (index.cc FindMultisliceUnits).
   const Shape* largest_multi_host_slice = nullptr;
+  const Shape* power_of_two_multi_host_slice = nullptr;
   std::vector<std::string> fact_sources;  // source ids of the facts used
   // The names constraints.allowed_series matches, normalised once per
   // catalog snapshot (NormalizeName): the series id, the family name and,

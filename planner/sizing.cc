@@ -184,10 +184,14 @@ void AddPolicySequences(const Job& job, const Family& f,
   if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
       f.largest_multi_host_slice != nullptr && !serverless &&
       MultisliceFrameworkReason(job.framework).empty()) {
-    const Shape* slice = f.largest_multi_host_slice;
-    if (std::find(obtainable.begin(), obtainable.end(), slice) !=
-        obtainable.end()) {
-      sizes.AddSequence(slice, static_cast<int>(kPolicy.max_slices.value));
+    const Shape* p2 = f.power_of_two_multi_host_slice;
+    for (const Shape* slice :
+         {f.largest_multi_host_slice,
+          p2 != f.largest_multi_host_slice ? p2 : nullptr}) {
+      if (slice != nullptr && std::find(obtainable.begin(), obtainable.end(),
+                                        slice) != obtainable.end()) {
+        sizes.AddSequence(slice, static_cast<int>(kPolicy.max_slices.value));
+      }
     }
   }
 }

@@ -2777,6 +2777,38 @@ TEST_F(PlannerRulesTest, PlansMultisliceMeshWhenOneSliceIsNotEnough) {
             p.hardware.total_accelerators / p.hardware.slices);
 }
 
+// examples/multislice_jax_v5p_plan.json: 70B on v5p over GKE, batch 2,048
+// sequences, 2T tokens, a week. Multislice was searched over the largest
+// multi-host slice only (16x16x24, 6,144 chips), so the plan was one
+// 4x8x172 slice at 6.5 days and $3.61M while 2 x 16x16x16 (8,192 chips)
+// takes 4.3 days for less: 2 x 16x16x24 give the batch's 2,048 sequences
+// no more ranks at 1.5x the chips. The power-of-two slice is now searched
+// too; a batch of 3,072 (even over 16x16x24's ranks) still takes 16x16x24.
+TEST_F(PlannerRulesTest, MultisliceIsSearchedOverPowerOfTwoSlicesToo) {
+  Workload w = Llm(70e9, 2e12, Shape(80, 8192, 64, 8192));
+  w.framework_version = "0.4.37";
+  w.transformer_shape.vocab_size = 128256;
+  w.transformer_shape.ffn_hidden_size = 28672;
+  w.global_batch_size = 2048;
+  w.checkpoints = true;
+  w.recompute = Recompute::kUnspecified;
+  PlanRequest q = Req(w);
+  q.goal.deadline_hours = 168;
+  q.constraints.allowed_series = {"TPU v5p"};
+  q.constraints.run_platform = RunPlatform::kGke;
+  const PlanResponse r = Plan(q);
+  ASSERT_TRUE(r.recommendation.has_value()) << r.no_plan_reason;
+  const struct Plan& p = *r.recommendation;
+  EXPECT_EQ(p.hardware.tpu_topology, "16x16x16");
+  EXPECT_EQ(p.hardware.slices, 2);
+  EXPECT_LT(p.estimates.on_demand_cost_usd.expected, 3.6e6);
+  EXPECT_LT(p.estimates.total_hours.expected, 5 * 24.0);
+  q.workload.global_batch_size = 3072;
+  const PlanResponse even = Plan(q);
+  ASSERT_TRUE(even.recommendation.has_value()) << even.no_plan_reason;
+  EXPECT_EQ(even.recommendation->hardware.tpu_topology, "16x16x24");
+}
+
 TEST_F(PlannerRulesTest, NoMultisliceForSingleSliceJob) {
   PlanRequest q = Req(Small());
   q.constraints.allowed_series = {"TPU v5e"};

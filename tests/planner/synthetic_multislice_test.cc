@@ -9,11 +9,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "planner/index.h"
 #include "planner/planner.h"
 #include "planner/types.h"
-#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/testing/synthetic_catalog.h"
 #include "tests/planner/testing/synthetic_fixture.h"
+#include "tests/planner/testing/verdicts.h"
 #include "tests/planner/testing/workloads.h"
 
 namespace accelplan::planner {
@@ -390,6 +391,47 @@ TEST_F(SyntheticMultisliceTest, TensorDegreeBeyondASliceCrossesDcn) {
     }
     EXPECT_FALSE(Has(out.verdicts[2], ReasonCode::kCommunicationBound))
         << today << out.verdicts[2].reason;
+  }
+}
+
+// ------------------------------------------------ Multislice units
+
+// A TPU whose largest multi-host slice (4x6, 24 chips) is not a power of
+// two; 2x8 and 4x4 both have 16 chips.
+catalog::CatalogPtr UnevenSlicesCatalog() {
+  return SyntheticCatalog()
+      .AddTpu({.accelerator = "ztpu-4",
+               .name = "TPU Z4",
+               .memory_gib = 16,
+               .peak_bf16_tflops = 400,
+               .ici_gbps = 800,
+               .dcn_gbps = 100,
+               .chips_per_vm = 4,
+               .topologies = {"2x2", "2x4", "2x8", "4x4", "4x6"},
+               .on_demand_hourly_per_chip = 1.2})
+      .Build();
+}
+
+// Multislice is searched over the largest multi-host slice and over the
+// largest power-of-two one, the most cube-like of its chip count: a batch
+// of 2^k sequences splits evenly over slices of 2^k chips, where the
+// largest slice's multiples leave ranks idle (2 x v5p 16x16x24 gave a
+// batch of 2,048 no more ranks than 2 x 16x16x16, at 1.5x the cost).
+TEST(MultisliceUnitsTest, TheLargestAndTheLargestPowerOfTwoSlice) {
+  const catalog::CatalogPtr uneven = UnevenSlicesCatalog();
+  const internal::Index index = internal::BuildIndex(*uneven);
+  ASSERT_EQ(index.families.size(), 1u);
+  const internal::Family& f = index.families[0];
+  ASSERT_NE(f.largest_multi_host_slice, nullptr);
+  ASSERT_NE(f.power_of_two_multi_host_slice, nullptr);
+  EXPECT_EQ(f.largest_multi_host_slice->topology->topology, "4x6");
+  EXPECT_EQ(f.power_of_two_multi_host_slice->topology->topology, "4x4");
+  // Both ways: where the largest slice is a power of two it is both.
+  const catalog::CatalogPtr even = SlicesCatalog();
+  for (const internal::Family& g : internal::BuildIndex(*even).families) {
+    if (g.platform != Platform::kTpu) continue;
+    EXPECT_EQ(g.largest_multi_host_slice->topology->topology, "4x4");
+    EXPECT_EQ(g.power_of_two_multi_host_slice, g.largest_multi_host_slice);
   }
 }
 

@@ -48,36 +48,43 @@ std::vector<Size> EverySize(const Job& job, const Family& f,
   for (const Shape* s : obtainable) {
     if (allowed(s, 1)) out.push_back({s, 1});
   }
-  // The one multi-unit sequence each platform has (planner/sizing.cc reads
-  // the same rules; they are restated from the policy here).
-  const Shape* unit = nullptr;
-  int max_units = 0;
+  // The multi-unit sequences (planner/sizing.cc reads the same rules; they
+  // are restated from the policy here): one per platform, two on a TPU
+  // whose largest multi-host slice is not its largest power-of-two one.
+  std::vector<std::pair<const Shape*, int>> sequences;
   if (f.platform == Platform::kGpu && f.inter_vm_bytes_per_s > 0) {
-    unit = obtainable.back();  // the largest VM
-    max_units = std::min(Cap(kPolicy.max_gpu_vms),
-                         Cap(kPolicy.max_gpus) / std::max(1, unit->devices));
+    const Shape* unit = obtainable.back();  // the largest VM
+    sequences.push_back(
+        {unit, std::min(Cap(kPolicy.max_gpu_vms),
+                        Cap(kPolicy.max_gpus) / std::max(1, unit->devices))});
   } else if (f.platform == Platform::kCpu && job.classical &&
              (job.framework == Framework::kXgboost ||
               job.framework == Framework::kLightgbm)) {
-    unit = obtainable.front();  // the VM with the most memory
+    const Shape* unit = obtainable.front();  // the VM with the most memory
     for (const Shape* s : obtainable) {
       if (s->machine->memory_bytes.value_or(0) >
           unit->machine->memory_bytes.value_or(0)) {
         unit = s;
       }
     }
-    max_units = Cap(kPolicy.max_cpu_vms);
+    sequences.push_back({unit, Cap(kPolicy.max_cpu_vms)});
   } else if (f.platform == Platform::kTpu && f.dcn_bytes_per_s_per_chip > 0 &&
-             f.largest_multi_host_slice != nullptr &&
              job.constraints.run_platform != RunPlatform::kVertexTraining &&
-             MultisliceFrameworkReason(job.framework).empty() &&
-             std::find(obtainable.begin(), obtainable.end(),
-                       f.largest_multi_host_slice) != obtainable.end()) {
-    unit = f.largest_multi_host_slice;
-    max_units = Cap(kPolicy.max_slices);
+             MultisliceFrameworkReason(job.framework).empty()) {
+    for (const Shape* unit :
+         {f.largest_multi_host_slice, f.power_of_two_multi_host_slice}) {
+      const bool seen = !sequences.empty() && sequences[0].first == unit;
+      if (unit != nullptr && !seen &&
+          std::find(obtainable.begin(), obtainable.end(), unit) !=
+              obtainable.end()) {
+        sequences.push_back({unit, Cap(kPolicy.max_slices)});
+      }
+    }
   }
-  for (int u = 2; unit != nullptr && u <= max_units; ++u) {
-    if (allowed(unit, u)) out.push_back({unit, u});
+  for (const auto& [unit, max_units] : sequences) {
+    for (int u = 2; u <= max_units; ++u) {
+      if (allowed(unit, u)) out.push_back({unit, u});
+    }
   }
   return out;
 }
