@@ -30,14 +30,6 @@ Job AsStatedToday(const Job& job) {
 
 namespace {
 
-const char* ObjectiveLabel(Objective o) {
-  switch (o) {
-    case Objective::kMinTime: return "MIN_TIME";
-    case Objective::kBalanced: return "BALANCED";
-    default: return "MIN_COST";
-  }
-}
-
 // "16 x a2-highgpu-8g", "tpu-v5e 4x4 x 2 slices", "8 x H100".
 std::string TodayLabel(const Job& job) {
   const CurrentSetup& cur = job.current;

@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "planner/engine_common.h"
+#include "planner/scorer.h"
 
 namespace accelplan::planner::internal {
 namespace {
@@ -122,15 +124,21 @@ void OversizeRule(const Job& job, const Norm& norm,
     if (smaller == nullptr) continue;
     const int need = needed(*c->family);
     if (need <= 0 || smallest < kPolicy.oversize_factor.value * need) continue;
-    c->Reject(ReasonCode::kOversizedForWorkload,
-              absl::StrFormat(
-                  "%s's smallest shape has %d accelerators, %.0fx the %d the "
-                  "job needs (%.1f GiB at its best layout), and %s at %d "
-                  "does at least as well.",
-                  c->family->name, smallest,
-                  static_cast<double>(smallest) / need, need,
-                  Gib(BestBytesAt(job, need)), smaller->family->name,
-                  smaller->config->devices));
+    // The numbers the objective weighed: the smaller shape's beside this
+    // family's own (when it has a point).
+    const std::string weighed =
+        viable ? absl::StrCat(MetricsText(job, *smaller->config), " against ",
+                              MetricsText(job, *c->config))
+               : MetricsText(job, *smaller->config);
+    c->Reject(
+        ReasonCode::kOversizedForWorkload,
+        absl::StrFormat(
+            "%s's smallest shape has %d accelerators, %.0fx the %d the "
+            "job needs (%.1f GiB at its best layout), and %s at %d "
+            "scores at least as well under %s (%s).",
+            c->family->name, smallest, static_cast<double>(smallest) / need,
+            need, Gib(BestBytesAt(job, need)), smaller->family->name,
+            smaller->config->devices, ObjectiveLabel(job.objective), weighed));
   }
 }
 

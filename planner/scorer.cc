@@ -219,6 +219,17 @@ std::string TakesText(const Config& a, const Config& b) {
   return absl::StrCat("Takes ", x, " vs ", y, ".");
 }
 
+const char* ObjectiveLabel(Objective o) {
+  switch (o) {
+    case Objective::kMinTime:
+      return "MIN_TIME";
+    case Objective::kBalanced:
+      return "BALANCED";
+    default:
+      return "MIN_COST";
+  }
+}
+
 std::string MetricsText(const Job& job, const Config& c) {
   if (job.has_dataset) {
     return absl::StrCat(

@@ -30,6 +30,9 @@ std::string HeldBackInTime(const Job& job, const Candidate& cand);
 // The same two measures as a verdict or note states them: "7.8 h, $31"
 // with a data set, else throughput and cost per million units of work.
 std::string MetricsText(const Job& job, const Config& c);
+// The objective's API name: "MIN_COST" (also for an unset one), "MIN_TIME",
+// "BALANCED".
+const char* ObjectiveLabel(Objective o);
 // "Takes A vs B.": each point's hours, a flex-start wait for capacity
 // added and named (TimeMetric counts it), with enough digits that two
 // different times never read the same.
