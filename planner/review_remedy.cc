@@ -91,7 +91,8 @@ const char* RemedyLabel(RemedyKind k) {
 // that address the same symptom).
 std::vector<Symptom> Addresses(RemedyKind k) {
   switch (k) {
-    case RemedyKind::kAddReductionServer: return {Symptom::kGradientSyncBound};
+    case RemedyKind::kAddReductionServer:
+      return {Symptom::kGradientSyncBound, Symptom::kLowUtilization};
     case RemedyKind::kFasterInputPipeline:
       return {Symptom::kInputBound, Symptom::kLowUtilization};
     case RemedyKind::kFixTensorShapes:
@@ -129,13 +130,17 @@ int Directness(RemedyKind k) {
 
 // A symptom such as LOW_UTILIZATION has several causes, and the request
 // may evidence one and not another: a faster input pipeline is evidenced
-// by INPUT_BOUND, a tensor-shape fix by HEAVY_PADDING or by shapes the
-// request states that pad (ShapesPad). A remedy without evidence ranks
-// after one with it (0.5: between two directness steps).
+// by INPUT_BOUND, a Reduction Server by GRADIENT_SYNC_BOUND (an exposed
+// all-reduce idles the accelerators too), a tensor-shape fix by
+// HEAVY_PADDING or by shapes the request states that pad (ShapesPad). A
+// remedy without evidence ranks after one with it (0.5: between two
+// directness steps).
 double UnevidencedCause(const Job& job, RemedyKind k) {
   bool evidenced = true;
   if (k == RemedyKind::kFasterInputPipeline) {
     evidenced = HasSymptom(job, Symptom::kInputBound);
+  } else if (k == RemedyKind::kAddReductionServer) {
+    evidenced = HasSymptom(job, Symptom::kGradientSyncBound);
   } else if (k == RemedyKind::kFixTensorShapes) {
     evidenced = HasSymptom(job, Symptom::kHeavyPadding) || ShapesPad(job);
   }

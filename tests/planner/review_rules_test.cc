@@ -247,6 +247,27 @@ TEST_F(ReviewRulesTest, RejectsReductionServerForInputBoundGpus) {
   EXPECT_TRUE(Has(v, ReasonCode::kDoesNotAddressBottleneck)) << v.reason;
 }
 
+// Low utilisation has several causes, an exposed all-reduce among them:
+// with it alone a Reduction Server acts on it, as a faster input pipeline
+// does (it was REJECTED DOES_NOT_ADDRESS_BOTTLENECK while the model gave it
+// 1.9x today's throughput on a multi-host NCCL job). With the input stated
+// as the cause, the stated cause explains it and the pool is rejected.
+TEST_F(ReviewRulesTest,
+       AReductionServerActsOnLowUtilizationWithoutAnotherCause) {
+  const ProposalVerdict alone =
+      One(GpuCluster({Symptom::kLowUtilization}, 4, kNoGpuDirectVm),
+          RemedyKind::kAddReductionServer);
+  EXPECT_NE(alone.verdict, Verdict::kRejected) << alone.reason;
+  EXPECT_THAT(alone.reason, HasSubstr("acts directly on the problem"));
+  const ProposalVerdict input =
+      One(GpuCluster({Symptom::kInputBound, Symptom::kLowUtilization}, 4,
+                     kNoGpuDirectVm),
+          RemedyKind::kAddReductionServer);
+  EXPECT_EQ(input.verdict, Verdict::kRejected) << input.reason;
+  EXPECT_TRUE(Has(input, ReasonCode::kDoesNotAddressBottleneck))
+      << input.reason;
+}
+
 TEST_F(ReviewRulesTest, ReductionServerNotApplicableOnTpus) {
   const ProposalVerdict v = One(TpuSlices({Symptom::kGradientSyncBound}, 2),
                                 RemedyKind::kAddReductionServer);
