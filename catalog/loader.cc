@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -909,26 +910,29 @@ class Loader {
       e.stack = q.getColumn(3).getString();
       e.moe = q.getColumn(4).getInt() != 0;
       e.recompute = Text(q.getColumn(5));
-      e.devices = q.getColumn(6).getInt();
+      const int64_t devices = q.getColumn(6).getInt64();
       e.model = q.getColumn(7).getString();
       e.mfu = q.getColumn(8).getDouble();
       e.mfu_6pd = q.getColumn(9).getDouble();
       e.source_id = q.getColumn(10).getString();
       e.note = Text(q.getColumn(11));
-      e.tensor_parallel =
-          q.getColumn(12).isNull() ? 0 : q.getColumn(12).getInt();
+      const int64_t tensor_parallel =
+          q.getColumn(12).isNull() ? 0 : q.getColumn(12).getInt64();
       if (catalog_->FindAccelerator(e.accelerator) == nullptr) {
         return Bad("measured_efficiency", row, "names an unknown accelerator");
       }
       if (!PositiveFinite(e.mfu) || e.mfu >= 1) {
         return Bad("measured_efficiency", row, "mfu must be in (0, 1)");
       }
-      if (e.devices < 1 || e.tensor_parallel < 0 ||
-          e.tensor_parallel > e.devices) {
+      if (devices < 1 || devices > std::numeric_limits<int>::max() ||
+          (!q.getColumn(12).isNull() &&
+           (tensor_parallel < 1 || tensor_parallel > devices))) {
         return Bad("measured_efficiency", row,
                    "devices must be > 0 and tensor_parallel NULL or from 1 "
                    "to devices");
       }
+      e.devices = static_cast<int>(devices);
+      e.tensor_parallel = static_cast<int>(tensor_parallel);
       if (absl::Status st = CheckSource("measured_efficiency", row, e.source_id);
           !st.ok())
         return st;

@@ -67,8 +67,6 @@ EdgeCpuFallback EdgeCpuFallbackOf(const Job& job) {
 
 bool EdgeOpsOnCpu(const Job& job) { return EdgeCpuFallbackOf(job).any(); }
 
-namespace {
-
 // Attention multiplies two activations (q·kᵀ, then the scores by v:
 // TensorFlow Lite's BATCH_MATMUL), an op absent from the Edge TPU's
 // supported operations, whose FullyConnected also has a one-dimensional
@@ -80,8 +78,6 @@ bool HasAttention(const Workload& w) {
   return w.model_kind == ModelKind::kDenseTransformer ||
          w.transformer_shape.attention_heads > 0;
 }
-
-}  // namespace
 
 void EdgeModelRules(const Job& job, const Family& f, Candidate& cand) {
   if (!job.on_device || f.platform != Platform::kEdge) return;
@@ -98,7 +94,6 @@ void EdgeModelRules(const Job& job, const Family& f, Candidate& cand) {
             "(https://coral.ai/docs/edgetpu/models-intro/"
             "#supported-operations). It runs feed-forward networks such as "
             "CNNs."));
-    return;
   }
   const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
   if (e.any()) {
@@ -135,7 +130,8 @@ void EdgeModelRules(const Job& job, const Family& f, Candidate& cand) {
 std::vector<Remedy> EdgeRemedies(const Job& job) {
   std::vector<Remedy> out;
   const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
-  if (!e.any()) return out;
+  // Quantizing or replacing ops leaves attention unmapped (HasAttention).
+  if (!e.any() || HasAttention(job.workload)) return out;
   const Quantization q = job.workload.edge.quantization;
   // With only the symptom stated, each cause not ruled out gets its remedy.
   const bool quantize =

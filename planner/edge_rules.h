@@ -33,6 +33,11 @@ EdgeCpuFallback EdgeCpuFallbackOf(const Job& job);
 // on-device workload's quantization or unmapped ops.
 bool EdgeOpsOnCpu(const Job& job);
 
+// The model has attention (model kind DENSE_TRANSFORMER, or a shape with
+// heads), which the Edge TPU does not map (TensorFlow Lite's BATCH_MATMUL
+// is not among its supported operations).
+bool HasAttention(const Workload& w);
+
 // On an edge family for an on-device job: warns EDGE_OPS_ON_CPU (SLOWER)
 // when part of the model falls back to the CPU; rejects HBM_TOO_SMALL when
 // the int8 model exceeds the device's hard model-size limit, and warns when

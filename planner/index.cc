@@ -322,10 +322,6 @@ std::vector<std::string> ChipWords(const std::string& accelerator_name) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The longest side of a TPU topology "AxB" or "AxBxC" (0 when malformed):
 // of two slices with the same chips, the one with the shorter longest side
 // is the more cube-like, with the shorter ICI paths.

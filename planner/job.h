@@ -161,14 +161,14 @@ struct Job {
 
 // Whether each family's sizes are all searched and judged on time: a work
 // to time (a data set, or one inferred from today's setup), today's pace as
-// the floor, or MIN_TIME over a model whose throughput is timed (its metric
-// is the time per unit of work, which more devices shorten until the batch
-// runs out of ranks). Otherwise each family is taken at its smallest size
-// that holds the job.
+// the floor, or MIN_TIME or BALANCED over a model whose throughput is timed
+// (their metric weighs the time per unit of work, which more devices
+// shorten until the batch runs out of ranks). Otherwise each family is
+// taken at its smallest size that holds the job.
 inline bool SearchesSizes(const Job& job) {
   return job.has_dataset || job.pace_floor_units_per_s > 0 ||
-         (job.objective == Objective::kMinTime && job.model_size_known &&
-          !job.on_device);
+         (job.objective != Objective::kMinCost && job.model_size_known &&
+          job.flops_per_unit > 0 && !job.on_device);
 }
 
 // The request lists GPUs among its allowed platforms (SPEC §4: classical ML

@@ -151,7 +151,10 @@ std::string NoWorkRanking(const Job& job) {
                  : "candidates ranked by throughput (the time per unit of "
                    "work)";
     case Objective::kBalanced:
-      return "candidates ranked by cost and time per unit of work";
+      return SearchesSizes(job)
+                 ? "candidates ranked by cost and time per unit of work, "
+                   "every size of each family weighed"
+                 : "candidates ranked by cost and time per unit of work";
     default:
       return "candidates ranked by cost per unit of work";
   }

@@ -390,13 +390,13 @@ bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
           ? ModelFlopsPerToken(active, AttentionWidth(shape),
                                AttendedPositions(shape, job.sequence_length))
           : dense;
-  if (job.sequence_model) ChargeOneStackPerToken(shape, job);
   if (job.method == TrainingMethod::kLora ||
       job.method == TrainingMethod::kQlora) {
     // Frozen base: no weight gradients, so ~4·P·D instead of 6·P·D (the
     // attention matmuls have no weights and keep their backward).
     job.flops_per_unit -= dense * 2.0 / 6.0;
   }
+  if (job.sequence_model) ChargeOneStackPerToken(shape, job);
   StateFlopsPerUnit(w, active, job);
   if (job.sequence_model) StateSlidingWindow(shape, job);
   job.has_dataset =

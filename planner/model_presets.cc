@@ -126,12 +126,12 @@ std::string ApplyModelPreset(const catalog::Catalog& catalog,
       m->layers && m->hidden_size &&
       (w.model_kind == ModelKind::kDenseTransformer || vision);
   if (fills_shape) {
+    // The stacks are told apart only when the preset's layers are used.
+    if (s.layers == 0) FillIfUnset(&s.decoder_layers, m->decoder_layers);
     FillIfUnset(&s.layers,
                 m->decoder_layers
                     ? std::optional<int>(*m->layers + *m->decoder_layers)
                     : m->layers);
-    // The stacks are told apart only when the preset's layers are used.
-    if (!shape_given) FillIfUnset(&s.decoder_layers, m->decoder_layers);
     FillIfUnset(&s.hidden_size, m->hidden_size);
     // A head width belongs to the preset's own head count.
     if (s.attention_heads == 0) FillIfUnset(&s.head_dim, m->head_dim);

@@ -250,6 +250,17 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
              "The model is already fully int8-quantized; the ops that fall "
              "back to the CPU are ones the Edge TPU compiler does not map.");
   }
+  if ((m.kind == RemedyKind::kQuantizeFullInt8 ||
+       m.kind == RemedyKind::kReplaceUnsupportedOp) &&
+      job.on_device && HasAttention(job.workload)) {
+    j.Reject(ReasonCode::kOpsUnsuitedToTpu,
+             "A transformer's attention (TensorFlow Lite's BATCH_MATMUL) is "
+             "not among the Edge TPU's supported operations whatever the "
+             "quantization or the other ops, so the graph still falls back "
+             "to the CPU at the first attention layer "
+             "(https://coral.ai/docs/edgetpu/models-intro/"
+             "#supported-operations).");
+  }
   if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
   if (m.kind == RemedyKind::kUseHorovod && CurrentIsTpu(job)) {
     j.Reject(ReasonCode::kNotApplicable, kHorovodIsNotForTpus);

@@ -139,7 +139,7 @@ void AddPointNotes(const Job& job, Candidate& cand) {
                          job.batch_sequences, what)});
   }
   if (cand.search_cap_devices > 0 && c.devices >= cand.search_cap_devices &&
-      job.has_dataset) {
+      SearchesSizes(job)) {
     cand.notes.push_back(
         {ReasonCode::kAssumption,
          absl::StrFormat("%s is searched up to %d devices (the planner's "

@@ -137,6 +137,14 @@ class SizeCollector {
         out_.options.push_back({seq.shape, m * dense});
       }
     }
+    // Ascending in devices, as a scan that stops at the first size that
+    // holds the job needs: a TPU's second Multislice unit (the largest
+    // power-of-two slice) interleaves with the largest slice's counts.
+    std::stable_sort(out_.options.begin(), out_.options.end(),
+                     [](const SizeOption& a, const SizeOption& b) {
+                       return a.shape->devices * a.units <
+                              b.shape->devices * b.units;
+                     });
   }
 
  private:

@@ -684,6 +684,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "(SELECT MIN(run_id) FROM measured_efficiency);",
                 absl::StatusCode::kInvalidArgument,
                 {"measured_efficiency", "devices"}},
+        BadCase{"MeasuredRunWithTensorParallelZero",
+                "UPDATE measured_efficiency SET tensor_parallel = 0 WHERE "
+                "run_id = (SELECT MIN(run_id) FROM measured_efficiency);",
+                absl::StatusCode::kInvalidArgument,
+                {"measured_efficiency", "tensor_parallel"}},
         BadCase{"FebruaryThirtieth",
                 "UPDATE prices SET price_date = '2026-02-30' WHERE subject = "
                 "'n1-standard-8';",

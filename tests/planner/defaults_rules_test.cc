@@ -1084,8 +1084,8 @@ TEST(ImplausibleEstimateTest, OverTenTimesAStatedDeadline) {
 // Without a data set MIN_TIME's metric is the time per unit of work, which
 // more devices shorten: every size is weighed, not only the smallest that
 // holds the job (a 70B JAX job on TPUs was planned at one size for every
-// objective), and the warning names the ranking used. MIN_COST keeps the
-// smallest size that holds it.
+// objective), and the warning names the ranking used. BALANCED weighs it
+// too; MIN_COST keeps the smallest size that holds the job.
 TEST_F(DefaultsRulesTest, MinTimeWithoutADataSetWeighsEverySize) {
   // `accelplan plan --framework=jax --model=llama-3.1-70b --hardware=tpu
   //  --batch=512`
@@ -1117,6 +1117,15 @@ TEST_F(DefaultsRulesTest, MinTimeWithoutADataSetWeighsEverySize) {
   EXPECT_TRUE(warned(t, "ranked by throughput"));
   EXPECT_FALSE(warned(t, "ranked by cost per unit"));
   EXPECT_TRUE(warned(c, "ranked by cost per unit of work"));
+  // BALANCED weighs the time per unit too: every size, as ReviewPlan does
+  // when sizes are proposed (it ranked v6e 16x16 over the plan's 8x8).
+  PlanRequest balanced = cost;
+  balanced.goal.objective = Objective::kBalanced;
+  const PlanResponse b = Plan(balanced);
+  ASSERT_TRUE(b.recommendation.has_value()) << b.no_plan_reason;
+  EXPECT_GT(b.recommendation->hardware.total_accelerators,
+            4 * c.recommendation->hardware.total_accelerators);
+  EXPECT_TRUE(warned(b, "every size of each family weighed"));
 }
 
 // ------------------------------------------------ unknown stays unknown

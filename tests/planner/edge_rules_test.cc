@@ -253,6 +253,24 @@ TEST_P(EdgeRulesTest, ModelOfUnknownSizeIsNotJudgedOnSize) {
   EXPECT_FALSE(HasWarning(r, "streams from host memory"));
 }
 
+// ------------------------------------------------------------ ReviewPlan
+
+Proposal RemedyP(RemedyKind k) {
+  Proposal p;
+  p.label = "remedy";
+  p.remedy = RemedyProposal{};
+  p.remedy->kind = k;
+  return p;
+}
+
+ReviewRequest EdgeReview(const Workload& w, std::vector<RemedyKind> kinds) {
+  ReviewRequest r;
+  r.workload = w;
+  r.as_of = "2026-09-26";
+  for (RemedyKind k : kinds) r.proposals.push_back(RemedyP(k));
+  return r;
+}
+
 // Attention multiplies two activations (BATCH_MATMUL), which the Edge TPU
 // does not map (https://coral.ai/docs/edgetpu/models-intro/
 // #supported-operations): a transformer, named by its kind or by a shape
@@ -274,26 +292,32 @@ TEST_P(EdgeRulesTest, ATransformerIsRejectedForItsAttention) {
   EXPECT_EQ(Recommended(cnn), C().accelerator) << cnn.no_plan_reason;
   EXPECT_THAT(Codes(cnn, C().accelerator),
               Not(Contains(ReasonCode::kOpsUnsuitedToTpu)));
+  // Every code that applies: one past the hard size limit gets that too.
+  Workload big = by_kind;
+  big.parameter_count = TooLarge();
+  EXPECT_THAT(Codes(Plan(Req(big)), C().accelerator),
+              ::testing::IsSupersetOf(
+                  {ReasonCode::kOpsUnsuitedToTpu, ReasonCode::kHbmTooSmall}));
+  // Quantizing leaves the attention unmapped: no edge remedy in the plan,
+  // and proposed, the remedy is rejected for the same reason; a CNN's is
+  // not.
+  Workload float16 = by_kind;
+  float16.edge.quantization = Quantization::kFloat16;
+  EXPECT_TRUE(Plan(Req(float16)).remedies.empty());
+  const ReviewResponse v =
+      Review(EdgeReview(float16, {RemedyKind::kQuantizeFullInt8}));
+  ASSERT_EQ(v.verdicts.size(), 1u);
+  EXPECT_EQ(v.verdicts[0].verdict, Verdict::kRejected);
+  EXPECT_TRUE(Has(v.verdicts[0], ReasonCode::kOpsUnsuitedToTpu))
+      << v.verdicts[0].reason;
+  Workload cnn16 = OnDevice(Fits());
+  cnn16.edge.quantization = Quantization::kFloat16;
+  const ReviewResponse c16 =
+      Review(EdgeReview(cnn16, {RemedyKind::kQuantizeFullInt8}));
+  ASSERT_EQ(c16.verdicts.size(), 1u);
+  EXPECT_NE(c16.verdicts[0].verdict, Verdict::kRejected)
+      << c16.verdicts[0].reason;
 }
-
-// ------------------------------------------------------------ ReviewPlan
-
-Proposal RemedyP(RemedyKind k) {
-  Proposal p;
-  p.label = "remedy";
-  p.remedy = RemedyProposal{};
-  p.remedy->kind = k;
-  return p;
-}
-
-ReviewRequest EdgeReview(const Workload& w, std::vector<RemedyKind> kinds) {
-  ReviewRequest r;
-  r.workload = w;
-  r.as_of = "2026-09-26";
-  for (RemedyKind k : kinds) r.proposals.push_back(RemedyP(k));
-  return r;
-}
-
 
 TEST_P(EdgeRulesTest, ReviewRecommendsQuantizingAFloatModel) {
   Workload w = OnDevice(Fits());

@@ -232,6 +232,23 @@ TEST_F(ModelPresetsTest, AnEncoderDecoderChargesATokenOneStack) {
   // 6·(P/2)·D is 2.27e19; attention adds its share of one stack.
   EXPECT_GT(plan.recommendation->estimates.training_flops, 2.2e19);
   EXPECT_LT(plan.recommendation->estimates.training_flops, 2.8e19);
+  // The preset's layers with another field stated (its own hidden size)
+  // keep the two stacks apart; LoRA halves the same way as one stack does.
+  PlanRequest hidden = r;
+  hidden.workload.transformer_shape.hidden_size = 768;
+  const PlanResponse h = planner_->Plan(hidden);
+  ASSERT_TRUE(h.recommendation.has_value());
+  EXPECT_DOUBLE_EQ(h.recommendation->estimates.training_flops,
+                   plan.recommendation->estimates.training_flops);
+  PlanRequest lora = r, lora_whole = one_stack;
+  lora.workload.training_method = TrainingMethod::kLora;
+  lora_whole.workload.training_method = TrainingMethod::kLora;
+  const PlanResponse l = planner_->Plan(lora), lw = planner_->Plan(lora_whole);
+  ASSERT_TRUE(l.recommendation.has_value());
+  ASSERT_TRUE(lw.recommendation.has_value());
+  EXPECT_NEAR(l.recommendation->estimates.training_flops /
+                  lw.recommendation->estimates.training_flops,
+              0.5, 1e-9);
 }
 
 // A preset's input length below the default is its sequence length

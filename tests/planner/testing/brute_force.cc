@@ -86,6 +86,10 @@ std::vector<Size> EverySize(const Job& job, const Family& f,
       if (allowed(unit, u)) out.push_back({unit, u});
     }
   }
+  // Ascending in devices, as the engine's options are.
+  std::stable_sort(out.begin(), out.end(), [](const Size& a, const Size& b) {
+    return a.shape->devices * a.units < b.shape->devices * b.units;
+  });
   return out;
 }
 
