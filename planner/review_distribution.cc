@@ -98,8 +98,11 @@ void RejectWithoutModelParallelPoint(const Job& job,
 
 // Why a layout that is not plain data parallelism loses when a replica
 // fits, and what data parallelism is said to do. `kind` is FSDP for HSDP.
-void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel,
-                           bool replica_fits, bool todays, Judged& j) {
+// FSDP's gathers cost time (SLOWER) only where its point leaves
+// communication exposed: hidden under compute they cost none, and the
+// numbers tie with data parallelism's.
+void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel, bool replica_fits,
+                           bool todays, const Config* point, Judged& j) {
   if (data_parallel && kind != Strategy::kHorovod) {
     j.why.push_back(
         replica_fits ? "The model fits one device: data parallelism scales "
@@ -108,9 +111,15 @@ void SayWhatTheLayoutCosts(Strategy kind, bool data_parallel,
                        "observed): it scales near-linearly."
                      : "Data parallelism scales near-linearly.");
   } else if (kind == Strategy::kFsdp && replica_fits) {
-    j.Add(ReasonCode::kSlower,
+    if (point != nullptr && !(point->step.exposed_comm_seconds_fast > 0)) {
+      j.why.push_back(
           "The model fits one device; sharding adds all-gather traffic that "
-          "plain data parallelism avoids.");
+          "plain data parallelism avoids, hidden under compute here.");
+    } else {
+      j.Add(ReasonCode::kSlower,
+            "The model fits one device; sharding adds all-gather traffic "
+            "that plain data parallelism avoids.");
+    }
   } else if (ModelParallel(kind) && replica_fits) {
     j.Add(ReasonCode::kSlower,
           "The model fits one device; model parallelism only adds "
@@ -222,7 +231,9 @@ void JudgeLayout(const ReviewContext& ctx, const DistributionProposal& d,
                 : data_parallel ? 0
                 : kind == Strategy::kFsdp ? 1
                                           : 2;
-  SayWhatTheLayoutCosts(kind, data_parallel, replica_fits, todays, j);
+  SayWhatTheLayoutCosts(
+      kind, data_parallel, replica_fits, todays,
+      j.candidate && j.candidate->config ? &*j.candidate->config : nullptr, j);
   MarkIfFsdpAddsToTheSync(job, kind, replica_fits && !todays, j);
 }
 
