@@ -325,8 +325,6 @@ void StateFlopsPerUnit(const Workload& w, double active, Job& job) {
       kDefaults.training_flops_per_param.source, ")."));
 }
 
-// Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
-// recompute and LoRA). Returns whether D counts epochs of a data set.
 // An encoder-decoder passes each token through one of its two stacks: an
 // input token the encoder, a target token the decoder (T5, Raffel et al.
 // 2020, arXiv:1910.10683 §3.2.2: an encoder-decoder of L + L layers costs
@@ -352,6 +350,9 @@ void ChargeOneStackPerToken(const TransformerShape& shape, Job& job) {
       encoder, shape.decoder_layers, share * 100));
 }
 
+// Deep learning: tokens or examples, then 6·P FLOPs per unit (adjusted for
+// recompute, LoRA and an encoder-decoder's stacks). Returns whether D
+// counts epochs of a data set.
 bool ResolveDeepLearningWork(const Workload& w, double epochs, Job& job) {
   const TransformerShape& shape = w.transformer_shape;
   job.sequence_model = shape.sequence_length > 0 || shape.layers > 0 ||
