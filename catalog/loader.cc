@@ -916,8 +916,9 @@ class Loader {
       e.mfu_6pd = q.getColumn(9).getDouble();
       e.source_id = q.getColumn(10).getString();
       e.note = Text(q.getColumn(11));
+      const bool tensor_parallel_stated = !q.getColumn(12).isNull();
       const int64_t tensor_parallel =
-          q.getColumn(12).isNull() ? 0 : q.getColumn(12).getInt64();
+          tensor_parallel_stated ? q.getColumn(12).getInt64() : 0;
       if (catalog_->FindAccelerator(e.accelerator) == nullptr) {
         return Bad("measured_efficiency", row, "names an unknown accelerator");
       }
@@ -925,7 +926,7 @@ class Loader {
         return Bad("measured_efficiency", row, "mfu must be in (0, 1)");
       }
       if (devices < 1 || devices > std::numeric_limits<int>::max() ||
-          (!q.getColumn(12).isNull() &&
+          (tensor_parallel_stated &&
            (tensor_parallel < 1 || tensor_parallel > devices))) {
         return Bad("measured_efficiency", row,
                    "devices must be > 0 and tensor_parallel NULL or from 1 "

@@ -79,21 +79,23 @@ bool HasAttention(const Workload& w) {
          w.transformer_shape.attention_heads > 0;
 }
 
+std::string AttentionUnmappedLine(const std::string& device) {
+  return absl::StrCat(
+      "A transformer's attention multiplies two activations (TensorFlow "
+      "Lite's BATCH_MATMUL), which is not among ",
+      device,
+      "'s supported operations; its compiler maps the graph only up to the "
+      "first unmapped op, so from the first attention layer on the model "
+      "would run on the host CPU "
+      "(https://coral.ai/docs/edgetpu/models-intro/#supported-operations).");
+}
+
 void EdgeModelRules(const Job& job, const Family& f, Candidate& cand) {
   if (!job.on_device || f.platform != Platform::kEdge) return;
   if (HasAttention(job.workload)) {
-    cand.Reject(
-        ReasonCode::kOpsUnsuitedToTpu,
-        absl::StrCat(
-            "A transformer's attention multiplies two activations (TensorFlow "
-            "Lite's BATCH_MATMUL), which is not among ",
-            f.name,
-            "'s supported operations; its compiler maps the graph only up to "
-            "the first unmapped op, so from the first attention layer on the "
-            "model would run on the host CPU "
-            "(https://coral.ai/docs/edgetpu/models-intro/"
-            "#supported-operations). It runs feed-forward networks such as "
-            "CNNs."));
+    cand.Reject(ReasonCode::kOpsUnsuitedToTpu,
+                absl::StrCat(AttentionUnmappedLine(f.name),
+                             " It runs feed-forward networks such as CNNs."));
   }
   const EdgeCpuFallback e = EdgeCpuFallbackOf(job);
   if (e.any()) {

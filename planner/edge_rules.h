@@ -5,6 +5,7 @@
 #ifndef ACCELPLAN_PLANNER_EDGE_RULES_H_
 #define ACCELPLAN_PLANNER_EDGE_RULES_H_
 
+#include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -37,6 +38,9 @@ bool EdgeOpsOnCpu(const Job& job);
 // heads), which the Edge TPU does not map (TensorFlow Lite's BATCH_MATMUL
 // is not among its supported operations).
 bool HasAttention(const Workload& w);
+// Why such a model does not run on `device` (an Edge TPU), with the source:
+// the plan's rejection and ReviewPlan's edge remedies say it alike.
+std::string AttentionUnmappedLine(const std::string& device);
 
 // On an edge family for an on-device job: warns EDGE_OPS_ON_CPU (SLOWER)
 // when part of the model falls back to the CPU; rejects HBM_TOO_SMALL when

@@ -145,16 +145,13 @@ std::string UncheckedBudgetClause(const Job& job) {
 std::string NoWorkRanking(const Job& job) {
   switch (job.objective) {
     case Objective::kMinTime:
-      return SearchesSizes(job)
-                 ? "candidates ranked by throughput (the time per unit of "
-                   "work), each family at its fastest size"
-                 : "candidates ranked by throughput (the time per unit of "
-                   "work)";
+      return absl::StrCat(
+          "candidates ranked by throughput (the time per unit of work)",
+          SearchesSizes(job) ? ", each family at its fastest size" : "");
     case Objective::kBalanced:
-      return SearchesSizes(job)
-                 ? "candidates ranked by cost and time per unit of work, "
-                   "every size of each family weighed"
-                 : "candidates ranked by cost and time per unit of work";
+      return absl::StrCat(
+          "candidates ranked by cost and time per unit of work",
+          SearchesSizes(job) ? ", every size of each family weighed" : "");
     default:
       return "candidates ranked by cost per unit of work";
   }

@@ -254,12 +254,9 @@ void RejectIfNotApplicable(const Job& job, const RemedyProposal& m,
        m.kind == RemedyKind::kReplaceUnsupportedOp) &&
       job.on_device && HasAttention(job.workload)) {
     j.Reject(ReasonCode::kOpsUnsuitedToTpu,
-             "A transformer's attention (TensorFlow Lite's BATCH_MATMUL) is "
-             "not among the Edge TPU's supported operations whatever the "
-             "quantization or the other ops, so the graph still falls back "
-             "to the CPU at the first attention layer "
-             "(https://coral.ai/docs/edgetpu/models-intro/"
-             "#supported-operations).");
+             absl::StrCat(AttentionUnmappedLine("the Edge TPU"),
+                          " Quantizing or replacing other ops does not "
+                          "change that."));
   }
   if (m.kind == RemedyKind::kUseSpot) RejectIfSpotLosesWork(job, j);
   if (m.kind == RemedyKind::kUseHorovod && CurrentIsTpu(job)) {
